@@ -1,0 +1,10 @@
+// The engine's public entry point. Each area keeps its own index; add exports there.
+export * from './messages.js';
+export * from './ports/index.js';
+export * from './loop/index.js';
+export * from './providers/index.js';
+export * from './tools/index.js';
+export * from './permission/index.js';
+export * from './context/index.js';
+export * from './memory/index.js';
+export * from './prompt/index.js';

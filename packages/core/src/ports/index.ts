@@ -1,0 +1,3 @@
+export * from './command-runner.js';
+export * from './tool-gate.js';
+export * from './clock.js';

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { Danger } from '@tandem/shared';
+import type { CommandRunner } from '../ports/command-runner.js';
+import type { ToolSpec } from '../providers/types.js';
+
+/** Resolves a path a tool wants to touch, or throws a `SandboxError` saying which rule refused. */
+export interface PathResolver {
+  resolve(path: string, intent: 'read' | 'write'): Promise<string>;
+}
+
+/** Read-before-write bookkeeping (SPEC A8): what this session has read, and whether it changed since. */
+export interface FileBaselines {
+  recordRead(absPath: string, content: Buffer | string): void;
+  /** Throws a stale/not-read error unless the file on disk matches what this session last read. */
+  assertFresh(absPath: string): Promise<void>;
+  recordWrite(absPath: string, content: Buffer | string): void;
+}
+
+export interface ToolContext {
+  sessionId: string;
+  callId: string;
+  /** The session's workspace. Relative paths resolve against it. */
+  cwd: string;
+  signal: AbortSignal;
+  /** Streamed output for attached clients (e.g. live command bytes). */
+  onOutput(chunk: string): void;
+  runner: CommandRunner;
+  paths: PathResolver;
+  baselines: FileBaselines;
+  /** Host-provided extras a tool may need (data dir, job manager, memory store...). */
+  services: ToolServices;
+}
+
+/** Open registry of host services; features add optional members. */
+export interface ToolServices {
+  [name: string]: unknown;
+}
+
+export interface ToolOutcome {
+  output: string;
+  isError?: boolean;
+}
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Says what the tool does and when to prefer another tool. */
+  description: string;
+  schema: S;
+  /** A fixed level, or one computed from the arguments (e.g. by command). */
+  danger: Danger | ((args: z.infer<S>) => Danger);
+  readOnly: boolean;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<string | ToolOutcome>;
+}
+
+export type AnyTool = ToolDefinition<z.ZodType>;
+
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def;
+}
+
+/** A tool failure meant for the model: it becomes an `isError` result with this message. */
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+}
+
+export function dangerOf(tool: AnyTool, args: unknown): Danger {
+  return typeof tool.danger === 'function' ? tool.danger(args) : tool.danger;
+}
+
+/** The provider-facing definition: name, description and JSON Schema only. */
+export function toToolSpec(tool: AnyTool): ToolSpec {
+  const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return { name: tool.name, description: tool.description, parameters: schema };
+}

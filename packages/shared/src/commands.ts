@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import {
+  AuditRecordSchema,
+  DecisionSchema,
+  JobInfoSchema,
+  ModelInfoSchema,
+  RoleSchema,
+  SessionInfoSchema,
+  StoredPermissionSchema,
+} from './common.js';
+import { SessionEventSchema } from './events.js';
+
+/**
+ * Client → server commands. Every command has a payload (validated by `payload`) and an ack
+ * whose `data` has the shape of `result`. `access` says who may send it:
+ * - `any`: any authenticated socket;
+ * - `control`: a socket authenticated with the control token;
+ * - `driver`: a socket attached to the session as driver.
+ */
+const sessionId = z.string().min(1);
+
+function command<P extends z.ZodType, R extends z.ZodType>(access: 'any' | 'control' | 'driver', payload: P, result: R) {
+  return { access, payload, result } as const;
+}
+
+export const Commands = {
+  'session:list': command('any', z.object({}).optional().default({}), z.object({ sessions: z.array(SessionInfoSchema) })),
+  'session:create': command(
+    'control',
+    z.object({ title: z.string().max(200).optional(), cwd: z.string().min(1).optional(), model: z.string().min(1).optional() }),
+    z.object({ session: SessionInfoSchema }),
+  ),
+  'session:attach': command(
+    'any',
+    z.object({ sessionId, role: RoleSchema, afterSeq: z.number().int().min(0).optional() }),
+    z.object({ session: SessionInfoSchema, events: z.array(SessionEventSchema) }),
+  ),
+  'session:detach': command('any', z.object({ sessionId }), z.object({})),
+  'session:send': command(
+    'driver',
+    z.object({ sessionId, text: z.string().min(1).max(200_000) }),
+    z.object({ mode: z.enum(['turn', 'steer']) }),
+  ),
+  'session:cancel': command('driver', z.object({ sessionId }), z.object({})),
+  'permission:respond': command(
+    'driver',
+    z.object({ sessionId, requestId: z.string().min(1), decision: DecisionSchema, scope: z.string().optional() }),
+    z.object({}),
+  ),
+  'command:input': command('driver', z.object({ sessionId, callId: z.string().min(1), data: z.string().max(65_536) }), z.object({})),
+  'session:new': command('driver', z.object({ sessionId }), z.object({ consolidated: z.boolean(), reason: z.string().optional() })),
+  'session:compact': command('driver', z.object({ sessionId }), z.object({ compacted: z.boolean(), reason: z.string().optional() })),
+  'audit:query': command(
+    'control',
+    z.object({ sessionId: z.string().optional(), limit: z.number().int().min(1).max(1000).optional() }),
+    z.object({ records: z.array(AuditRecordSchema) }),
+  ),
+  'jobs:list': command('any', z.object({ sessionId }), z.object({ jobs: z.array(JobInfoSchema) })),
+  'job:stop': command('driver', z.object({ sessionId, jobId: z.string().min(1) }), z.object({})),
+  'sandbox:grant': command('driver', z.object({ sessionId, path: z.string().min(1) }), z.object({ path: z.string() })),
+  'permissions:list': command('control', z.object({ workspace: z.string().optional() }), z.object({ permissions: z.array(StoredPermissionSchema) })),
+  'permissions:revoke': command('control', z.object({ id: z.string().min(1) }), z.object({})),
+  'models:list': command('any', z.object({}).optional().default({}), z.object({ models: z.array(ModelInfoSchema) })),
+  'memory:show': command('any', z.object({ sessionId }), z.object({ memory: z.string(), history: z.string() })),
+} as const;
+
+export type CommandName = keyof typeof Commands;
+export type CommandPayload<C extends CommandName> = z.input<(typeof Commands)[C]['payload']>;
+export type CommandResult<C extends CommandName> = z.infer<(typeof Commands)[C]['result']>;
+
+/** Name of the one server → client event; its payload is a `SessionEvent`. */
+export const SESSION_EVENT = 'session:event';
+
+/** What a client passes in `io(url, { auth })`. */
+export const HandshakeAuthSchema = z.object({
+  token: z.string().min(1),
+  name: z.string().min(1).max(64).optional(),
+  protocolVersion: z.number().int().optional(),
+});
+export type HandshakeAuth = z.infer<typeof HandshakeAuthSchema>;

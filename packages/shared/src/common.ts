@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+export const DangerSchema = z.enum(['safe', 'medium', 'dangerous']);
+export type Danger = z.infer<typeof DangerSchema>;
+
+export const RoleSchema = z.enum(['driver', 'viewer']);
+export type Role = z.infer<typeof RoleSchema>;
+
+export const DecisionSchema = z.enum(['allow_once', 'allow_session', 'allow_forever', 'deny_once', 'deny_forever']);
+export type Decision = z.infer<typeof DecisionSchema>;
+
+export const SessionStatusSchema = z.enum(['idle', 'running', 'waiting_permission']);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+
+export const SessionInfoSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  cwd: z.string(),
+  model: z.string(),
+  createdAt: z.string(),
+  status: SessionStatusSchema,
+  lastSeq: z.number().int(),
+});
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+export const ClientInfoSchema = z.object({ id: z.string(), name: z.string(), role: RoleSchema });
+export type ClientInfo = z.infer<typeof ClientInfoSchema>;
+
+export const UsageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number() });
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const AuditRecordSchema = z.object({
+  id: z.string(),
+  ts: z.string(),
+  sessionId: z.string(),
+  turnId: z.string().optional(),
+  callId: z.string(),
+  tool: z.string(),
+  danger: DangerSchema,
+  args: z.unknown(),
+  resultSummary: z.string(),
+  isError: z.boolean(),
+  durationMs: z.number(),
+  decision: z.string(),
+  decidedBy: z.string().optional(),
+});
+export type AuditRecord = z.infer<typeof AuditRecordSchema>;
+
+export const JobInfoSchema = z.object({
+  jobId: z.string(),
+  command: z.string(),
+  startedAt: z.string(),
+  status: z.enum(['running', 'exited', 'stopped']),
+  exitCode: z.number().nullable().optional(),
+  logPath: z.string(),
+});
+export type JobInfo = z.infer<typeof JobInfoSchema>;
+
+export const StoredPermissionSchema = z.object({
+  id: z.string(),
+  workspace: z.string(),
+  tool: z.string(),
+  /** For run_command: an exact command or an explicit prefix pattern; for file tools: a path, or absent for the whole tool. */
+  pattern: z.string().optional(),
+  match: z.enum(['tool', 'exact', 'prefix', 'path']),
+  effect: z.enum(['allow', 'deny']),
+  by: z.string(),
+  createdAt: z.string(),
+});
+export type StoredPermission = z.infer<typeof StoredPermissionSchema>;
+
+export const ModelInfoSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  provider: z.string(),
+  contextWindow: z.number(),
+  maxOutput: z.number(),
+  tools: z.boolean(),
+  tier: z.string(),
+  description: z.string(),
+});
+export type ModelInfo = z.infer<typeof ModelInfoSchema>;

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { ClientInfoSchema, DangerSchema, DecisionSchema, UsageSchema } from './common.js';
+
+/**
+ * Session events: the one stream every client folds into its view.
+ * Each persisted event carries the session's next `seq`. Ephemeral events (streamed text)
+ * carry the seq of the last persisted event and `ephemeral: true`; they are never replayed,
+ * but a client attaching mid-stream receives the partial text as one `text_delta`.
+ */
+const base = {
+  sessionId: z.string(),
+  seq: z.number().int(),
+  ts: z.string(),
+  ephemeral: z.boolean().optional(),
+};
+
+function event<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.object({ ...base, type: z.literal(type), ...shape });
+}
+
+const turnId = z.string();
+const callId = z.string();
+
+export const EventSchemas = {
+  session_info: event('session_info', { title: z.string(), cwd: z.string(), model: z.string() }),
+  user_message: event('user_message', { text: z.string(), by: z.string(), mode: z.enum(['turn', 'steer']) }),
+  turn_started: event('turn_started', { turnId, model: z.string() }),
+  thinking: event('thinking', { turnId }),
+  text_delta: event('text_delta', { turnId, delta: z.string() }),
+  assistant_text: event('assistant_text', { turnId, iteration: z.number().int(), text: z.string() }),
+  tool_call: event('tool_call', {
+    turnId,
+    iteration: z.number().int(),
+    callId,
+    tool: z.string(),
+    args: z.unknown(),
+    danger: DangerSchema,
+  }),
+  command_output: event('command_output', { callId, data: z.string() }),
+  command_input: event('command_input', { callId, data: z.string(), by: z.string() }),
+  tool_result: event('tool_result', {
+    turnId,
+    callId,
+    tool: z.string(),
+    isError: z.boolean(),
+    output: z.string(),
+    durationMs: z.number(),
+  }),
+  turn_done: event('turn_done', {
+    turnId,
+    iterations: z.number().int(),
+    /** How the turn ended: a final answer, or the reason it stopped early (an agent_error precedes those). */
+    outcome: z.enum(['answered', 'error', 'max_iterations', 'permission_timeout', 'loop_stopped']).optional(),
+    model: z.string().optional(),
+    usage: UsageSchema.optional(),
+  }),
+  turn_cancelled: event('turn_cancelled', { turnId, note: z.string() }),
+  turn_interrupted: event('turn_interrupted', { turnId, reason: z.string() }),
+  agent_error: event('agent_error', { code: z.string(), message: z.string(), turnId: turnId.optional() }),
+  presence: event('presence', { clients: z.array(ClientInfoSchema) }),
+
+  // permissions, rate limits, guards
+  permission_request: event('permission_request', {
+    requestId: z.string(),
+    callId,
+    tool: z.string(),
+    args: z.unknown(),
+    danger: DangerSchema,
+    expiresAt: z.string(),
+    /** What a stored decision would cover, offered in the dialog (e.g. the command prefixes). */
+    scopes: z.array(z.string()).optional(),
+    preview: z.string().optional(),
+  }),
+  permission_resolved: event('permission_resolved', {
+    requestId: z.string(),
+    decision: DecisionSchema,
+    by: z.string(),
+    reason: z.enum(['answered', 'timeout', 'expired', 'stored', 'session']).optional(),
+    scope: z.string().optional(),
+  }),
+  rate_limit_wait: event('rate_limit_wait', { callId, tool: z.string(), waitMs: z.number(), reason: z.string() }),
+  loop_warning: event('loop_warning', { tool: z.string(), count: z.number().int(), stopped: z.boolean() }),
+
+  // background jobs and the sandbox
+  job_started: event('job_started', { jobId: z.string(), command: z.string(), logPath: z.string() }),
+  job_exited: event('job_exited', { jobId: z.string(), exitCode: z.number().nullable(), stoppedBy: z.string().optional() }),
+  sandbox_granted: event('sandbox_granted', { path: z.string(), by: z.string() }),
+
+  // models
+  model_fallback: event('model_fallback', { from: z.string(), to: z.string(), reason: z.string() }),
+  model_retry: event('model_retry', { model: z.string(), attempt: z.number().int(), delayMs: z.number(), reason: z.string() }),
+  model_warning: event('model_warning', { model: z.string(), message: z.string() }),
+  usage: event('usage', { turnId, model: z.string(), inputTokens: z.number(), outputTokens: z.number() }),
+
+  // context and memory
+  context_usage: event('context_usage', { usedTokens: z.number(), windowTokens: z.number(), percent: z.number() }),
+  compaction: event('compaction', {
+    foldedMessages: z.number().int(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    summary: z.string(),
+  }),
+  compaction_skipped: event('compaction_skipped', { reason: z.string() }),
+  conversation_cleared: event('conversation_cleared', { by: z.string() }),
+  memory_consolidated: event('memory_consolidated', { model: z.string(), historyEntry: z.string() }),
+  memory_consolidation_failed: event('memory_consolidation_failed', { reason: z.string() }),
+  memory_quarantined: event('memory_quarantined', { kind: z.string(), reason: z.string() }),
+} as const;
+
+export const SessionEventSchema = z.discriminatedUnion('type', [
+  EventSchemas.session_info,
+  EventSchemas.user_message,
+  EventSchemas.turn_started,
+  EventSchemas.thinking,
+  EventSchemas.text_delta,
+  EventSchemas.assistant_text,
+  EventSchemas.tool_call,
+  EventSchemas.command_output,
+  EventSchemas.command_input,
+  EventSchemas.tool_result,
+  EventSchemas.turn_done,
+  EventSchemas.turn_cancelled,
+  EventSchemas.turn_interrupted,
+  EventSchemas.agent_error,
+  EventSchemas.presence,
+  EventSchemas.permission_request,
+  EventSchemas.permission_resolved,
+  EventSchemas.rate_limit_wait,
+  EventSchemas.loop_warning,
+  EventSchemas.job_started,
+  EventSchemas.job_exited,
+  EventSchemas.sandbox_granted,
+  EventSchemas.model_fallback,
+  EventSchemas.model_retry,
+  EventSchemas.model_warning,
+  EventSchemas.usage,
+  EventSchemas.context_usage,
+  EventSchemas.compaction,
+  EventSchemas.compaction_skipped,
+  EventSchemas.conversation_cleared,
+  EventSchemas.memory_consolidated,
+  EventSchemas.memory_consolidation_failed,
+  EventSchemas.memory_quarantined,
+]);
+
+export type SessionEvent = z.infer<typeof SessionEventSchema>;
+export type SessionEventType = SessionEvent['type'];
+export type EventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;
+
+/** An event before the server stamps it: what the engine and the server's parts emit. */
+export type EventBody = SessionEvent extends infer E
+  ? E extends SessionEvent
+    ? Omit<E, 'sessionId' | 'seq' | 'ts' | 'ephemeral'>
+    : never
+  : never;
+
+/** Events that are broadcast but never written to the log. */
+export const EPHEMERAL_EVENT_TYPES: ReadonlySet<SessionEventType> = new Set(['text_delta']);

@@ -1,0 +1,5 @@
+export * from './version.js';
+export * from './errors.js';
+export * from './common.js';
+export * from './events.js';
+export * from './commands.js';
