@@ -1,2 +1,3 @@
 export * from './types.js';
 export * from './provider-error.js';
+export * from './classify-error.js';

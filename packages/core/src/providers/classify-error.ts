@@ -1,0 +1,103 @@
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { ProviderError, type ProviderErrorKind } from './provider-error.js';
+
+export interface ClassifyContext {
+  provider: string;
+  model: string;
+  /** True once the reply had produced content. */
+  afterContent?: boolean;
+}
+
+type SdkApiError = InstanceType<typeof OpenAI.APIError> | InstanceType<typeof Anthropic.APIError>;
+
+function isApiError(err: unknown): err is SdkApiError {
+  return err instanceof OpenAI.APIError || err instanceof Anthropic.APIError;
+}
+
+function isConnectionError(err: unknown): boolean {
+  return err instanceof OpenAI.APIConnectionError || err instanceof Anthropic.APIConnectionError;
+}
+
+function isUserAbort(err: unknown): boolean {
+  return err instanceof OpenAI.APIUserAbortError || err instanceof Anthropic.APIUserAbortError;
+}
+
+/** Parses Retry-After (seconds or an HTTP date) and retry-after-ms into milliseconds. */
+export function retryAfterMs(headers: Headers | Record<string, string> | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const get = (name: string): string | null | undefined =>
+    headers instanceof Headers ? headers.get(name) : (headers as Record<string, string>)[name];
+  const ms = get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+
+/** The error body's machine-readable type/code, when the provider sent one (not its prose). */
+function errorType(err: SdkApiError): string | undefined {
+  const body = err.error as { type?: unknown; code?: unknown; error?: { type?: unknown; code?: unknown } } | undefined;
+  const candidates = [body?.error?.type, body?.error?.code, body?.type, body?.code];
+  return candidates.find((c): c is string => typeof c === 'string');
+}
+
+function kindFromStatus(status: number | undefined, type: string | undefined): ProviderErrorKind {
+  if (type === 'context_length_exceeded' || type === 'request_too_large') return 'context_overflow';
+  if (type === 'insufficient_quota' || type === 'billing_error') return 'billing';
+  if (type === 'content_filter' || type === 'content_policy_violation') return 'content_policy';
+  if (type === 'overloaded_error') return 'server';
+  if (status === undefined) return 'network';
+  if (status === 429) return 'rate_limit';
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 402) return 'billing';
+  if (status === 408) return 'network';
+  if (status === 413) return 'context_overflow';
+  if (status >= 500) return 'server';
+  return 'bad_request';
+}
+
+const ADVICE: Record<ProviderErrorKind, string> = {
+  rate_limit: 'the key is rate limited; Tandem will wait or try another key or model',
+  auth: 'check the API key for this provider',
+  billing: 'the account has no balance or quota left; add credit or use another key',
+  server: 'the provider is having trouble; try again shortly or pick another model',
+  network: 'check the network and the base URL',
+  bad_request: 'the request was refused as malformed; this is likely a bug or an unsupported model option',
+  content_policy: 'the provider refused the content under its policy; rephrase the request',
+  context_overflow: 'the conversation is larger than the model\'s context window; compact it or start a new session',
+  stream_cut: 'the connection dropped mid-reply; try again',
+  aborted: 'the request was cancelled',
+};
+
+export function describeProviderError(kind: ProviderErrorKind, ctx: ClassifyContext, status?: number): string {
+  const where = `${ctx.provider} model ${ctx.model}`;
+  const code = status !== undefined ? ` (HTTP ${status})` : '';
+  return `${where} failed${code}: ${ADVICE[kind]}.`;
+}
+
+/** Maps anything an SDK threw into a classified, readable ProviderError. */
+export function classifyProviderError(err: unknown, ctx: ClassifyContext): ProviderError {
+  if (err instanceof ProviderError) return err;
+  const base = { provider: ctx.provider, model: ctx.model, afterContent: ctx.afterContent ?? false, cause: err };
+  if (isUserAbort(err) || (err instanceof Error && err.name === 'AbortError')) {
+    return new ProviderError('aborted', describeProviderError('aborted', ctx), base);
+  }
+  if (isConnectionError(err)) {
+    return new ProviderError('network', describeProviderError('network', ctx), base);
+  }
+  if (isApiError(err)) {
+    const status = err.status ?? undefined;
+    const kind = kindFromStatus(status, errorType(err));
+    const headers = err.headers as Headers | Record<string, string> | undefined;
+    return new ProviderError(kind, describeProviderError(kind, ctx, status), {
+      ...base,
+      ...(status !== undefined ? { status } : {}),
+      ...(retryAfterMs(headers) !== undefined ? { retryAfterMs: retryAfterMs(headers) } : {}),
+    });
+  }
+  return new ProviderError('stream_cut', describeProviderError('stream_cut', ctx), base);
+}
