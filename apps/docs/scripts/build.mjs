@@ -1,1 +1,73 @@
-console.log('docs build placeholder')
+// Builds the documentation site: markdown pages from content/ plus reference pages generated
+// from the code (protocol from @tandem/shared's schemas, tools from @tandem/core's registry),
+// rendered with marked into static HTML under site/.
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { marked } from 'marked';
+import { protocolReference } from './protocol-page.mjs';
+import { toolsReference } from './tools-page.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const contentDir = join(here, '..', 'content');
+const siteDir = join(here, '..', 'site');
+
+/** Navigation order; generated pages are marked. */
+const NAV = [
+  ['index', 'Overview'],
+  ['getting-started', 'Getting started'],
+  ['architecture', 'Architecture'],
+  ['protocol', 'Wire protocol (generated)'],
+  ['cli', 'CLI reference'],
+  ['configuration', 'Configuration'],
+  ['tools', 'Tools (generated)'],
+  ['safety', 'Sandbox, blacklist, permissions'],
+  ['providers', 'Models and providers'],
+  ['context-and-memory', 'Context and memory'],
+];
+
+function page(title, body, current) {
+  const nav = NAV.map(([slug, label]) => `<li${slug === current ? ' class="current"' : ''}><a href="${slug}.html">${label}</a></li>`).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} — Tandem</title>
+<style>
+body{font:16px/1.55 system-ui,sans-serif;margin:0;display:flex;color:#1d1f21}
+nav{width:15rem;padding:1.5rem;background:#f4f4f2;min-height:100vh;box-sizing:border-box}
+nav ul{list-style:none;padding:0} nav li{margin:.35rem 0} nav .current a{font-weight:700}
+main{padding:1.5rem 2.5rem;max-width:58rem}
+code,pre{font-family:ui-monospace,monospace;font-size:.9em} pre{background:#f6f8fa;padding:1rem;overflow:auto}
+table{border-collapse:collapse} td,th{border:1px solid #ddd;padding:.3rem .6rem;vertical-align:top;text-align:left}
+</style></head>
+<body><nav><strong>Tandem</strong><ul>${nav}</ul></nav><main>${body}</main></body></html>
+`;
+}
+
+async function sources() {
+  const pages = new Map();
+  for (const file of await readdir(contentDir)) {
+    if (file.endsWith('.md')) pages.set(file.slice(0, -3), await readFile(join(contentDir, file), 'utf8'));
+  }
+  pages.set('protocol', await protocolReference());
+  pages.set('tools', await toolsReference());
+  return pages;
+}
+
+async function main() {
+  const pages = await sources();
+  const missing = NAV.filter(([slug]) => !pages.has(slug)).map(([slug]) => slug);
+  if (missing.length) throw new Error(`docs: no page for ${missing.join(', ')} (add content/<name>.md)`);
+  await rm(siteDir, { recursive: true, force: true });
+  await mkdir(siteDir, { recursive: true });
+  for (const [slug, markdown] of pages) {
+    const title = /^#\s+(.+)$/m.exec(markdown)?.[1] ?? slug;
+    await writeFile(join(siteDir, `${slug}.html`), page(title, await marked.parse(markdown), slug));
+    await writeFile(join(siteDir, `${slug}.md`), markdown);
+  }
+  console.log(`docs: ${pages.size} pages written to ${siteDir}`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
