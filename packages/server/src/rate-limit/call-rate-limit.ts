@@ -1,0 +1,96 @@
+import type { EventBody } from '@tandem/shared';
+import type { Clock, GateCall, GateVerdict, ToolGate } from '@tandem/core';
+import { stableJson } from './stable-json.js';
+
+export interface CallRateLimitOptions {
+  clock: Clock;
+  /** Receives `rate_limit_wait` each time a call starts waiting. */
+  emit(body: EventBody): void;
+  /** SPEC P5: at most this many tool calls per rolling window (default 30). */
+  maxCalls?: number;
+  /** Length of the rolling window (default 60 s). */
+  windowMs?: number;
+  /** SPEC P5: the identical call (same tool, same arguments) at most once per this (default 5 s). */
+  identicalCooldownMs?: number;
+}
+
+export const DEFAULT_CALL_RATE_LIMIT = { maxCalls: 30, windowMs: 60_000, identicalCooldownMs: 5_000 } as const;
+
+export const IDENTICAL_CALL_REASON = 'identical call cooldown';
+
+/**
+ * Per-session rate limit as a gate step (SPEC P5). It never refuses: an over-limit call waits
+ * until a slot frees (or the identical-call cooldown passes), announcing the wait with a
+ * `rate_limit_wait` event. Only an abort while waiting ends the call early.
+ *
+ * Memory is bounded: the window keeps the last `maxCalls` admission times in a ring, and the
+ * cooldown map only holds calls admitted within the cooldown.
+ */
+export function createCallRateLimitGate(options: CallRateLimitOptions): ToolGate {
+  const maxCalls = positiveInt(options.maxCalls ?? DEFAULT_CALL_RATE_LIMIT.maxCalls, 'maxCalls');
+  const windowMs = nonNegative(options.windowMs ?? DEFAULT_CALL_RATE_LIMIT.windowMs, 'windowMs');
+  const cooldownMs = nonNegative(options.identicalCooldownMs ?? DEFAULT_CALL_RATE_LIMIT.identicalCooldownMs, 'identicalCooldownMs');
+  const { clock, emit } = options;
+
+  const admitted: number[] = new Array(maxCalls).fill(Number.NEGATIVE_INFINITY);
+  let next = 0; // index of the oldest of the last `maxCalls` admissions
+  const lastIdentical = new Map<string, number>();
+  const rateReason = `rate limit: at most ${maxCalls} tool calls per ${formatSeconds(windowMs)}`;
+
+  const waitNeeded = (key: string, now: number): { ms: number; reason: string } | null => {
+    const last = lastIdentical.get(key);
+    if (last !== undefined && now - last < cooldownMs) return { ms: last + cooldownMs - now, reason: IDENTICAL_CALL_REASON };
+    const oldest = admitted[next] ?? Number.NEGATIVE_INFINITY;
+    if (now - oldest < windowMs) return { ms: oldest + windowMs - now, reason: rateReason };
+    return null;
+  };
+
+  const admit = (key: string, now: number) => {
+    admitted[next] = now;
+    next = (next + 1) % maxCalls;
+    if (lastIdentical.size >= 2 * maxCalls) {
+      for (const [k, t] of lastIdentical) if (now - t >= cooldownMs) lastIdentical.delete(k);
+    }
+    lastIdentical.delete(key);
+    lastIdentical.set(key, now);
+  };
+
+  return {
+    async check(call: GateCall, signal: AbortSignal): Promise<GateVerdict> {
+      const key = `${call.tool}\u0000${stableJson(call.args)}`;
+      for (;;) {
+        if (signal.aborted) return cancelled();
+        const now = clock.now();
+        const wait = waitNeeded(key, now);
+        if (!wait) {
+          admit(key, now);
+          return { allow: true };
+        }
+        emit({ type: 'rate_limit_wait', callId: call.callId, tool: call.tool, waitMs: wait.ms, reason: wait.reason });
+        try {
+          await clock.sleep(wait.ms, signal);
+        } catch {
+          return cancelled();
+        }
+      }
+    },
+  };
+}
+
+function cancelled(): GateVerdict {
+  return { allow: false, reason: 'cancelled while waiting for the tool-call rate limit' };
+}
+
+function positiveInt(n: number, name: string): number {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a positive integer, got ${n}`);
+  return n;
+}
+
+function nonNegative(n: number, name: string): number {
+  if (!Number.isFinite(n) || n < 0) throw new RangeError(`${name} must be a non-negative number of milliseconds, got ${n}`);
+  return n;
+}
+
+function formatSeconds(ms: number): string {
+  return ms === 60_000 ? 'minute' : `${ms / 1000} s`;
+}

@@ -1,0 +1,3 @@
+export * from './call-rate-limit.js';
+export * from './connection-limiter.js';
+export * from './stable-json.js';
