@@ -1,0 +1,146 @@
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as pty from 'node-pty';
+import { systemClock, type Clock, type CommandRunner, type RunCommandOptions, type RunCommandResult } from '@tandem/core';
+import { PTY_NONINTERACTIVE_ENV } from './noninteractive-env.js';
+import { OutputCoalescer } from './output-coalescer.js';
+import { groupAlive, killGroup } from './process-group.js';
+
+export interface PtyRunnerOptions {
+  /** Where each command's full output is kept, as `<callId>.log`. */
+  logDir: string;
+  clock?: Clock;
+  /** Shell that runs the command string with `-c`; default /bin/bash, else $SHELL, else /bin/sh. */
+  shell?: string;
+  /** Base environment; default the server's own. */
+  env?: NodeJS.ProcessEnv;
+  /** Time between SIGTERM and SIGKILL when a command is stopped; default 2 s. */
+  killGraceMs?: number;
+  /** How often streamed bytes are handed on; default 16 ms. */
+  coalesceMs?: number;
+}
+
+interface Running {
+  proc: pty.IPty;
+  done: Promise<void>;
+}
+
+/**
+ * The server's `CommandRunner`: every command runs in its own pseudo-terminal, in its own
+ * process group. Bytes stream out live, a person can type into it (`write`), and a timeout,
+ * an abort or `killAll` ends the whole group: nothing is left behind.
+ */
+export class PtyCommandRunner implements CommandRunner {
+  private readonly running = new Map<string, Running>();
+  private readonly clock: Clock;
+  private readonly shell: string;
+
+  constructor(private readonly options: PtyRunnerOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.shell = options.shell ?? defaultShell();
+  }
+
+  async run(opts: RunCommandOptions): Promise<RunCommandResult> {
+    if (this.running.has(opts.callId)) throw new Error(`a command with call id ${opts.callId} is already running`);
+    if (opts.signal.aborted) return { exitCode: null, signal: null, output: '', timedOut: false };
+
+    mkdirSync(this.options.logDir, { recursive: true });
+    const logPath = join(this.options.logDir, `${safeFileName(opts.callId)}.log`);
+    const log = createWriteStream(logPath, { flags: 'w', mode: 0o600 });
+    log.on('error', () => undefined);
+
+    const proc = pty.spawn(this.shell, ['-c', opts.command], {
+      name: 'dumb',
+      cols: 160,
+      rows: 48,
+      cwd: opts.cwd,
+      env: { ...(this.options.env ?? process.env), ...PTY_NONINTERACTIVE_ENV, ...opts.env },
+    });
+    const pgid = proc.pid;
+    const chunks: string[] = [];
+    const coalescer = new OutputCoalescer(opts.onData, this.options.coalesceMs ?? 16);
+    proc.onData((data) => {
+      chunks.push(data);
+      log.write(data);
+      coalescer.push(data);
+    });
+
+    const grace = this.options.killGraceMs ?? 2000;
+    let timedOut = false;
+    let stopping: Promise<void> | undefined;
+    const stop = () => (stopping ??= killGroup(pgid, grace, this.clock));
+
+    const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => proc.onExit(resolve));
+    const timer = new AbortController();
+    void this.clock.sleep(opts.timeoutMs, timer.signal).then(
+      () => {
+        timedOut = true;
+        void stop();
+      },
+      () => undefined,
+    );
+    const onAbort = () => void stop();
+    opts.signal.addEventListener('abort', onAbort, { once: true });
+
+    const done = exited.then(() => undefined);
+    this.running.set(opts.callId, { proc, done });
+    try {
+      const exit = await exited;
+      // The shell is gone; anything it left running in its group goes too.
+      if (groupAlive(pgid)) await stop();
+      else if (stopping) await stopping;
+      coalescer.flush();
+      await new Promise<void>((resolve) => log.end(resolve));
+      const killedBySignal = timedOut || opts.signal.aborted || (exit.signal ?? 0) > 0;
+      return {
+        exitCode: killedBySignal && exit.exitCode === 0 ? null : exit.exitCode,
+        signal: exit.signal ? signalName(exit.signal) : timedOut || opts.signal.aborted ? 'SIGTERM' : null,
+        output: chunks.join(''),
+        timedOut,
+        logPath,
+      };
+    } finally {
+      timer.abort();
+      opts.signal.removeEventListener('abort', onAbort);
+      this.running.delete(opts.callId);
+    }
+  }
+
+  /** Types into a running command; false when no command with that id is running. */
+  write(callId: string, data: string): boolean {
+    const entry = this.running.get(callId);
+    if (!entry) return false;
+    entry.proc.write(data);
+    return true;
+  }
+
+  isRunning(callId: string): boolean {
+    return this.running.has(callId);
+  }
+
+  /** Ends every running command's process group and waits until they have exited. */
+  async killAll(): Promise<void> {
+    const grace = this.options.killGraceMs ?? 2000;
+    await Promise.all(
+      [...this.running.values()].map(async ({ proc, done }) => {
+        await killGroup(proc.pid, grace, this.clock);
+        await done;
+      }),
+    );
+  }
+}
+
+function defaultShell(): string {
+  if (existsSync('/bin/bash')) return '/bin/bash';
+  return process.env.SHELL || '/bin/sh';
+}
+
+function safeFileName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || 'command';
+}
+
+const SIGNAL_NAMES: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 9: 'SIGKILL', 15: 'SIGTERM' };
+
+function signalName(n: number): string {
+  return SIGNAL_NAMES[n] ?? `signal ${n}`;
+}
