@@ -1,1 +1,3 @@
-export {};
+export * from './fake-reply.js';
+export * from './fake-model-server.js';
+export * from './temp-dir.js';
