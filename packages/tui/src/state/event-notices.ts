@@ -1,0 +1,52 @@
+import type { SessionEvent } from '@tandem/shared';
+import { formatDuration } from './arg-summary.js';
+import type { NoticeLevel } from './types.js';
+
+/**
+ * Events that only add a line to the transcript, and the line they add. Events that change
+ * more of the view (turns, tools, permissions, presence) are handled by the reducer itself.
+ */
+export function noticeFor(event: SessionEvent): { level: NoticeLevel; text: string } | null {
+  switch (event.type) {
+    case 'agent_error':
+      return { level: 'error', text: `${event.code}: ${event.message}` };
+    case 'rate_limit_wait':
+      return { level: 'info', text: `rate limit: ${event.tool} waits ${formatDuration(event.waitMs)} (${event.reason})` };
+    case 'loop_warning':
+      return {
+        level: 'warn',
+        text: `loop ${event.stopped ? 'stopped' : 'warning'}: ${event.tool} called ${event.count} times in a row with the same arguments`,
+      };
+    case 'job_started':
+      return { level: 'info', text: `background job ${event.jobId} started: ${event.command} (log: ${event.logPath})` };
+    case 'job_exited':
+      return {
+        level: 'info',
+        text: `background job ${event.jobId} exited (code ${event.exitCode ?? 'none'})${event.stoppedBy ? `, stopped by ${event.stoppedBy}` : ''}`,
+      };
+    case 'sandbox_granted':
+      return { level: 'info', text: `sandbox: ${event.by} granted access to ${event.path}` };
+    case 'model_retry':
+      return {
+        level: 'info',
+        text: `retrying ${event.model} (attempt ${event.attempt}) in ${formatDuration(event.delayMs)}: ${event.reason}`,
+      };
+    case 'model_warning':
+      return { level: 'warn', text: `${event.model}: ${event.message}` };
+    case 'compaction':
+      return {
+        level: 'info',
+        text: `context compacted: ${event.foldedMessages} messages summarised, ${event.tokensBefore} → ${event.tokensAfter} tokens`,
+      };
+    case 'compaction_skipped':
+      return { level: 'warn', text: `compaction skipped: ${event.reason}` };
+    case 'memory_consolidated':
+      return { level: 'info', text: `memory saved (${event.model}): ${event.historyEntry}` };
+    case 'memory_consolidation_failed':
+      return { level: 'error', text: `memory archival failed, session not cleared: ${event.reason}` };
+    case 'memory_quarantined':
+      return { level: 'warn', text: `memory write quarantined (${event.kind}): ${event.reason}` };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,358 @@
+import type { EventOf, Role, SessionEvent, SessionInfo } from '@tandem/shared';
+import { summarizeArgs } from './arg-summary.js';
+import { noticeFor } from './event-notices.js';
+import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
+import type {
+  AssistantItem,
+  ConnectionStatus,
+  NoticeLevel,
+  RunInProgress,
+  ToolItem,
+  ToolStatus,
+  TranscriptItem,
+  ViewState,
+} from './types.js';
+
+/**
+ * The whole view is a pure fold: `state = actions.reduce(reduce, initialState(...))`.
+ * Session events are folded in seq order; an event at or below the last seq seen is a
+ * duplicate (replay overlapping live) and changes nothing. Ephemeral events (text_delta)
+ * carry the seq of the last persisted event and are applied as they come.
+ */
+export type Action =
+  | { kind: 'event'; event: SessionEvent }
+  | { kind: 'connection'; connection: ConnectionStatus }
+  | { kind: 'attached'; session: SessionInfo; role: Role }
+  | { kind: 'notice'; level: NoticeLevel; text: string }
+  | { kind: 'focus'; focus: ViewState['focus'] };
+
+/** Transcript items kept; older ones fall off the top. */
+export const MAX_ITEMS = 1000;
+/** Result lines kept per tool call. */
+export const RESULT_HEAD_LINES = 4;
+
+export function initialState(options: { url: string; me: string; role: Role }): ViewState {
+  return {
+    url: options.url,
+    me: options.me,
+    role: options.role,
+    connection: { status: 'connecting' },
+    session: null,
+    model: null,
+    lastSeq: 0,
+    items: [],
+    turn: { phase: 'idle' },
+    presence: [],
+    context: null,
+    lastUsage: null,
+    run: null,
+    pendingPermissions: [],
+    lastResolved: null,
+    focus: 'input',
+  };
+}
+
+export function reduce(state: ViewState, action: Action): ViewState {
+  switch (action.kind) {
+    case 'event':
+      return reduceEvent(state, action.event);
+    case 'connection':
+      return { ...state, connection: action.connection };
+    case 'attached':
+      return attached(state, action.session, action.role);
+    case 'notice':
+      return pushItem(state, { kind: 'notice', level: action.level, text: action.text });
+    case 'focus':
+      return { ...state, focus: action.focus };
+  }
+}
+
+export function reduceAll(state: ViewState, actions: Iterable<Action>): ViewState {
+  let next = state;
+  for (const action of actions) next = reduce(next, action);
+  return next;
+}
+
+function attached(state: ViewState, session: SessionInfo, role: Role): ViewState {
+  const base =
+    state.session && state.session.id !== session.id
+      ? initialState({ url: state.url, me: state.me, role })
+      : state;
+  // A streamed answer in progress is re-sent whole (one text_delta) after attaching: drop ours.
+  const items = base.items.filter((item) => !(item.kind === 'assistant' && !item.final));
+  return {
+    ...base,
+    connection: state.connection,
+    role,
+    items,
+    session: { id: session.id, title: session.title, cwd: session.cwd, model: session.model },
+    model: base.model ?? session.model,
+  };
+}
+
+function reduceEvent(state: ViewState, event: SessionEvent): ViewState {
+  if (state.session && event.sessionId !== state.session.id) return state;
+  if (!event.ephemeral && event.seq <= state.lastSeq) return state;
+  const next = applyEvent(state, event);
+  return event.ephemeral ? next : { ...next, lastSeq: event.seq };
+}
+
+function applyEvent(state: ViewState, event: SessionEvent): ViewState {
+  switch (event.type) {
+    case 'session_info':
+      return {
+        ...state,
+        session: { id: event.sessionId, title: event.title, cwd: event.cwd, model: event.model },
+        model: state.model ?? event.model,
+      };
+    case 'user_message':
+      return pushItem(state, { kind: 'user', seq: event.seq, text: event.text, by: event.by, steer: event.mode === 'steer' });
+    case 'turn_started':
+      return {
+        ...state,
+        model: event.model,
+        turn: { phase: 'thinking', turnId: event.turnId },
+        run: { turnId: event.turnId, model: event.model, calls: [] },
+      };
+    case 'thinking':
+      return withPhase(state, 'thinking');
+    case 'text_delta':
+      return withPhase(appendDelta(state, event.turnId, event.delta), 'writing');
+    case 'assistant_text':
+      return finaliseText(state, event.turnId, event.text);
+    case 'tool_call':
+      return toolCall(state, event);
+    case 'command_output':
+      return updateTool(state, event.callId, (item) => ({ ...item, live: appendOutput(item.live ?? emptyOutput(), event.data) }));
+    case 'tool_result':
+      return toolResult(state, event);
+    case 'turn_done':
+      return turnDone(state, event);
+    case 'turn_cancelled':
+      return endEarly(state, event.turnId, 'cancelled', `turn cancelled: ${event.note}`);
+    case 'turn_interrupted':
+      return endEarly(state, event.turnId, 'interrupted', `turn interrupted: ${event.reason}`);
+    case 'presence':
+      return { ...state, presence: event.clients };
+    case 'permission_request':
+      return permissionRequest(state, event);
+    case 'permission_resolved':
+      return permissionResolved(state, event);
+    case 'model_fallback':
+      return {
+        ...notice(state, 'warn', `model fallback: ${event.from} → ${event.to} (${event.reason})`),
+        model: event.to,
+        run: state.run ? { ...state.run, model: event.to } : null,
+      };
+    case 'usage':
+      return state.run && state.run.turnId === event.turnId
+        ? { ...state, run: { ...state.run, usage: addUsage(state.run.usage, event) } }
+        : state;
+    case 'context_usage':
+      return { ...state, context: { percent: event.percent, usedTokens: event.usedTokens, windowTokens: event.windowTokens } };
+    case 'conversation_cleared':
+      return { ...notice(state, 'info', `── conversation cleared by ${event.by} ──`), context: null };
+    case 'command_input':
+      return state;
+    default: {
+      const line = noticeFor(event);
+      return line ? notice(state, line.level, line.text) : state;
+    }
+  }
+}
+
+function pushItem(state: ViewState, item: TranscriptItem): ViewState {
+  const items = state.items.length >= MAX_ITEMS ? state.items.slice(state.items.length - MAX_ITEMS + 1) : state.items.slice();
+  items.push(item);
+  return { ...state, items };
+}
+
+function notice(state: ViewState, level: NoticeLevel, text: string): ViewState {
+  return pushItem(state, { kind: 'notice', level, text });
+}
+
+function withPhase(state: ViewState, phase: 'thinking' | 'writing'): ViewState {
+  if (state.turn.phase === 'idle' || state.turn.phase === 'waiting_permission') return state;
+  return { ...state, turn: { phase, turnId: state.turn.turnId } };
+}
+
+/** Index of the last item matching `predicate`, searching from the end. */
+function findLast(items: TranscriptItem[], predicate: (item: TranscriptItem) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i] as TranscriptItem)) return i;
+  return -1;
+}
+
+function replaceAt(state: ViewState, index: number, item: TranscriptItem): ViewState {
+  const items = state.items.slice();
+  items[index] = item;
+  return { ...state, items };
+}
+
+function openAssistant(state: ViewState, turnId: string): number {
+  const last = state.items[state.items.length - 1];
+  return last && last.kind === 'assistant' && !last.final && last.turnId === turnId ? state.items.length - 1 : -1;
+}
+
+function appendDelta(state: ViewState, turnId: string, delta: string): ViewState {
+  const index = openAssistant(state, turnId);
+  if (index < 0) return pushItem(state, { kind: 'assistant', turnId, text: delta, final: false });
+  const item = state.items[index] as AssistantItem;
+  return replaceAt(state, index, { ...item, text: item.text + delta });
+}
+
+function finaliseText(state: ViewState, turnId: string, text: string): ViewState {
+  const index = openAssistant(state, turnId);
+  if (index >= 0) return replaceAt(state, index, { kind: 'assistant', turnId, text, final: true });
+  if (text.trim().length === 0) return state;
+  return pushItem(state, { kind: 'assistant', turnId, text, final: true });
+}
+
+/** Streamed text whose assistant_text never came (cancelled, error) stays as it was, final. */
+function closeOpenText(state: ViewState): ViewState {
+  const last = state.items[state.items.length - 1];
+  if (!last || last.kind !== 'assistant' || last.final) return state;
+  return replaceAt(state, state.items.length - 1, { ...last, final: true });
+}
+
+function toolCall(state: ViewState, event: EventOf<'tool_call'>): ViewState {
+  const summary = summarizeArgs(event.tool, event.args);
+  const item: ToolItem = {
+    kind: 'tool',
+    turnId: event.turnId,
+    callId: event.callId,
+    tool: event.tool,
+    summary,
+    danger: event.danger,
+    status: 'running',
+  };
+  const run = runFor(state, event.turnId);
+  const next = pushItem(closeOpenText(state), item);
+  return {
+    ...next,
+    turn: state.turn.phase === 'waiting_permission' ? state.turn : { phase: 'running_tool', turnId: event.turnId, tool: event.tool },
+    run: { ...run, calls: [...run.calls, { callId: event.callId, tool: event.tool, summary, status: 'running' }] },
+  };
+}
+
+function updateTool(state: ViewState, callId: string, update: (item: ToolItem) => ToolItem): ViewState {
+  const index = findLast(state.items, (item) => item.kind === 'tool' && item.callId === callId);
+  if (index < 0) return state;
+  return replaceAt(state, index, update(state.items[index] as ToolItem));
+}
+
+function toolResult(state: ViewState, event: EventOf<'tool_result'>): ViewState {
+  const lines = stripAnsi(event.output).replace(/\s+$/, '').split(/\r?\n/);
+  const head = lines.length === 1 && lines[0] === '' ? [] : lines.slice(0, RESULT_HEAD_LINES);
+  const status: ToolStatus = event.isError ? 'error' : 'ok';
+  let next = updateTool(state, event.callId, (item) => ({
+    ...item,
+    status,
+    durationMs: event.durationMs,
+    resultHead: head,
+    resultMore: Math.max(0, lines.length - head.length),
+  }));
+  if (next.run) {
+    const calls = next.run.calls.map((call) => (call.callId === event.callId ? { ...call, status, durationMs: event.durationMs } : call));
+    next = { ...next, run: { ...next.run, calls } };
+  }
+  if (next.turn.phase === 'running_tool' && next.pendingPermissions.length === 0) {
+    next = { ...next, turn: { phase: 'thinking', turnId: next.turn.turnId } };
+  }
+  return next;
+}
+
+function runFor(state: ViewState, turnId: string): RunInProgress {
+  if (state.run && state.run.turnId === turnId) return state.run;
+  return { turnId, model: state.model ?? state.session?.model ?? 'unknown', calls: [] };
+}
+
+function turnDone(state: ViewState, event: EventOf<'turn_done'>): ViewState {
+  const run = runFor(state, event.turnId);
+  const usage = event.usage ?? run.usage;
+  const model = event.model ?? run.model;
+  const next = pushItem(closeOpenText(state), {
+    kind: 'run_summary',
+    turnId: event.turnId,
+    model,
+    iterations: event.iterations,
+    outcome: event.outcome ?? 'answered',
+    calls: run.calls,
+    ...(usage ? { usage } : {}),
+  });
+  return {
+    ...next,
+    model,
+    run: null,
+    turn: { phase: 'idle' },
+    pendingPermissions: [],
+    lastUsage: usage ?? state.lastUsage,
+  };
+}
+
+function endEarly(state: ViewState, turnId: string, outcome: string, text: string): ViewState {
+  let next = closeOpenText(state);
+  const run = runFor(next, turnId);
+  const stopped = new Set(run.calls.filter((call) => call.status === 'running').map((call) => call.callId));
+  if (stopped.size > 0) {
+    next = { ...next, items: next.items.map((item) => (item.kind === 'tool' && stopped.has(item.callId) ? { ...item, status: 'stopped' } : item)) };
+  }
+  next = notice(next, 'warn', text);
+  if (run.calls.length > 0) {
+    next = pushItem(next, {
+      kind: 'run_summary',
+      turnId,
+      model: run.model,
+      iterations: 0,
+      outcome,
+      calls: run.calls.map((call) => (call.status === 'running' ? { ...call, status: 'stopped' } : call)),
+      ...(run.usage ? { usage: run.usage } : {}),
+    });
+  }
+  return { ...next, run: null, turn: { phase: 'idle' }, pendingPermissions: [], lastUsage: run.usage ?? next.lastUsage };
+}
+
+function permissionRequest(state: ViewState, event: EventOf<'permission_request'>): ViewState {
+  if (state.pendingPermissions.some((pending) => pending.requestId === event.requestId)) return state;
+  const { type: _type, sessionId: _sessionId, ts: _ts, ephemeral: _ephemeral, ...request } = event;
+  return {
+    ...state,
+    pendingPermissions: [...state.pendingPermissions, request],
+    turn: { phase: 'waiting_permission', turnId: state.turn.turnId, tool: event.tool },
+  };
+}
+
+const DECISION_WORDS: Record<string, string> = {
+  allow_once: 'allowed once',
+  allow_session: 'allowed for this session',
+  allow_forever: 'allowed forever',
+  deny_once: 'denied once',
+  deny_forever: 'denied forever',
+};
+
+function permissionResolved(state: ViewState, event: EventOf<'permission_resolved'>): ViewState {
+  const request = state.pendingPermissions.find((pending) => pending.requestId === event.requestId);
+  const pendingPermissions = state.pendingPermissions.filter((pending) => pending.requestId !== event.requestId);
+  const tool = request?.tool ?? 'tool';
+  const words = DECISION_WORDS[event.decision] ?? event.decision;
+  const reason = event.reason && event.reason !== 'answered' ? ` (${event.reason})` : '';
+  const level: NoticeLevel = event.decision.startsWith('deny') ? 'warn' : 'info';
+  const next = notice(state, level, `permission for ${tool}${request ? ` ${summarizeArgs(tool, request.args)}` : ''}: ${words} by ${event.by}${reason}`);
+  const stillWaiting = pendingPermissions.length > 0;
+  const turn =
+    state.turn.phase === 'waiting_permission' && !stillWaiting
+      ? { phase: 'running_tool' as const, turnId: state.turn.turnId, tool: state.turn.tool }
+      : state.turn;
+  return {
+    ...next,
+    pendingPermissions,
+    turn,
+    lastResolved: { requestId: event.requestId, tool, decision: event.decision, by: event.by },
+  };
+}
+
+function addUsage(previous: { inputTokens: number; outputTokens: number } | undefined, add: { inputTokens: number; outputTokens: number }) {
+  return {
+    inputTokens: (previous?.inputTokens ?? 0) + add.inputTokens,
+    outputTokens: (previous?.outputTokens ?? 0) + add.outputTokens,
+  };
+}
