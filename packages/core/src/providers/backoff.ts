@@ -1,0 +1,15 @@
+/** Retries in place before moving on (SPEC M3: 1 s, 2 s, 4 s). */
+export const MAX_RETRIES = 3;
+export const BASE_DELAY_MS = 1000;
+/** Random extra delay, as a fraction of the base delay, so sessions do not retry in lockstep. */
+export const JITTER = 0.1;
+
+/**
+ * Delay before retry number `attempt` (1-based): 1 s, 2 s, 4 s plus up to 10 % jitter. A
+ * provider's Retry-After, when given, wins.
+ */
+export function backoffDelay(attempt: number, retryAfterMs?: number, random: () => number = Math.random): number {
+  if (retryAfterMs !== undefined) return Math.max(0, Math.ceil(retryAfterMs));
+  const base = BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1);
+  return Math.round(base * (1 + JITTER * Math.min(1, Math.max(0, random()))));
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** One model in the catalog (SPEC M2). `id` is `provider/model`; the model part may contain `/`. */
+export const CatalogEntrySchema = z.object({
+  id: z.string().regex(/^[a-z0-9-]+\/.+$/, 'a model id is "provider/model"'),
+  label: z.string().min(1),
+  provider: z.string().min(1),
+  protocol: z.enum(['openai-chat', 'anthropic-messages']),
+  /** Where the provider is reached unless the environment or config.json says otherwise. */
+  baseURL: z.string().optional(),
+  contextWindow: z.number().int().positive(),
+  maxOutput: z.number().int().positive(),
+  /** Supports tool calling. A model without it gets a warning up front (SPEC M1). */
+  tools: z.boolean(),
+  tier: z.string().min(1),
+  description: z.string(),
+  /** The model to try when this one cannot answer (SPEC M3). */
+  fallback: z.string().optional(),
+  /** Used internally (memory consolidation, compaction), not listed to the user. */
+  hidden: z.boolean().optional(),
+  /** False for models that refuse a `temperature` parameter (reasoning models). */
+  temperature: z.boolean().optional(),
+});
+
+export type CatalogEntry = z.infer<typeof CatalogEntrySchema>;
+
+/** Limits assumed for a model the catalog does not know. */
+export const DEFAULT_MODEL_LIMITS = { contextWindow: 128_000, maxOutput: 8_192 } as const;

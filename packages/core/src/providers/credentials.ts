@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import type { CatalogEntry } from './catalog-entry.js';
+import type { ProvidersConfig } from './config.js';
+import { findProvider } from './registry.js';
+
+/**
+ * An API key. Its value is only reachable through `reveal()`: printing, logging or serialising
+ * the object shows the key's name and fingerprint, never the key.
+ */
+export class ApiKey {
+  readonly #value: string;
+  /** Stable, secret-free identity: `provider#fingerprint`. Cooldowns and rate buckets use it. */
+  readonly id: string;
+  /** Where the key came from, e.g. `OPENAI_API_KEY[2]` or `config.providers.openai.apiKeys[1]`. */
+  readonly source: string;
+
+  constructor(provider: string, value: string, source: string) {
+    this.#value = value;
+    this.source = source;
+    this.id = `${provider}#${createHash('sha256').update(value).digest('hex').slice(0, 10)}`;
+  }
+
+  reveal(): string {
+    return this.#value;
+  }
+
+  toString(): string {
+    return `${this.source} (${this.id})`;
+  }
+
+  toJSON(): string {
+    return this.toString();
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `ApiKey<${this.toString()}>`;
+  }
+}
+
+/** How to reach one provider: endpoint, keys in preference order, extra headers. */
+export interface ProviderAccess {
+  provider: string;
+  baseURL: string;
+  keys: ApiKey[];
+  /** A local server (Ollama, llama.cpp) or a custom endpoint that takes no key. */
+  keyless: boolean;
+  headers: Record<string, string>;
+  requestsPerMinute?: number;
+}
+
+function splitKeys(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0);
+}
+
+/**
+ * Collects a provider's keys (each key variable may hold a comma-separated list, then
+ * config.json `apiKeys`), base URL and headers. Duplicates are dropped, order kept.
+ */
+export function providerAccess(
+  entry: Pick<CatalogEntry, 'provider' | 'baseURL'>,
+  env: NodeJS.ProcessEnv,
+  config: ProvidersConfig = {},
+): ProviderAccess {
+  const info = findProvider(entry.provider);
+  const settings = config.providers?.[entry.provider] ?? {};
+  const keys: ApiKey[] = [];
+  const seen = new Set<string>();
+  const add = (value: string, source: string) => {
+    if (seen.has(value)) return;
+    seen.add(value);
+    keys.push(new ApiKey(entry.provider, value, source));
+  };
+  for (const name of info?.keyEnv ?? []) {
+    const list = splitKeys(env[name]);
+    list.forEach((k, i) => add(k, list.length > 1 ? `${name}[${i + 1}]` : name));
+  }
+  (settings.apiKeys ?? []).forEach((k, i) => add(k.trim(), `config.providers.${entry.provider}.apiKeys[${i + 1}]`));
+
+  const envURL = info?.baseURLEnv ? env[info.baseURLEnv]?.trim() : undefined;
+  const fromEnv = envURL ? (info?.baseURLFromEnv ? info.baseURLFromEnv(envURL) : envURL) : undefined;
+  const baseURL = entry.baseURL ?? fromEnv ?? settings.baseURL ?? info?.defaultBaseURL ?? '';
+  return {
+    provider: entry.provider,
+    baseURL,
+    keys: keys.filter((k) => k.reveal().length > 0),
+    keyless: info ? info.keyEnv.length === 0 : keys.length === 0,
+    headers: { ...(settings.headers ?? {}) },
+    ...(settings.requestsPerMinute !== undefined ? { requestsPerMinute: settings.requestsPerMinute } : {}),
+  };
+}
+
+/** Where to put a key so a provider becomes usable; for messages that tell the user what to do. */
+export function keyHint(provider: string): string {
+  const env = findProvider(provider)?.keyEnv ?? [];
+  const where = env.length > 0 ? `set ${env.join(' or ')} or ` : '';
+  return `${where}add apiKeys under providers.${provider} in config.json`;
+}

@@ -1,0 +1,202 @@
+import type { EngineEvent } from '../loop/types.js';
+import type { Clock } from '../ports/clock.js';
+import { NO_KEY, type AdapterFactory } from './adapter-factory.js';
+import { backoffDelay, MAX_RETRIES } from './backoff.js';
+import type { Catalog } from './catalog.js';
+import type { CatalogEntry } from './catalog-entry.js';
+import { classifyProviderError } from './classify-error.js';
+import type { ProvidersConfig } from './config.js';
+import { keyHint, providerAccess, type ApiKey, type ProviderAccess } from './credentials.js';
+import { FallbackChain } from './fallback-chain.js';
+import { KEY_COOLDOWN_MS, type Governor } from './governor.js';
+import { hasOtherKey, pickKey } from './key-selection.js';
+import { discoverContextWindow } from './local-context.js';
+import { ProviderError } from './provider-error.js';
+import { fitRequest, RequestSizer, type TokenEstimator } from './request-budget.js';
+import type { ModelClient, ModelRequest, ModelStreamEvent } from './types.js';
+import { findProvider } from './registry.js';
+import { failureReason, chainExhausted } from './failure-text.js';
+
+export interface ResilientClientOptions {
+  primary: CatalogEntry;
+  catalog: Catalog;
+  env: NodeJS.ProcessEnv;
+  config: ProvidersConfig;
+  governor: Governor;
+  clock: Clock;
+  createAdapter: AdapterFactory;
+  onEvent?: (e: EngineEvent) => void;
+  estimateTokens?: TokenEstimator;
+  /** Models to try in order instead of following catalog `fallback` links (the memory chain). */
+  chain?: readonly string[];
+  /** For jitter; tests pass a fixed one. */
+  random?: () => number;
+}
+
+type Attempt = { ok: true } | { ok: false; error: ProviderError; reason: string };
+
+/**
+ * The transport layer (SPEC M3–M5) as one ModelClient: key rotation with cooldowns, retries in
+ * place with backoff, the fallback chain across providers and protocols, the shared governor,
+ * and the context-window check (M6). Fails over only before the reply's first content (M4).
+ */
+export class ResilientModelClient implements ModelClient {
+  readonly id: string;
+  /** The model that produced the last reply (after a fallback, not the one asked for). */
+  lastModel: string | undefined;
+  private readonly sizer: RequestSizer;
+  private readonly adapters = new Map<string, ModelClient>();
+
+  constructor(private readonly o: ResilientClientOptions) {
+    this.id = o.primary.id;
+    this.sizer = new RequestSizer(o.estimateTokens);
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent> {
+    const chain = new FallbackChain(this.o.catalog, this.o.primary, this.o.chain);
+    const tried: string[] = [];
+    let entry: CatalogEntry | undefined = this.o.primary;
+    let lastError: ProviderError | undefined;
+    while (entry) {
+      const attempt: Attempt = yield* this.tryModel(entry, request, signal, entry === this.o.primary);
+      if (attempt.ok) return;
+      tried.push(`${entry.id} (${attempt.reason})`);
+      lastError = attempt.error;
+      const next = chain.next(entry);
+      if (!next) break;
+      this.o.onEvent?.({ type: 'model_fallback', from: entry.id, to: next.id, reason: attempt.reason });
+      entry = next;
+    }
+    if (tried.length === 1 && lastError) throw lastError;
+    throw chainExhausted(tried, lastError!, chain.cycleAt);
+  }
+
+  private async *tryModel(
+    entry: CatalogEntry,
+    request: ModelRequest,
+    signal: AbortSignal,
+    isPrimary: boolean,
+  ): AsyncGenerator<ModelStreamEvent, Attempt> {
+    const access = providerAccess(entry, this.o.env, this.o.config);
+    const model = entry.id.slice(entry.provider.length + 1);
+    if (!access.keyless && access.keys.length === 0) {
+      const error = new ProviderError('auth', `${entry.provider} model ${model} has no API key: ${keyHint(entry.provider)}.`, {
+        provider: entry.provider,
+        model,
+        afterContent: false,
+      });
+      return { ok: false, error, reason: 'no API key configured' };
+    }
+    const sized = await this.withLocalWindow(entry, access, model);
+    const fit = fitRequest(request, sized, this.sizer);
+    if ('error' in fit) {
+      if (isPrimary) throw fit.error;
+      return { ok: false, error: fit.error, reason: 'the request does not fit its context window' };
+    }
+    const sent: ModelRequest = { ...request, maxOutputTokens: fit.maxOutputTokens };
+    if (entry.temperature === false) delete sent.temperature;
+
+    let retries = 0;
+    for (;;) {
+      const key = access.keyless ? undefined : pickKey(access.keys, this.o.governor, access.requestsPerMinute);
+      if (!access.keyless && !key) {
+        const error = new ProviderError('rate_limit', `${entry.provider} model ${model}: every API key is cooling down after rate limit or account errors; wait or add another key.`, {
+          provider: entry.provider,
+          model,
+          afterContent: false,
+        });
+        return { ok: false, error, reason: 'every key is cooling down' };
+      }
+      const keyId = key?.id ?? `${entry.provider}#keyless`;
+      await this.o.governor.acquire(keyId, access.requestsPerMinute, signal);
+      const adapter = this.adapter(entry, model, access, key);
+      let content = false;
+      try {
+        for await (const event of adapter.stream(sent, signal)) {
+          if (!content && (event.type === 'text_delta' || event.type === 'tool_call')) {
+            content = true;
+            this.lastModel = entry.id;
+          }
+          yield event;
+        }
+        this.lastModel = entry.id;
+        return { ok: true };
+      } catch (err) {
+        const error = classifyProviderError(err, { provider: entry.provider, model, afterContent: content });
+        if (content || error.details.afterContent) {
+          // M4: content reached the user; repeating the request could repeat side effects.
+          throw error.details.afterContent ? error : new ProviderError(error.kind, error.message, { ...error.details, afterContent: true });
+        }
+        if (signal.aborted || error.kind === 'aborted') throw error;
+        const verdict = this.decide(error, key, access, retries);
+        if (verdict === 'throw') throw error;
+        if (verdict === 'next-key') continue;
+        if (verdict === 'next-model') return { ok: false, error, reason: failureReason(error, retries) };
+        retries += 1;
+        const delayMs = backoffDelay(retries, error.details.retryAfterMs, this.o.random);
+        this.o.onEvent?.({ type: 'model_retry', model: entry.id, attempt: retries, delayMs, reason: failureReason(error) });
+        await this.o.clock.sleep(delayMs, signal);
+      }
+    }
+  }
+
+  /** What to do after a failure before any content (SPEC M3, M5). */
+  private decide(
+    error: ProviderError,
+    key: ApiKey | undefined,
+    access: ProviderAccess,
+    retries: number,
+  ): 'throw' | 'retry' | 'next-key' | 'next-model' {
+    const g = this.o.governor;
+    const retryAfter = error.details.retryAfterMs;
+    switch (error.kind) {
+      case 'bad_request':
+      case 'content_policy':
+      case 'context_overflow':
+      case 'aborted':
+        return 'throw';
+      case 'auth':
+      case 'billing':
+        if (!key) return 'next-model';
+        g.coolDown(key.id, KEY_COOLDOWN_MS, error.kind);
+        return hasOtherKey(access.keys, key, g) ? 'next-key' : 'next-model';
+      case 'rate_limit':
+        if (retryAfter !== undefined) g.pause(key?.id ?? `${access.provider}#keyless`, retryAfter);
+        if (key && hasOtherKey(access.keys, key, g)) {
+          g.coolDown(key.id, Math.max(KEY_COOLDOWN_MS, retryAfter ?? 0), 'rate_limit');
+          return 'next-key';
+        }
+        if (retries < MAX_RETRIES) return 'retry';
+        if (key) g.coolDown(key.id, Math.max(KEY_COOLDOWN_MS, retryAfter ?? 0), 'rate_limit');
+        return 'next-model';
+      case 'server':
+      case 'network':
+      case 'stream_cut':
+        return retries < MAX_RETRIES ? 'retry' : 'next-model';
+    }
+  }
+
+  private async withLocalWindow(entry: CatalogEntry, access: ProviderAccess, model: string): Promise<CatalogEntry> {
+    const local = findProvider(entry.provider)?.local;
+    if (!local) return entry;
+    const window = await discoverContextWindow(local, access.baseURL, model);
+    return window ? { ...entry, contextWindow: window, maxOutput: Math.min(entry.maxOutput, window) } : entry;
+  }
+
+  private adapter(entry: CatalogEntry, model: string, access: ProviderAccess, key: ApiKey | undefined): ModelClient {
+    const cacheKey = `${entry.id} ${key?.id ?? ''}`;
+    let adapter = this.adapters.get(cacheKey);
+    if (!adapter) {
+      adapter = this.o.createAdapter(entry.protocol, {
+        id: entry.id,
+        model,
+        baseURL: access.baseURL,
+        apiKey: key?.reveal() ?? NO_KEY,
+        headers: access.headers,
+        maxRetries: 0,
+      });
+      this.adapters.set(cacheKey, adapter);
+    }
+    return adapter;
+  }
+}
