@@ -1,1 +1,18 @@
-export {};
+export {
+  type PermissionRule,
+  type RuleDraft,
+  type PolicyCall,
+  type PolicyOptions,
+  type PolicyResult,
+  type PolicyVerdict,
+  type Lifetime,
+  DEFAULT_COMMAND_TOOLS,
+  DEFAULT_ALWAYS_ASK_TOOLS,
+  decisionMeaning,
+  describeRule,
+} from './rule.js';
+export { segmentLevel, commandLevel } from './command-level.js';
+export { subjectOf, scopeOptions, WHOLE_TOOL_SCOPE, type CallSubject, type ScopeOption } from './call-subject.js';
+export { evaluatePermission } from './evaluate.js';
+export { ruleFromDecision, type RuleFromDecision } from './rule-from-decision.js';
+export { buildPermissionPreview, PREVIEW_MAX_CHARS } from './preview.js';

@@ -1,0 +1,110 @@
+import path from 'node:path';
+import type { StoredPermission } from '@tandem/shared';
+import { splitCommandSegments } from '../shell/shell-lexer.js';
+import { leadingWordChoices } from './command-level.js';
+import { DEFAULT_ALWAYS_ASK_TOOLS, DEFAULT_COMMAND_TOOLS, type PolicyCall, type PolicyOptions } from './rule.js';
+
+/** What a rule about this call can be about. */
+export type CallSubject =
+  | { kind: 'command'; command: string; segments: string[] }
+  | { kind: 'path'; path: string; display: string }
+  | { kind: 'tool' };
+
+/** One choice offered in the dialog: its label (sent as `scopes[i]`, answered as `scope`) and the rule it makes. */
+export interface ScopeOption {
+  label: string;
+  match: StoredPermission['match'];
+  pattern?: string;
+}
+
+/** Label of the scope that covers every call of the tool (file tools and plain tools only). */
+export const WHOLE_TOOL_SCOPE = '*';
+
+type SubjectOptions = Pick<PolicyOptions, 'workspace' | 'commandTools'>;
+
+export function subjectOf(call: PolicyCall, options: SubjectOptions = {}): CallSubject {
+  const args = isRecord(call.args) ? call.args : {};
+  if ((options.commandTools ?? DEFAULT_COMMAND_TOOLS).has(call.tool)) {
+    const command = typeof args.command === 'string' ? args.command.trim() : '';
+    const segments = command === '' ? [] : splitCommandSegments(command).map((s) => s.trim()).filter((s) => s !== '');
+    return { kind: 'command', command, segments };
+  }
+  if (typeof args.path === 'string' && args.path.trim() !== '') {
+    const raw = args.path.trim();
+    const abs = options.workspace ? path.resolve(options.workspace, raw) : path.normalize(raw);
+    return { kind: 'path', path: abs, display: displayPath(abs, options.workspace) };
+  }
+  return { kind: 'tool' };
+}
+
+/**
+ * The scopes a person may choose for a stored decision, narrowest first:
+ * - a command: the exact command, then for each segment its leading words as `git status *`
+ *   and `git *` (a prefix rule; the person must pick it, it is never widened on its own);
+ * - a file tool: the exact path, each enclosing directory up to the workspace (`src/`, `./`),
+ *   then `*` for the whole tool;
+ * - any other tool: `*` (the tool);
+ * - an always-ask tool: nothing (every decision acts once).
+ */
+export function scopeOptions(call: PolicyCall, subject: CallSubject, options: Pick<PolicyOptions, 'workspace' | 'alwaysAskTools'> = {}): ScopeOption[] {
+  if ((options.alwaysAskTools ?? DEFAULT_ALWAYS_ASK_TOOLS).has(call.tool)) return [];
+  const out: ScopeOption[] = [];
+  const add = (option: ScopeOption) => {
+    if (option.label !== '' && !out.some((o) => o.label === option.label)) out.push(option);
+  };
+  switch (subject.kind) {
+    case 'command':
+      add({ label: subject.command, match: 'exact', pattern: subject.command });
+      for (const segment of subject.segments) {
+        for (const words of leadingWordChoices(segment)) add({ label: `${words} *`, match: 'prefix', pattern: words });
+      }
+      break;
+    case 'path':
+      add({ label: subject.display, match: 'path', pattern: subject.path });
+      for (const dir of enclosingDirs(subject.path, options.workspace)) {
+        add({ label: displayDir(dir, options.workspace), match: 'prefix', pattern: withSlash(dir) });
+      }
+      add({ label: WHOLE_TOOL_SCOPE, match: 'tool' });
+      break;
+    case 'tool':
+      add({ label: WHOLE_TOOL_SCOPE, match: 'tool' });
+      break;
+  }
+  return out;
+}
+
+/** Directories from the file's parent up to the workspace root; only the parent when outside it. */
+function enclosingDirs(file: string, workspace: string | undefined): string[] {
+  const parent = path.dirname(file);
+  if (!workspace || !isInside(parent, workspace)) return parent === file ? [] : [parent];
+  const dirs: string[] = [];
+  for (let dir = parent; isInside(dir, workspace); dir = path.dirname(dir)) {
+    dirs.push(dir);
+    if (dir === path.resolve(workspace)) break;
+  }
+  return dirs;
+}
+
+function isInside(p: string, dir: string): boolean {
+  const rel = path.relative(path.resolve(dir), p);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+function displayPath(abs: string, workspace: string | undefined): string {
+  if (!workspace || !isInside(abs, workspace)) return abs;
+  return path.relative(path.resolve(workspace), abs) || '.';
+}
+
+function displayDir(dir: string, workspace: string | undefined): string {
+  if (!workspace || !isInside(dir, workspace)) return withSlash(dir);
+  const rel = path.relative(path.resolve(workspace), dir);
+  return rel === '' ? './' : `${rel}/`;
+}
+
+export function withSlash(dir: string): string {
+  return dir.endsWith('/') ? dir : `${dir}/`;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,82 @@
+import type { Danger, Decision, StoredPermission } from '@tandem/shared';
+
+/**
+ * One permission rule, as the policy sees it. Stored rules (`StoredPermission`, persisted per
+ * workspace) and session rules (in memory) share this shape.
+ *
+ * `match` says what `pattern` means:
+ * - `tool`: every call of `tool` (no pattern);
+ * - `exact`: a command tool's exact command text, or one exact segment of a compound command;
+ * - `prefix`: for a command tool, leading words (`git status` covers `git status -s`, never
+ *   `gitx`); for a file tool, an absolute directory ending in `/` that covers what is under it;
+ * - `path`: a file tool's exact absolute path.
+ */
+export type PermissionRule = Pick<StoredPermission, 'tool' | 'match' | 'pattern' | 'effect' | 'by'> & { id?: string };
+
+/** A rule about to be created from a person's decision; the store adds id, workspace and time. */
+export type RuleDraft = Pick<StoredPermission, 'tool' | 'match' | 'pattern' | 'effect' | 'by'>;
+
+/** The part of a tool call the policy reads (a `GateCall` fits). */
+export interface PolicyCall {
+  tool: string;
+  args: unknown;
+  danger: Danger;
+}
+
+export type PolicyVerdict = 'allow' | 'deny' | 'ask';
+
+export interface PolicyOptions {
+  sessionRules: readonly PermissionRule[];
+  storedRules: readonly PermissionRule[];
+  /** The session's workspace; relative paths in arguments resolve against it. */
+  workspace?: string;
+  /** Tools whose `args.command` is a shell command (default: run_command). */
+  commandTools?: ReadonlySet<string>;
+  /** Tools no allow rule ever covers: every call asks (default: configure_provider). Deny rules still apply. */
+  alwaysAskTools?: ReadonlySet<string>;
+}
+
+export interface PolicyResult {
+  verdict: PolicyVerdict;
+  /** The rule that decided (for a compound command allowed segment by segment: the first one). */
+  rule?: PermissionRule;
+  source?: 'session' | 'stored';
+  /** The call's level: the tool's, raised by the most dangerous command segment. */
+  level: Danger;
+  /** What a stored decision could cover, narrowest first; offered in `permission_request.scopes`. */
+  scopes: string[];
+  /** A sentence saying why, for refusals and the audit log. */
+  reason: string;
+}
+
+export type Lifetime = 'once' | 'session' | 'forever';
+
+export const DEFAULT_COMMAND_TOOLS: ReadonlySet<string> = new Set(['run_command']);
+export const DEFAULT_ALWAYS_ASK_TOOLS: ReadonlySet<string> = new Set(['configure_provider']);
+
+/** How long a decision lasts and whether it allows. */
+export function decisionMeaning(decision: Decision): { effect: 'allow' | 'deny'; lifetime: Lifetime } {
+  switch (decision) {
+    case 'allow_once':
+      return { effect: 'allow', lifetime: 'once' };
+    case 'allow_session':
+      return { effect: 'allow', lifetime: 'session' };
+    case 'allow_forever':
+      return { effect: 'allow', lifetime: 'forever' };
+    case 'deny_once':
+      return { effect: 'deny', lifetime: 'once' };
+    case 'deny_forever':
+      return { effect: 'deny', lifetime: 'forever' };
+  }
+}
+
+export function describeRule(rule: PermissionRule): string {
+  const what = rule.match === 'tool' ? `any ${rule.tool} call` : `${rule.tool} ${rule.match} "${rule.pattern ?? ''}"`;
+  return `${rule.effect} ${what} (decided by ${rule.by})`;
+}
+
+const ORDER: Record<Danger, number> = { safe: 0, medium: 1, dangerous: 2 };
+
+export function maxDanger(a: Danger, b: Danger): Danger {
+  return ORDER[a] >= ORDER[b] ? a : b;
+}
