@@ -2,21 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { Danger } from '@tandem/shared';
 import { evaluatePermission } from './evaluate.js';
 import { ruleFromDecision } from './rule-from-decision.js';
-import type { PermissionRule, RuleDraft } from './rule.js';
+import type { PermissionRule, PolicyCall, RuleDraft } from './rule.js';
 
 const WS = '/home/ana/project';
 
-function cmd(command: string) {
+function cmd(command: string): PolicyCall {
   return { tool: 'run_command', args: { command }, danger: 'dangerous' as Danger };
 }
-function file(tool: string, path: string, danger: Danger = 'medium') {
+function file(tool: string, path: string, danger: Danger = 'medium'): PolicyCall {
   return { tool, args: { path, content: 'x' }, danger };
 }
-function evaluate(call: ReturnType<typeof cmd>, rules: { session?: PermissionRule[]; stored?: PermissionRule[] } = {}) {
+function evaluate(call: PolicyCall, rules: { session?: PermissionRule[]; stored?: PermissionRule[] } = {}) {
   return evaluatePermission(call, { sessionRules: rules.session ?? [], storedRules: rules.stored ?? [], workspace: WS });
 }
 /** The rule a person's forever-answer with `scope` makes for `call`. */
-function decide(call: ReturnType<typeof cmd>, decision: 'allow_forever' | 'deny_forever' | 'allow_session', scope?: string): RuleDraft {
+function decide(call: PolicyCall, decision: 'allow_forever' | 'deny_forever' | 'allow_session', scope?: string): RuleDraft {
   const made = ruleFromDecision(call, decision, scope, 'ana', { workspace: WS });
   if (!made.ok || !made.rule) throw new Error(`no rule: ${JSON.stringify(made)}`);
   return made.rule;
