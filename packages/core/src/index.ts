@@ -8,3 +8,4 @@ export * from './permission/index.js';
 export * from './context/index.js';
 export * from './memory/index.js';
 export * from './prompt/index.js';
+export * from './conversation/index.js';

@@ -26,18 +26,22 @@ export async function writeSse(res: ServerResponse, events: SseEvent[], options:
   let written = 0;
   for (const e of events) {
     if (options.isGone()) return;
-    if (options.cutAfterChunks !== undefined && written >= options.cutAfterChunks) {
-      res.socket?.destroy();
-      return;
-    }
+    if (options.cutAfterChunks !== undefined && written >= options.cutAfterChunks) return cut(res);
     if (written > 0 && options.chunkDelayMs) await options.sleep(options.chunkDelayMs);
     if (options.isGone()) return;
     res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${e.data}\n\n`);
     written += 1;
   }
-  if (options.cutAfterChunks !== undefined && written >= options.cutAfterChunks && options.cutAfterChunks < events.length) {
-    res.socket?.destroy();
-    return;
-  }
   res.end();
+}
+
+/**
+ * Closes the connection without the terminating chunk. A graceful FIN (not a reset) makes
+ * sure the client receives every event written so far, then sees the body end prematurely.
+ */
+function cut(res: ServerResponse): void {
+  const socket = res.socket;
+  if (!socket) return;
+  socket.end();
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

@@ -1,0 +1,142 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { parseToolArgs } from '../conversation/tool-args.js';
+import { classifyProviderError, describeProviderError } from './classify-error.js';
+import { ProviderError } from './provider-error.js';
+import { toAnthropicMessages, toAnthropicTools } from './anthropic-request.js';
+import { midStreamError } from './openai-chat.js';
+import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
+
+export interface AnthropicClientOptions {
+  /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
+  id: string;
+  model: string;
+  baseURL?: string;
+  apiKey: string;
+  headers?: Record<string, string>;
+  /** Retries inside the SDK; default 0 because retrying belongs to the resilience layer. */
+  maxRetries?: number;
+}
+
+/**
+ * The Messages API requires max_tokens; a main turn gets a generous one (SPEC A11).
+ * No temperature is sent: API version 2026-10-21 (the SDK's default) rejects sampling
+ * parameters with a 400, and SDK 1.x no longer has the field.
+ */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 16_384;
+
+interface OpenBlock {
+  kind: 'text' | 'tool_use' | 'other';
+  id: string;
+  name: string;
+  json: string;
+}
+
+/** A ModelClient over the Anthropic Messages API. */
+export function createAnthropicClient(options: AnthropicClientOptions): ModelClient {
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    maxRetries: options.maxRetries ?? 0,
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    ...(options.headers ? { defaultHeaders: options.headers } : {}),
+  });
+  const provider = options.id.split('/')[0] ?? options.id;
+  const ctx = { provider, model: options.model };
+
+  async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+    let afterContent = false;
+    const body: Anthropic.Messages.MessageCreateParamsStreaming = {
+      model: options.model,
+      max_tokens: request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+      messages: toAnthropicMessages(request.messages),
+      stream: true,
+    };
+    if (request.system.trim() !== '') body.system = request.system;
+    if (request.tools.length > 0) body.tools = toAnthropicTools(request.tools);
+
+    let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
+    try {
+      events = await client.messages.create(body, { signal });
+    } catch (err) {
+      throw classifyProviderError(err, { ...ctx, afterContent });
+    }
+
+    const blocks = new Map<number, OpenBlock>();
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let stopReason: string | null | undefined;
+    let stopped = false;
+    try {
+      for await (const event of events) {
+        switch (event.type) {
+          case 'message_start': {
+            const u = event.message.usage;
+            inputTokens = (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+            outputTokens = u.output_tokens ?? 0;
+            break;
+          }
+          case 'content_block_start': {
+            const b = event.content_block;
+            if (b.type === 'tool_use') blocks.set(event.index, { kind: 'tool_use', id: b.id, name: b.name, json: '' });
+            else blocks.set(event.index, { kind: b.type === 'text' ? 'text' : 'other', id: '', name: '', json: '' });
+            if (b.type === 'text' && b.text) {
+              afterContent = true;
+              yield { type: 'text_delta', delta: b.text };
+            }
+            break;
+          }
+          case 'content_block_delta': {
+            const d = event.delta;
+            if (d.type === 'text_delta' && d.text) {
+              afterContent = true;
+              yield { type: 'text_delta', delta: d.text };
+            } else if (d.type === 'input_json_delta') {
+              const open = blocks.get(event.index);
+              if (open) open.json += d.partial_json;
+            }
+            break;
+          }
+          case 'content_block_stop': {
+            const open = blocks.get(event.index);
+            blocks.delete(event.index);
+            if (open?.kind === 'tool_use') {
+              afterContent = true;
+              yield { type: 'tool_call', call: { id: open.id, name: open.name, args: parseToolArgs(open.json), rawArgs: open.json } };
+            }
+            break;
+          }
+          case 'message_delta': {
+            stopReason = event.delta.stop_reason ?? stopReason;
+            const u = event.usage;
+            if (u.input_tokens != null) {
+              inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+            }
+            outputTokens = u.output_tokens ?? outputTokens;
+            break;
+          }
+          case 'message_stop':
+            stopped = true;
+            break;
+        }
+      }
+    } catch (err) {
+      throw midStreamError(err, ctx, afterContent);
+    }
+    if (signal.aborted) {
+      throw classifyProviderError(signal.reason ?? new DOMException('aborted', 'AbortError'), { ...ctx, afterContent });
+    }
+    if (!stopped) throw new ProviderError('stream_cut', describeProviderError('stream_cut', ctx), { ...ctx, afterContent });
+    if (stopReason === 'refusal' && !afterContent) {
+      throw new ProviderError('content_policy', describeProviderError('content_policy', ctx), { ...ctx, afterContent });
+    }
+    yield { type: 'usage', inputTokens, outputTokens };
+    yield { type: 'done', stopReason: stopReasonOf(stopReason) };
+  }
+
+  return { id: options.id, stream: (request, signal) => stream(request, signal) };
+}
+
+function stopReasonOf(reason: string | null | undefined): StopReason {
+  if (reason === 'tool_use') return 'tool_use';
+  if (reason === 'max_tokens' || reason === 'model_context_window_exceeded') return 'length';
+  return 'stop';
+}

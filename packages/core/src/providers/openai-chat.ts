@@ -1,0 +1,127 @@
+import OpenAI from 'openai';
+import { parseToolArgs } from '../conversation/tool-args.js';
+import { classifyProviderError, describeProviderError } from './classify-error.js';
+import { ProviderError } from './provider-error.js';
+import { toOpenAIMessages, toOpenAITools } from './openai-request.js';
+import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
+
+export interface OpenAIChatClientOptions {
+  /** `provider/model`, e.g. `openai/gpt-4.1-mini` or `groq/llama-3.3-70b-versatile`. */
+  id: string;
+  /** The model name the API expects. */
+  model: string;
+  baseURL?: string;
+  apiKey: string;
+  headers?: Record<string, string>;
+  /** Retries inside the SDK; default 0 because retrying belongs to the resilience layer. */
+  maxRetries?: number;
+  /** Which field carries `maxOutputTokens`; some OpenAI-compatible servers only know `max_tokens`. */
+  maxTokensField?: 'max_completion_tokens' | 'max_tokens';
+  /** False for models that reject a temperature (e.g. reasoning models). Default true. */
+  supportsTemperature?: boolean;
+}
+
+export const DEFAULT_TEMPERATURE = 0.2;
+
+interface PendingCall {
+  id: string;
+  name: string;
+  rawArgs: string;
+}
+
+/** A ModelClient over the OpenAI Chat Completions API (OpenAI and every compatible gateway). */
+export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelClient {
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    maxRetries: options.maxRetries ?? 0,
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    ...(options.headers ? { defaultHeaders: options.headers } : {}),
+  });
+  const provider = options.id.split('/')[0] ?? options.id;
+  const ctx = { provider, model: options.model };
+
+  async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+    let afterContent = false;
+    const fail = (err: unknown) => classifyProviderError(err, { ...ctx, afterContent });
+    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
+      model: options.model,
+      messages: toOpenAIMessages(request.system, request.messages),
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    if (request.tools.length > 0) body.tools = toOpenAITools(request.tools);
+    if (options.supportsTemperature !== false) body.temperature = request.temperature ?? DEFAULT_TEMPERATURE;
+    if (request.maxOutputTokens !== undefined) body[options.maxTokensField ?? 'max_completion_tokens'] = request.maxOutputTokens;
+
+    let chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+    try {
+      chunks = await client.chat.completions.create(body, { signal });
+    } catch (err) {
+      throw fail(err);
+    }
+
+    const calls = new Map<number, PendingCall>();
+    let finish: string | undefined;
+    let usage: { inputTokens: number; outputTokens: number } | undefined;
+    try {
+      for await (const chunk of chunks) {
+        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = choice.delta;
+        if (delta?.content) {
+          afterContent = true;
+          yield { type: 'text_delta', delta: delta.content };
+        }
+        for (const tc of delta?.tool_calls ?? []) {
+          const pending = calls.get(tc.index) ?? { id: '', name: '', rawArgs: '' };
+          if (tc.id) pending.id = tc.id;
+          if (tc.function?.name) pending.name += tc.function.name;
+          if (tc.function?.arguments) pending.rawArgs += tc.function.arguments;
+          calls.set(tc.index, pending);
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
+      }
+    } catch (err) {
+      throw midStreamError(err, ctx, afterContent);
+    }
+    if (signal.aborted) throw fail(signal.reason ?? new DOMException('aborted', 'AbortError'));
+    if (finish === undefined) {
+      throw new ProviderError('stream_cut', describeProviderError('stream_cut', ctx), { ...ctx, afterContent });
+    }
+    if (finish === 'content_filter' && !afterContent && calls.size === 0) {
+      throw new ProviderError('content_policy', describeProviderError('content_policy', ctx), { ...ctx, afterContent });
+    }
+    const ordered = [...calls.entries()].sort((a, b) => a[0] - b[0]);
+    for (const [index, call] of ordered) {
+      afterContent = true;
+      yield {
+        type: 'tool_call',
+        call: { id: call.id || `call_${index}`, name: call.name, args: parseToolArgs(call.rawArgs), rawArgs: call.rawArgs },
+      };
+    }
+    if (usage) yield { type: 'usage', ...usage };
+    yield { type: 'done', stopReason: stopReasonOf(finish, calls.size > 0) };
+  }
+
+  return { id: options.id, stream: (request, signal) => stream(request, signal) };
+}
+
+function stopReasonOf(finish: string, hasCalls: boolean): StopReason {
+  if (hasCalls || finish === 'tool_calls' || finish === 'function_call') return 'tool_use';
+  if (finish === 'length') return 'length';
+  return 'stop';
+}
+
+/**
+ * An error while reading an accepted stream. An error event the provider sent keeps its class;
+ * a dropped connection is a `stream_cut`, whatever the transport called it.
+ */
+export function midStreamError(err: unknown, ctx: { provider: string; model: string }, afterContent: boolean): ProviderError {
+  const classified = classifyProviderError(err, { ...ctx, afterContent });
+  if (classified.kind === 'aborted' || classified.details.status !== undefined) return classified;
+  if (classified.kind === 'network' || classified.kind === 'stream_cut') {
+    return new ProviderError('stream_cut', describeProviderError('stream_cut', ctx), { ...ctx, afterContent, cause: err });
+  }
+  return classified;
+}
