@@ -11,6 +11,10 @@ export interface AdapterOptions {
   headers?: Record<string, string>;
   /** The SDK's own retries; the resilient client retries itself, so it passes 0. */
   maxRetries?: number;
+  /** False for models that refuse a temperature (OpenAI-compatible adapter only). */
+  supportsTemperature?: boolean;
+  /** Which field carries the output budget; OpenAI's own API wants max_completion_tokens. */
+  maxTokensField?: 'max_completion_tokens' | 'max_tokens';
 }
 
 /** Builds the adapter that speaks a protocol. Tests and hosts may pass their own. */

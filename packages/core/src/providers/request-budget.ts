@@ -11,6 +11,9 @@ export const charsOverFour: TokenEstimator = (text) => Math.ceil(text.length / 4
 /** Fewest output tokens worth sending a request for. */
 const MIN_OUTPUT_TOKENS = 256;
 
+/** The largest default output budget an adapter applies on its own (Anthropic requires one). */
+const ADAPTER_DEFAULT_OUTPUT = 16_384;
+
 export interface RequestBudget {
   toolTokens: number;
   systemTokens: number;
@@ -73,7 +76,7 @@ export function fitRequest(
   request: ModelRequest,
   entry: Pick<CatalogEntry, 'id' | 'provider' | 'contextWindow' | 'maxOutput'>,
   sizer: RequestSizer,
-): { maxOutputTokens: number; budget: RequestBudget } | { error: ProviderError; budget: RequestBudget } {
+): { maxOutputTokens?: number; budget: RequestBudget } | { error: ProviderError; budget: RequestBudget } {
   const budget = sizer.measure(request);
   const window = entry.contextWindow;
   const room = window - budget.inputTokens;
@@ -88,6 +91,10 @@ export function fitRequest(
       error: new ProviderError('context_overflow', message, { provider: entry.provider, model, afterContent: false }),
     };
   }
-  const wanted = Math.min(request.maxOutputTokens ?? entry.maxOutput, entry.maxOutput);
-  return { budget, maxOutputTokens: Math.max(MIN_OUTPUT_TOKENS, Math.min(wanted, room)) };
+  if (request.maxOutputTokens !== undefined) {
+    const wanted = Math.min(request.maxOutputTokens, entry.maxOutput);
+    return { budget, maxOutputTokens: Math.max(MIN_OUTPUT_TOKENS, Math.min(wanted, room)) };
+  }
+  // No explicit budget: leave the adapter's default unless the window cannot hold it.
+  return room < ADAPTER_DEFAULT_OUTPUT ? { budget, maxOutputTokens: room } : { budget };
 }

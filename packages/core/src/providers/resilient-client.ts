@@ -93,7 +93,9 @@ export class ResilientModelClient implements ModelClient {
       if (isPrimary) throw fit.error;
       return { ok: false, error: fit.error, reason: 'the request does not fit its context window' };
     }
-    const sent: ModelRequest = { ...request, maxOutputTokens: fit.maxOutputTokens };
+    const sent: ModelRequest = { ...request };
+    if (fit.maxOutputTokens !== undefined) sent.maxOutputTokens = fit.maxOutputTokens;
+    else delete sent.maxOutputTokens;
     if (entry.temperature === false) delete sent.temperature;
 
     let retries = 0;
@@ -194,6 +196,8 @@ export class ResilientModelClient implements ModelClient {
         apiKey: key?.reveal() ?? NO_KEY,
         headers: access.headers,
         maxRetries: 0,
+        supportsTemperature: entry.temperature !== false,
+        maxTokensField: entry.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens',
       });
       this.adapters.set(cacheKey, adapter);
     }
