@@ -1,1 +1,11 @@
-export {};
+export * from './estimate-tokens.js';
+export * from './calibration.js';
+export * from './context-accountant.js';
+export * from './exchange-boundaries.js';
+export * from './plan-compaction.js';
+export * from './render-transcript.js';
+export * from './collect-reply.js';
+export * from './deadline.js';
+export * from './run-compaction.js';
+export * from './overflow-retry.js';
+export * from './bench-context.js';
