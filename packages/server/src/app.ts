@@ -1,0 +1,152 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import { homedir } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import pino, { type Logger } from 'pino';
+import { Server as IoServer } from 'socket.io';
+import { SESSION_EVENT } from '@tandem/shared';
+import { modelInfo, modelWarnings, systemClock, type AnyTool, type Clock, type ToolGate, type ToolServices } from '@tandem/core';
+import { authenticate, type ClientIdentity, type Tokens } from './auth.js';
+import { bindCommands, type HandlerMap } from './handlers/dispatch.js';
+import { jobHandlers } from './handlers/job-handlers.js';
+import { modelHandlers } from './handlers/model-handlers.js';
+import { sandboxHandlers } from './handlers/sandbox-handlers.js';
+import { sessionHandlers, sessionRoom } from './handlers/session-handlers.js';
+import { turnHandlers } from './handlers/turn-handlers.js';
+import { PtyCommandRunner } from './pty/pty-runner.js';
+import { defaultEngine } from './sessions/default-engine.js';
+import type { ModelFactory, SessionEngine } from './sessions/engine.js';
+import { defaultModelFactory, loadProvidersConfig } from './sessions/model-factory.js';
+import { SessionManager } from './sessions/session-manager.js';
+import type { Session, SessionHooks, SessionRunner } from './sessions/session.js';
+
+export const DEFAULT_MODEL = 'openai/gpt-4.1-mini';
+
+export interface ApplicationDeps {
+  dataDir: string;
+  tokens: Tokens;
+  logger?: Logger;
+  clock?: Clock;
+  /** Environment for providers and defaults; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** spec → ModelClient; default core's resolveModelClient with `env` and `<dataDir>/config.json`. */
+  modelFactory?: ModelFactory;
+  /** Default TANDEM_MODEL, else openai/gpt-4.1-mini. */
+  defaultModel?: string;
+  /** Workspace of a session created without `cwd`; default the server's cwd. */
+  defaultCwd?: string;
+  home?: string;
+  /** Replaces single engine parts (tests: a scripted loop). */
+  engine?: Partial<SessionEngine>;
+  runnerFactory?: (session: Session) => SessionRunner;
+  toolsFactory?: () => AnyTool[];
+  /** Seam for the permission broker and rate limiter: the checks between validation and execution. */
+  gateFactory?: (session: Session) => ToolGate;
+  /** Host services for tools (job manager, memory store, ...). */
+  servicesFactory?: (session: Session) => ToolServices;
+  /** Seam for audit recording. */
+  hooks?: SessionHooks;
+  /** Extra or replacing command handlers (permission:respond, audit:query, session:new, ...). */
+  handlers?: HandlerMap;
+}
+
+export interface Application {
+  httpServer: HttpServer;
+  io: IoServer;
+  sessions: SessionManager;
+  /** Resolves once the sessions on disk are loaded (listen waits for it). */
+  ready: Promise<void>;
+  listen(port: number, host?: string): Promise<{ url: string }>;
+  /** Ends running turns as interrupted, kills their commands, flushes logs, closes sockets. */
+  close(): Promise<void>;
+}
+
+/** Builds the server from its parts; no globals, so a test can start several. */
+export function createApplication(deps: ApplicationDeps): Application {
+  const env = deps.env ?? process.env;
+  const logger = deps.logger ?? pino({ level: 'silent' });
+  const clock = deps.clock ?? systemClock;
+  const config = loadProvidersConfig(deps.dataDir, logger);
+  const engine: SessionEngine = { ...defaultEngine(config), ...deps.engine };
+  const modelFactory = deps.modelFactory ?? defaultModelFactory(env, config, clock);
+
+  const httpServer = createServer((_req, res) => {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('tandem server: connect with a tandem client (socket.io)\n');
+  });
+  const io = new IoServer(httpServer, { serveClient: false, maxHttpBufferSize: 4 * 1024 * 1024 });
+
+  const sessions = new SessionManager({
+    dataDir: deps.dataDir,
+    home: deps.home ?? homedir(),
+    defaultCwd: deps.defaultCwd ?? process.cwd(),
+    defaultModel: deps.defaultModel ?? env.TANDEM_MODEL ?? DEFAULT_MODEL,
+    engine,
+    modelFactory,
+    checkModel: (spec) => void modelInfo(spec, config),
+    modelWarnings: (spec) => modelWarnings(spec, config, env),
+    toolsFactory: deps.toolsFactory ?? (() => []),
+    runnerFactory: deps.runnerFactory ?? ((session) => new PtyCommandRunner({ logDir: session.commandLogDir, clock })),
+    gateFactory: deps.gateFactory,
+    servicesFactory: deps.servicesFactory,
+    clock,
+    logger,
+    hooks: deps.hooks ?? {},
+    broadcast: (sessionId, event) => io.to(sessionRoom(sessionId)).emit(SESSION_EVENT, event),
+  });
+  const ready = sessions.loadAll();
+  ready.catch(() => undefined);
+
+  const handlers: HandlerMap = {
+    ...sessionHandlers(sessions),
+    ...turnHandlers(sessions),
+    ...jobHandlers(sessions),
+    ...sandboxHandlers(sessions),
+    ...modelHandlers(() => engine.listModels()),
+    ...deps.handlers,
+  };
+  const access = {
+    requireSession: (id: string) => void sessions.require(id),
+    isDriver: (id: string, socketId: string) => sessions.get(id)?.presence.roleOf(socketId) === 'driver',
+  };
+
+  io.use(authenticate(deps.tokens));
+  io.on('connection', (socket) => {
+    const client = socket.data as ClientIdentity;
+    logger.info({ socketId: socket.id, name: client.name, token: client.tokenKind }, 'client connected');
+    bindCommands(socket, handlers, access, logger);
+    socket.on('disconnect', (reason) => {
+      logger.info({ socketId: socket.id, reason }, 'client disconnected');
+      for (const session of sessions.all()) session.detachClient(socket.id);
+    });
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    httpServer,
+    io,
+    sessions,
+    ready,
+    async listen(port, host = '127.0.0.1') {
+      await ready;
+      await new Promise<void>((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off('error', reject);
+          resolve();
+        });
+      });
+      const address = httpServer.address() as AddressInfo;
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return { url: `http://${shownHost}:${address.port}` };
+    },
+    close() {
+      closing ??= (async () => {
+        await ready.catch(() => undefined);
+        await sessions.closeAll();
+        io.disconnectSockets(true);
+        await new Promise<void>((resolve) => io.close(() => resolve()));
+        if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      })();
+      return closing;
+    },
+  };
+}

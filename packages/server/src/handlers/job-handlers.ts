@@ -1,0 +1,56 @@
+import type { JobInfo } from '@tandem/shared';
+import type { SessionManager } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
+import { CommandError } from './command-error.js';
+import type { HandlerMap } from './dispatch.js';
+
+/** The part of core's JobManager port (`ctx.services.jobs`) these commands use. */
+interface JobsPort {
+  list(sessionId: string): Array<{
+    jobId: string;
+    command: string;
+    logPath: string;
+    running: boolean;
+    exitCode: number | null;
+    startedAt: number;
+  }>;
+  stop(jobId: string): Promise<void>;
+}
+
+function jobsOf(session: Session): JobsPort {
+  const jobs = session.services.jobs as Partial<JobsPort> | undefined;
+  if (!jobs || typeof jobs.list !== 'function' || typeof jobs.stop !== 'function') {
+    throw new CommandError('not_found', `session ${session.id} has no background job manager on this server`);
+  }
+  return jobs as JobsPort;
+}
+
+/** jobs:list and job:stop: background commands (SPEC T1) of one session. */
+export function jobHandlers(sessions: SessionManager): HandlerMap {
+  return {
+    'jobs:list': ({ sessionId }) => {
+      const session = sessions.require(sessionId);
+      const jobs: JobInfo[] = jobsOf(session)
+        .list(sessionId)
+        .map((job) => ({
+          jobId: job.jobId,
+          command: job.command,
+          startedAt: new Date(job.startedAt).toISOString(),
+          status: job.running ? 'running' : job.exitCode === null ? 'stopped' : 'exited',
+          exitCode: job.exitCode,
+          logPath: job.logPath,
+        }));
+      return { jobs };
+    },
+
+    'job:stop': async ({ sessionId, jobId }) => {
+      const session = sessions.require(sessionId);
+      const jobs = jobsOf(session);
+      if (!jobs.list(sessionId).some((job) => job.jobId === jobId)) {
+        throw new CommandError('not_found', `no job ${jobId} in session ${sessionId}; jobs:list shows its jobs`);
+      }
+      await jobs.stop(jobId);
+      return {};
+    },
+  };
+}

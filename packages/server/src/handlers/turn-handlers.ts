@@ -1,0 +1,19 @@
+import type { SessionManager } from '../sessions/session-manager.js';
+import type { HandlerMap } from './dispatch.js';
+
+/** session:send, session:cancel, command:input: what an attached driver does to a turn. */
+export function turnHandlers(sessions: SessionManager): HandlerMap {
+  return {
+    'session:send': ({ sessionId, text }, { client }) => ({ mode: sessions.require(sessionId).send(text, client.name) }),
+
+    'session:cancel': ({ sessionId }) => {
+      sessions.require(sessionId).cancel();
+      return {};
+    },
+
+    'command:input': ({ sessionId, callId, data }, { client }) => {
+      sessions.require(sessionId).input(callId, data, client.name);
+      return {};
+    },
+  };
+}

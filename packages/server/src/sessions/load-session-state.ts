@@ -1,0 +1,31 @@
+import type { SessionEvent } from '@tandem/shared';
+import type { SessionEngine } from './engine.js';
+import type { LoadedState } from './session.js';
+import type { SessionLog } from './session-log.js';
+import { TURN_END_TYPES } from './session-turn.js';
+
+/** Events that never shape the conversation; not kept while rebuilding it at load time. */
+const NOT_CONVERSATION = new Set(['command_output', 'command_input', 'presence', 'text_delta', 'context_usage', 'usage']);
+
+export interface LoadResult extends LoadedState {
+  /** A turn that started and never ended: the server stopped while it ran. */
+  openTurnId: string | undefined;
+  /** The metadata the first `session_info` recorded (for sessions missing from the index). */
+  info: Extract<SessionEvent, { type: 'session_info' }> | undefined;
+}
+
+/** Reads a session's log once: last seq, granted paths, the conversation, an unfinished turn. */
+export async function loadSessionState(log: SessionLog, engine: SessionEngine): Promise<LoadResult> {
+  const kept: SessionEvent[] = [];
+  const granted: string[] = [];
+  let openTurnId: string | undefined;
+  let info: LoadResult['info'];
+  const lastSeq = await log.load((event) => {
+    if (event.type === 'turn_started') openTurnId = event.turnId;
+    else if (TURN_END_TYPES.has(event.type)) openTurnId = undefined;
+    else if (event.type === 'sandbox_granted') granted.push(event.path);
+    else if (event.type === 'session_info') info ??= event;
+    if (!NOT_CONVERSATION.has(event.type)) kept.push(event);
+  });
+  return { lastSeq, granted, conversation: engine.conversationFromEvents(kept), openTurnId, info };
+}

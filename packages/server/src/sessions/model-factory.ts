@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { Governor, parseProvidersConfig, resolveModelClient, type Clock, type ProvidersConfig } from '@tandem/core';
+import type { ModelFactory } from './engine.js';
+
+/**
+ * The providers part of `<dataDir>/config.json`. A missing file is an empty config; a broken
+ * one is logged and ignored, so a typo never keeps the server from starting.
+ */
+export function loadProvidersConfig(dataDir: string, logger: Logger): ProvidersConfig {
+  const path = join(dataDir, 'config.json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return {};
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    logger.warn({ path }, `config.json is not valid JSON (${(err as Error).message}); using defaults`);
+    return {};
+  }
+  const parsed = parseProvidersConfig(raw);
+  if (!parsed.ok) {
+    logger.warn({ path }, `${parsed.message}; using defaults`);
+    return {};
+  }
+  return parsed.config;
+}
+
+/** `resolveModelClient` with the server's environment, config and one governor shared by every session. */
+export function defaultModelFactory(env: NodeJS.ProcessEnv, config: ProvidersConfig, clock: Clock): ModelFactory {
+  const governor = new Governor({ clock });
+  return (spec, { onEvent }) => resolveModelClient(spec, { env, config, clock, onEvent, governor });
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { SessionEvent, SessionInfo } from '@tandem/shared';
+import type { AnyTool, Clock, EngineEvent, ToolGate, ToolServices } from '@tandem/core';
+import { CommandError } from '../handlers/command-error.js';
+import type { ModelFactory, SessionEngine } from './engine.js';
+import { loadSessionState } from './load-session-state.js';
+import { SessionIndex, type SessionMeta } from './session-index.js';
+import { SessionLog } from './session-log.js';
+import { Session, type SessionHooks, type SessionRunner } from './session.js';
+import { SHUTDOWN_REASON } from './session-turn.js';
+
+export interface SessionManagerDeps {
+  dataDir: string;
+  home: string;
+  defaultCwd: string;
+  defaultModel: string;
+  engine: SessionEngine;
+  modelFactory: ModelFactory;
+  /** Checks a `provider/model` spec at create time; throws a readable error for a bad one. */
+  checkModel(spec: string): void;
+  /** Warnings to record when a session starts on a model (unknown model, no tools, no key). */
+  modelWarnings(spec: string): EngineEvent[];
+  toolsFactory(): AnyTool[];
+  runnerFactory(session: Session): SessionRunner;
+  gateFactory?(session: Session): ToolGate;
+  servicesFactory?(session: Session): ToolServices;
+  clock: Clock;
+  logger: Logger;
+  hooks: SessionHooks;
+  broadcast(sessionId: string, event: SessionEvent): void;
+}
+
+export interface CreateSessionInput {
+  title?: string | undefined;
+  cwd?: string | undefined;
+  model?: string | undefined;
+}
+
+/** Every session of this server: creates, loads (after a restart), finds and closes them. */
+export class SessionManager {
+  private readonly sessions = new Map<string, Session>();
+  private readonly index: SessionIndex;
+
+  constructor(private readonly deps: SessionManagerDeps) {
+    this.index = new SessionIndex(join(deps.dataDir, 'sessions.json'));
+  }
+
+  /** Loads every indexed session; a turn left running by a stopped server is closed as interrupted. */
+  async loadAll(): Promise<void> {
+    let metas: SessionMeta[];
+    try {
+      metas = await this.index.load();
+    } catch (err) {
+      throw new Error(
+        `cannot read the session index ${this.index.path}: ${err instanceof Error ? err.message : String(err)}; fix or move the file`,
+      );
+    }
+    for (const meta of metas) {
+      try {
+        await this.open(meta, false);
+      } catch (err) {
+        this.deps.logger.error({ err, sessionId: meta.id }, 'could not load a session; it is left out');
+      }
+    }
+  }
+
+  async create(input: CreateSessionInput): Promise<Session> {
+    const cwd = resolve(this.deps.defaultCwd, input.cwd ?? '.');
+    const isDir = await stat(cwd).then((s) => s.isDirectory(), () => false);
+    if (!isDir) throw new CommandError('bad_request', `cwd ${cwd} is not a directory on the server`);
+    const model = input.model ?? this.deps.defaultModel;
+    try {
+      this.deps.checkModel(model);
+    } catch (err) {
+      throw new CommandError('bad_request', err instanceof Error ? err.message : String(err));
+    }
+    const meta: SessionMeta = {
+      id: randomUUID(),
+      title: input.title?.trim() || basename(cwd) || cwd,
+      cwd,
+      model,
+      createdAt: new Date(this.deps.clock.now()).toISOString(),
+    };
+    await this.index.upsert(meta);
+    return this.open(meta, true);
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  require(id: string): Session {
+    const session = this.sessions.get(id);
+    if (!session) throw new CommandError('not_found', `no session with id ${id}; session:list shows the ones this server has`);
+    return session;
+  }
+
+  list(): SessionInfo[] {
+    return [...this.sessions.values()].map((s) => s.info()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  all(): Session[] {
+    return [...this.sessions.values()];
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => s.close()));
+  }
+
+  private async open(meta: SessionMeta, fresh: boolean): Promise<Session> {
+    const { deps } = this;
+    const dir = join(deps.dataDir, 'sessions', meta.id);
+    const log = new SessionLog(join(dir, 'events.jsonl'), (message) => deps.logger.warn({ sessionId: meta.id }, message));
+    const loaded = fresh
+      ? { lastSeq: 0, granted: [], conversation: [], openTurnId: undefined }
+      : await loadSessionState(log, deps.engine);
+    const session = new Session(
+      {
+        meta,
+        dir,
+        dataDir: deps.dataDir,
+        home: deps.home,
+        engine: deps.engine,
+        modelFactory: deps.modelFactory,
+        tools: deps.toolsFactory(),
+        clock: deps.clock,
+        logger: deps.logger.child({ sessionId: meta.id }),
+        hooks: deps.hooks,
+        broadcast: (event) => deps.broadcast(meta.id, event),
+      },
+      log,
+      loaded,
+    );
+    session.runner = deps.runnerFactory(session);
+    session.gate = deps.gateFactory?.(session);
+    session.services = deps.servicesFactory?.(session) ?? {};
+    this.sessions.set(meta.id, session);
+    if (fresh) {
+      session.emit({ type: 'session_info', title: meta.title, cwd: meta.cwd, model: meta.model });
+      for (const warning of this.safeWarnings(meta.model)) session.emit(warning);
+    } else if (loaded.openTurnId) {
+      session.emit({ type: 'turn_interrupted', turnId: loaded.openTurnId, reason: SHUTDOWN_REASON });
+    }
+    return session;
+  }
+
+  private safeWarnings(model: string): EngineEvent[] {
+    try {
+      return this.deps.modelWarnings(model);
+    } catch {
+      return [];
+    }
+  }
+}

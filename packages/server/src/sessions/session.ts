@@ -1,0 +1,262 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { EPHEMERAL_EVENT_TYPES, type EventBody, type Role, type SessionEvent, type SessionInfo, type SessionStatus } from '@tandem/shared';
+import type { AnyTool, Clock, CommandRunner, EngineEvent, FileBaselines, Message, ModelClient, ToolGate, ToolServices, TurnOptions } from '@tandem/core';
+import { CommandError } from '../handlers/command-error.js';
+import type { GrantablePaths, ModelFactory, SessionEngine } from './engine.js';
+import { PartialText } from './partial-text.js';
+import { Presence } from './presence.js';
+import type { SessionMeta } from './session-index.js';
+import { SessionLog } from './session-log.js';
+import { SessionTurn, type TurnRequest } from './session-turn.js';
+
+/** The runner a session uses; the pty runner also accepts typed input and can kill everything. */
+export interface SessionRunner extends CommandRunner {
+  write?(callId: string, data: string): boolean;
+  killAll?(): Promise<void>;
+}
+
+export interface SessionHooks {
+  /** Every persisted event, after it is in the log (audit recording, metrics). */
+  onEvent?(session: Session, event: SessionEvent): void;
+  /** Each tool result, for the audit log. */
+  onToolResult?(session: Session, event: Extract<SessionEvent, { type: 'tool_result' }>): void;
+}
+
+export interface SessionParts {
+  meta: SessionMeta;
+  /** `<dataDir>/sessions/<id>`. */
+  dir: string;
+  dataDir: string;
+  home: string;
+  engine: SessionEngine;
+  modelFactory: ModelFactory;
+  tools: AnyTool[];
+  clock: Clock;
+  logger: Logger;
+  hooks: SessionHooks;
+  /** Sends an event to every socket attached to this session. */
+  broadcast(event: SessionEvent): void;
+}
+
+/** What the session learned from its log at load time. */
+export interface LoadedState {
+  lastSeq: number;
+  granted: string[];
+  conversation: Message[];
+}
+
+/**
+ * One live session: its event log (the source of truth), who is attached, the running turn,
+ * and the per-session tool plumbing (runner, sandbox, baselines). Every event goes through
+ * `emit`, which stamps seq and time, appends to the log and broadcasts, in that order.
+ */
+export class Session {
+  readonly log: SessionLog;
+  readonly presence = new Presence();
+  private lastSeq: number;
+  private readonly partial = new PartialText();
+  private turn: SessionTurn | undefined;
+  private pendingPermissions = 0;
+  private conversation: Message[];
+  private readonly paths: GrantablePaths;
+  private readonly baselines: FileBaselines;
+  private model: ModelClient | undefined;
+  private closed = false;
+  /** Filled in by the application once the session exists (they may need the session). */
+  runner!: SessionRunner;
+  gate: ToolGate | undefined;
+  services: ToolServices = {};
+
+  constructor(
+    private readonly parts: SessionParts,
+    log: SessionLog,
+    loaded: LoadedState,
+  ) {
+    this.log = log;
+    this.lastSeq = loaded.lastSeq;
+    this.conversation = loaded.conversation;
+    this.paths = parts.engine.createPaths({ workspace: parts.meta.cwd, granted: loaded.granted, dataDir: parts.dataDir, home: parts.home });
+    this.baselines = parts.engine.createBaselines();
+  }
+
+  get id(): string {
+    return this.parts.meta.id;
+  }
+
+  get meta(): SessionMeta {
+    return this.parts.meta;
+  }
+
+  get dir(): string {
+    return this.parts.dir;
+  }
+
+  get commandLogDir(): string {
+    return join(this.parts.dir, 'commands');
+  }
+
+  get status(): SessionStatus {
+    if (!this.turn) return 'idle';
+    return this.pendingPermissions > 0 ? 'waiting_permission' : 'running';
+  }
+
+  info(): SessionInfo {
+    const { id, title, cwd, model, createdAt } = this.parts.meta;
+    return { id, title, cwd, model, createdAt, status: this.status, lastSeq: this.lastSeq };
+  }
+
+  /** Stamps, persists (unless ephemeral) and broadcasts one event. */
+  emit(body: EventBody | EngineEvent): SessionEvent {
+    const ts = new Date(this.parts.clock.now()).toISOString();
+    this.partial.observe(body);
+    if (EPHEMERAL_EVENT_TYPES.has(body.type)) {
+      const event = { sessionId: this.id, seq: this.lastSeq, ts, ephemeral: true, ...body } as SessionEvent;
+      this.parts.broadcast(event);
+      return event;
+    }
+    const event = { sessionId: this.id, seq: this.lastSeq + 1, ts, ...body } as SessionEvent;
+    this.lastSeq = event.seq;
+    this.log.append(event);
+    this.track(event);
+    this.runHooks(event);
+    this.parts.broadcast(event);
+    return event;
+  }
+
+  /** The text streamed so far in the current reply, as one ephemeral `text_delta`, if any. */
+  partialTextEvent(): SessionEvent | undefined {
+    const partial = this.partial.current();
+    if (!partial) return undefined;
+    const ts = new Date(this.parts.clock.now()).toISOString();
+    return { sessionId: this.id, seq: this.lastSeq, ts, ephemeral: true, type: 'text_delta', turnId: partial.turnId, delta: partial.text };
+  }
+
+  attachClient(socketId: string, name: string, role: Role): void {
+    this.presence.attach(socketId, name, role);
+    this.emit({ type: 'presence', clients: this.presence.list() });
+  }
+
+  detachClient(socketId: string): boolean {
+    if (!this.presence.detach(socketId)) return false;
+    if (!this.closed) this.emit({ type: 'presence', clients: this.presence.list() });
+    return true;
+  }
+
+  /** A driver's message: starts a turn when idle, otherwise steers the running one. */
+  send(text: string, by: string): 'turn' | 'steer' {
+    if (this.closed) throw new CommandError('conflict', `session ${this.id} is shutting down`);
+    if (this.turn) {
+      this.turn.steer({ text, by });
+      return 'steer';
+    }
+    this.startTurn(text, by);
+    return 'turn';
+  }
+
+  cancel(): boolean {
+    if (!this.turn) return false;
+    this.turn.cancel();
+    return true;
+  }
+
+  /** Types into a running command of this session and tells every client who typed what. */
+  input(callId: string, data: string, by: string): void {
+    const written = this.runner.write?.(callId, data) ?? false;
+    if (!written) throw new CommandError('not_found', `no command with call id ${callId} is running in session ${this.id}`);
+    this.emit({ type: 'command_input', callId, data, by });
+  }
+
+  async grant(path: string, by: string): Promise<string> {
+    let granted: string;
+    try {
+      granted = await this.paths.grant(path);
+    } catch (err) {
+      throw new CommandError('forbidden', err instanceof Error ? err.message : String(err));
+    }
+    this.emit({ type: 'sandbox_granted', path: granted, by });
+    return granted;
+  }
+
+  /** Stops the running turn (recorded as interrupted), kills its commands, flushes the log. */
+  async close(graceMs = 5000): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const turn = this.turn;
+    if (turn) {
+      turn.interrupt();
+      await Promise.race([turn.done, this.parts.clock.sleep(graceMs).catch(() => undefined)]);
+    }
+    await this.runner.killAll?.();
+    if (turn) await Promise.race([turn.done, this.parts.clock.sleep(1000).catch(() => undefined)]);
+    await this.log.close();
+  }
+
+  private startTurn(text: string, by: string): void {
+    this.emit({ type: 'user_message', text, by, mode: 'turn' });
+    const turn = new SessionTurn(
+      {
+        emit: (event) => this.emit(event),
+        turnOptions: (t) => this.turnOptions(t),
+        runTurn: (options) => this.parts.engine.runTurn(options),
+        logger: this.parts.logger,
+      },
+      text,
+      by,
+    );
+    this.turn = turn;
+    void turn.done.then(() => {
+      if (this.turn !== turn) return;
+      this.turn = undefined;
+      this.pendingPermissions = 0;
+      const left = turn.leftoverSteering();
+      if (left.length > 0 && !this.closed) {
+        this.startTurn(left.map((m) => m.text).join('\n\n'), left.map((m) => m.by).join(', '));
+      }
+    });
+  }
+
+  private async turnOptions(t: TurnRequest): Promise<TurnOptions> {
+    const model = this.modelClient();
+    const system = await this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: this.parts.tools });
+    return {
+      sessionId: this.id,
+      turnId: t.turnId,
+      conversation: this.conversation,
+      userText: t.text,
+      userName: t.by,
+      system,
+      model,
+      tools: this.parts.tools,
+      cwd: this.meta.cwd,
+      runner: this.runner,
+      paths: this.paths,
+      baselines: this.baselines,
+      services: this.services,
+      gate: this.gate,
+      clock: this.parts.clock,
+      signal: t.signal,
+      takeSteering: t.takeSteering,
+    };
+  }
+
+  private modelClient(): ModelClient {
+    this.model ??= this.parts.modelFactory(this.meta.model, { clock: this.parts.clock, onEvent: (event) => this.emit(event) });
+    return this.model;
+  }
+
+  private track(event: SessionEvent): void {
+    if (event.type === 'permission_request') this.pendingPermissions++;
+    else if (event.type === 'permission_resolved') this.pendingPermissions = Math.max(0, this.pendingPermissions - 1);
+  }
+
+  private runHooks(event: SessionEvent): void {
+    const { hooks, logger } = this.parts;
+    try {
+      hooks.onEvent?.(this, event);
+      if (event.type === 'tool_result') hooks.onToolResult?.(this, event);
+    } catch (err) {
+      logger.error({ err, sessionId: this.id, seq: event.seq }, 'a session hook failed');
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import { io as connect, type Socket } from 'socket.io-client';
+import type { Ack, CommandName, CommandPayload, CommandResult, SessionEvent } from '@tandem/shared';
+import { SESSION_EVENT } from '@tandem/shared';
+import { makeTempDir, type TempDir } from '@tandem/testkit';
+import { createApplication, type Application, type ApplicationDeps } from '../src/app.js';
+
+export const TOKENS = { control: 'control-token-for-tests', view: 'view-token-for-tests' };
+
+export interface TestServer {
+  app: Application;
+  url: string;
+  dataDir: string;
+  workspace: TempDir;
+  clients: TestClient[];
+  connect(name: string, token?: string): Promise<TestClient>;
+  /** Closes clients and the server (not the directories). */
+  stop(): Promise<void>;
+}
+
+/** A real socket.io client recording every session event it receives. */
+export class TestClient {
+  readonly events: SessionEvent[] = [];
+  private waiters: Array<{ test: (e: SessionEvent) => boolean; resolve: (e: SessionEvent) => void }> = [];
+
+  constructor(readonly socket: Socket) {
+    socket.on(SESSION_EVENT, (event: SessionEvent) => {
+      this.events.push(event);
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.test(event)) return true;
+        w.resolve(event);
+        return false;
+      });
+    });
+  }
+
+  request<C extends CommandName>(name: C, payload: CommandPayload<C> | unknown): Promise<Ack<CommandResult<C>>> {
+    return this.socket.timeout(10_000).emitWithAck(name, payload) as Promise<Ack<CommandResult<C>>>;
+  }
+
+  async ok<C extends CommandName>(name: C, payload: CommandPayload<C>): Promise<CommandResult<C>> {
+    const reply = await this.request(name, payload);
+    if (!reply.ok) throw new Error(`${name} failed: ${reply.error.code}: ${reply.error.message}`);
+    return reply.data;
+  }
+
+  /** Resolves with the first event (already received or future) that matches. */
+  waitFor(test: (e: SessionEvent) => boolean, timeoutMs = 15_000): Promise<SessionEvent> {
+    const seen = this.events.find(test);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching event within ${timeoutMs} ms; got ${this.events.map((e) => e.type).join(', ')}`)), timeoutMs);
+      this.waiters.push({
+        test,
+        resolve: (e) => {
+          clearTimeout(timer);
+          resolve(e);
+        },
+      });
+    });
+  }
+
+  persisted(): SessionEvent[] {
+    return this.events.filter((e) => !e.ephemeral);
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+export function connectSocket(url: string, auth: Record<string, unknown>): Socket {
+  return connect(url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
+}
+
+export function connectClient(url: string, name: string, token: string): Promise<TestClient> {
+  const socket = connectSocket(url, { token, name });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(new TestClient(socket)));
+    socket.once('connect_error', (err) => reject(err));
+  });
+}
+
+/** Starts a real server on 127.0.0.1:0 over a fresh data dir (or a given one). */
+export async function startTestServer(deps: Partial<ApplicationDeps> & { dataDir?: string } = {}): Promise<TestServer> {
+  const workspace = await makeTempDir('tandem-ws-');
+  const dataDir = deps.dataDir ?? (await makeTempDir('tandem-data-')).path;
+  const app = createApplication({ tokens: TOKENS, defaultCwd: workspace.path, defaultModel: 'openai/fake-model', ...deps, dataDir });
+  const { url } = await app.listen(0, '127.0.0.1');
+  const clients: TestClient[] = [];
+  return {
+    app,
+    url,
+    dataDir,
+    workspace,
+    clients,
+    async connect(name, token = TOKENS.control) {
+      const client = await connectClient(url, name, token);
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      for (const c of clients) c.close();
+      await app.close();
+    },
+  };
+}
