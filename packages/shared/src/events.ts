@@ -35,6 +35,8 @@ export const EventSchemas = {
     tool: z.string(),
     args: z.unknown(),
     danger: DangerSchema,
+    /** The model's argument text, present only when it was not valid JSON (then `args` is absent). */
+    rawArgs: z.string().optional(),
   }),
   command_output: event('command_output', { callId, data: z.string() }),
   command_input: event('command_input', { callId, data: z.string(), by: z.string() }),
