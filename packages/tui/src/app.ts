@@ -1,0 +1,180 @@
+import type { Decision, Role } from '@tandem/shared';
+import { RequestError, TandemClient, type ClientSignal } from './client.js';
+import { keyIntent } from './input/key-intent.js';
+import { editLine, emptyEditor, type KeyPress } from './input/line-editor.js';
+import { parseInput, SLASH_HELP } from './input/slash-commands.js';
+import { chooseSession, type SessionChoice } from './session-choice.js';
+import { type Action, initialState, reduce } from './state/reducer.js';
+import type { ViewState } from './state/types.js';
+import { Layout, type LocalView } from './views/layout.js';
+
+export interface TuiOptions extends SessionChoice {
+  url: string;
+  token: string;
+  /** Shown to everyone attached, e.g. `ana@laptop`. */
+  name: string;
+  connectTimeoutMs?: number;
+}
+
+const TICK_MS = 50;
+const SPINNER_MS = 100;
+const FLASH_MS = 3000;
+const RESOLVED_MS = 2500;
+
+/**
+ * Connects, picks the session, attaches (driver unless viewer), replays, then stays live until
+ * the user quits. Resolves with the process exit code. Errors before the screen opens go to
+ * stderr; after that, everything is shown on screen and nothing writes to stdout.
+ */
+export async function runTui(options: TuiOptions): Promise<number> {
+  const role: Role = options.viewer ? 'viewer' : 'driver';
+  const client = new TandemClient(options.url, { token: options.token, name: options.name });
+  let state = initialState({ url: options.url, me: options.name, role });
+  let dirty = true;
+  const dispatch = (action: Action) => {
+    state = reduce(state, action);
+    dirty = true;
+  };
+  const local: LocalView = { editor: emptyEditor(), resolvedUntil: 0, flashUntil: 0, spinnerFrame: 0, now: Date.now() };
+
+  client.subscribe((signal: ClientSignal) => {
+    if (signal.kind === 'connection') dispatch({ kind: 'connection', connection: signal.connection });
+    else if (signal.kind === 'attached') dispatch({ kind: 'attached', session: signal.session, role: signal.role });
+    else if (signal.kind === 'warning') dispatch({ kind: 'notice', level: 'warn', text: signal.message });
+    else {
+      const event = signal.event;
+      if (event.type === 'permission_resolved' && state.pendingPermissions.some((p) => p.requestId === event.requestId)) {
+        local.resolvedUntil = Date.now() + RESOLVED_MS;
+      }
+      dispatch({ kind: 'event', event });
+    }
+  });
+
+  try {
+    await client.ready(options.connectTimeoutMs ?? 10_000);
+    const session = await chooseSession(client, options);
+    await client.attach(session.id, role);
+  } catch (err) {
+    client.close();
+    process.stderr.write(`tandem: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+
+  const layout = new Layout();
+  return new Promise<number>((resolve) => {
+    let finished = false;
+    const finish = (code: number) => {
+      if (finished) return;
+      finished = true;
+      clearInterval(timer);
+      layout.destroy();
+      void client.detach().finally(() => {
+        client.close();
+        resolve(code);
+      });
+    };
+
+    const request = (label: string, run: () => Promise<unknown>) => {
+      run().catch((err: unknown) => {
+        const message = err instanceof RequestError || err instanceof Error ? err.message : String(err);
+        dispatch({ kind: 'notice', level: 'error', text: `${label} failed: ${message}` });
+      });
+    };
+    const sessionId = () => state.session?.id ?? '';
+
+    const submit = (line: string) => {
+      const command = parseInput(line);
+      switch (command.kind) {
+        case 'send':
+          if (state.connection.status !== 'connected') {
+            local.editor = { ...local.editor, text: line, cursor: line.length };
+            dispatch({ kind: 'notice', level: 'warn', text: 'not connected: the message was not sent (it is back in the input line)' });
+            return;
+          }
+          return request('sending', () => client.request('session:send', { sessionId: sessionId(), text: command.text }));
+        case 'new':
+          return request('/new', async () => {
+            const result = await client.request('session:new', { sessionId: sessionId() });
+            if (!result.consolidated) dispatch({ kind: 'notice', level: 'warn', text: `/new: conversation kept: ${result.reason ?? 'not consolidated'}` });
+          });
+        case 'compact':
+          return request('/compact', async () => {
+            const result = await client.request('session:compact', { sessionId: sessionId() }, 120_000);
+            if (!result.compacted) dispatch({ kind: 'notice', level: 'info', text: `/compact: nothing compacted: ${result.reason ?? 'no reason given'}` });
+          });
+        case 'quit':
+          return finish(0);
+        case 'help':
+          return dispatch({ kind: 'notice', level: 'info', text: SLASH_HELP });
+        case 'unknown':
+          return dispatch({ kind: 'notice', level: 'warn', text: `unknown command /${command.name}; /help lists them` });
+      }
+    };
+
+    const decide = (decision: Decision) => {
+      const pending = state.pendingPermissions[0];
+      if (!pending) return;
+      request('answering the permission request', () =>
+        client.request('permission:respond', { sessionId: sessionId(), requestId: pending.requestId, decision }),
+      );
+    };
+
+    layout.screen.on('keypress', (ch: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined) => {
+      // blessed reports Enter twice ('return', then 'enter'); act on 'enter' only.
+      if (key?.name === 'return') return;
+      const press: KeyPress = { ch, name: key?.name, ctrl: Boolean(key?.ctrl), meta: Boolean(key?.meta) };
+      const intent = keyIntent(state, press);
+      switch (intent.kind) {
+        case 'exit':
+          return finish(0);
+        case 'cancel_turn':
+          return request('cancelling', () => client.request('session:cancel', { sessionId: sessionId() }));
+        case 'decide':
+          return decide(intent.decision);
+        case 'scroll':
+          layout.scroll(intent.pages);
+          dirty = true;
+          return;
+        case 'watch_only':
+          local.flash = 'watch-only: attached with the view token; a driver must send messages';
+          local.flashUntil = Date.now() + FLASH_MS;
+          dirty = true;
+          return;
+        case 'edit': {
+          const result = editLine(local.editor, press);
+          local.editor = result.editor;
+          dirty = true;
+          if (result.submit !== undefined) submit(result.submit);
+          return;
+        }
+        case 'none':
+          return;
+      }
+    });
+    layout.screen.on('resize', () => {
+      dirty = true;
+    });
+    process.once('SIGTERM', () => finish(0));
+    process.once('SIGHUP', () => finish(0));
+
+    let lastSpin = 0;
+    const timer = setInterval(() => {
+      const now = Date.now();
+      local.now = now;
+      if (animating(state, local, now) && now - lastSpin >= SPINNER_MS) {
+        lastSpin = now;
+        local.spinnerFrame += 1;
+        dirty = true;
+      }
+      if (!dirty) return;
+      dirty = false;
+      layout.render(state, local);
+    }, TICK_MS);
+    layout.render(state, local);
+  });
+}
+
+/** Whether something on screen changes with time alone (spinner, countdown, flash). */
+function animating(state: ViewState, local: LocalView, now: number): boolean {
+  return state.turn.phase !== 'idle' || state.pendingPermissions.length > 0 || now < local.flashUntil || now < local.resolvedUntil + SPINNER_MS;
+}

@@ -1,0 +1,312 @@
+import {
+  CONNECT_ERROR_PROTOCOL,
+  CONNECT_ERROR_UNAUTHORIZED,
+  Commands,
+  EventSchemas,
+  PROTOCOL_VERSION,
+  SESSION_EVENT,
+  SessionEventSchema,
+  type CommandName,
+  type CommandPayload,
+  type CommandResult,
+  type ErrorCode,
+  type Role,
+  type SessionEvent,
+  type SessionInfo,
+} from '@tandem/shared';
+import { io, type Socket } from 'socket.io-client';
+import type { ConnectionStatus } from './state/types.js';
+
+/** What a client tells its listener: connection changes, (re)attachment, and session events in order. */
+export type ClientSignal =
+  | { kind: 'connection'; connection: ConnectionStatus }
+  | { kind: 'attached'; session: SessionInfo; role: Role; replayed: number }
+  | { kind: 'event'; event: SessionEvent }
+  | { kind: 'warning'; message: string };
+
+export type ClientListener = (signal: ClientSignal) => void;
+
+export interface ClientOptions {
+  token: string;
+  name: string;
+  /** Ack timeout per request. */
+  requestTimeoutMs?: number;
+  /** First reconnection delay; socket.io backs off from there up to 5 s. */
+  reconnectionDelayMs?: number;
+}
+
+/** A request that failed: a server error code, or `timeout` / `disconnected` on our side. */
+export class RequestError extends Error {
+  constructor(
+    readonly code: ErrorCode | 'timeout' | 'disconnected',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+interface Attachment {
+  sessionId: string;
+  role: Role;
+  lastSeq: number;
+  /** Live events that arrive while an attach request is in flight; delivered after its replay. */
+  buffer: SessionEvent[] | null;
+}
+
+const KNOWN_TYPES = new Set(Object.keys(EventSchemas));
+
+/**
+ * A typed socket.io client for one server. Requests go out with an ack and a timeout; session
+ * events are delivered once each, in seq order. After a reconnect the client re-attaches with
+ * `afterSeq` = the last seq it delivered, so nothing is missed and nothing is repeated.
+ */
+export class TandemClient {
+  private readonly socket: Socket;
+  private readonly listeners = new Set<ClientListener>();
+  private readonly requestTimeoutMs: number;
+  private state: ConnectionStatus = { status: 'connecting' };
+  private attachment: Attachment | null = null;
+  private everConnected = false;
+  private lastDisconnectReason = '';
+
+  constructor(
+    readonly url: string,
+    options: ClientOptions,
+  ) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
+    this.socket = io(url, {
+      auth: { token: options.token, name: options.name, protocolVersion: PROTOCOL_VERSION },
+      transports: ['websocket'],
+      reconnection: true,
+      reconnectionDelay: options.reconnectionDelayMs ?? 500,
+      reconnectionDelayMax: 5_000,
+    });
+    this.socket.on('connect', () => this.onConnect());
+    this.socket.on('disconnect', (reason) => this.onDisconnect(reason));
+    this.socket.on('connect_error', (err) => this.onConnectError(err));
+    this.socket.io.on('reconnect_attempt', (attempt) =>
+      this.setState({ status: 'reconnecting', attempt, reason: this.lastDisconnectReason || 'connection lost' }),
+    );
+    this.socket.on(SESSION_EVENT, (raw: unknown) => this.onEvent(raw));
+  }
+
+  get connection(): ConnectionStatus {
+    return this.state;
+  }
+
+  /** The last persisted seq delivered for the attached session (0 before any). */
+  get lastSeq(): number {
+    return this.attachment?.lastSeq ?? 0;
+  }
+
+  subscribe(listener: ClientListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once connected; rejects if the server refuses us or `timeoutMs` passes first. */
+  ready(timeoutMs = 10_000): Promise<void> {
+    if (this.state.status === 'connected') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const finish = (err?: Error) => {
+        clearTimeout(timer);
+        stop();
+        if (err) reject(err);
+        else resolve();
+      };
+      const timer = setTimeout(
+        () => finish(new Error(`could not connect to ${this.url} within ${Math.round(timeoutMs / 1000)} s (${describe(this.state)}); is the server running?`)),
+        timeoutMs,
+      );
+      const stop = this.subscribeRaw((signal) => {
+        if (signal.kind !== 'connection') return;
+        const { connection } = signal;
+        if (connection.status === 'connected') finish();
+        else if (connection.status === 'refused' || connection.status === 'closed') finish(new Error(describe(connection)));
+      });
+    });
+  }
+
+  async request<C extends CommandName>(command: C, payload: CommandPayload<C>, timeoutMs = this.requestTimeoutMs): Promise<CommandResult<C>> {
+    if (!this.socket.connected) {
+      throw new RequestError('disconnected', `${command}: not connected to ${this.url} (${describe(this.state)})`);
+    }
+    let reply: unknown;
+    try {
+      reply = await this.socket.timeout(timeoutMs).emitWithAck(command, payload);
+    } catch {
+      throw new RequestError('timeout', `${command}: the server did not answer within ${Math.round(timeoutMs / 1000)} s`);
+    }
+    return unwrap(command, reply);
+  }
+
+  /** Attaches (replaying events after `afterSeq`) and keeps the attachment across reconnects. */
+  async attach(sessionId: string, role: Role, afterSeq = 0): Promise<{ session: SessionInfo; replayed: number }> {
+    this.attachment = { sessionId, role, lastSeq: afterSeq, buffer: [] };
+    return this.runAttach(this.attachment);
+  }
+
+  async detach(): Promise<void> {
+    const attachment = this.attachment;
+    this.attachment = null;
+    if (attachment && this.socket.connected) {
+      await this.request('session:detach', { sessionId: attachment.sessionId }).catch(() => undefined);
+    }
+  }
+
+  close(): void {
+    this.attachment = null;
+    this.socket.disconnect();
+  }
+
+  private async runAttach(attachment: Attachment): Promise<{ session: SessionInfo; replayed: number }> {
+    attachment.buffer = [];
+    try {
+      const data = await this.request('session:attach', {
+        sessionId: attachment.sessionId,
+        role: attachment.role,
+        ...(attachment.lastSeq > 0 ? { afterSeq: attachment.lastSeq } : {}),
+      });
+      if (this.attachment !== attachment) return { session: data.session, replayed: 0 };
+      const buffered = attachment.buffer ?? [];
+      attachment.buffer = null;
+      this.emit({ kind: 'attached', session: data.session, role: attachment.role, replayed: data.events.length });
+      for (const event of data.events) this.deliver(attachment, event);
+      for (const event of buffered) this.deliver(attachment, event);
+      return { session: data.session, replayed: data.events.length };
+    } catch (err) {
+      attachment.buffer = null;
+      throw err;
+    }
+  }
+
+  private onConnect(): void {
+    const reconnected = this.everConnected;
+    this.everConnected = true;
+    this.setState({ status: 'connected' });
+    const attachment = this.attachment;
+    if (reconnected && attachment) {
+      this.runAttach(attachment).catch((err: unknown) =>
+        this.emit({ kind: 'warning', message: `re-attaching to session ${attachment.sessionId} failed: ${errorText(err)}` }),
+      );
+    }
+  }
+
+  private onDisconnect(reason: string): void {
+    this.lastDisconnectReason = reason;
+    if (reason === 'io client disconnect') return this.setState({ status: 'closed' });
+    if (reason === 'io server disconnect') {
+      return this.setState({ status: 'refused', reason: 'error', message: 'the server closed this connection; start tandem again to reconnect' });
+    }
+    this.setState({ status: 'reconnecting', attempt: 0, reason });
+  }
+
+  private onConnectError(err: Error): void {
+    if (this.socket.active) {
+      this.lastDisconnectReason = err.message;
+      if (this.state.status === 'reconnecting') this.setState({ ...this.state, reason: err.message });
+      return;
+    }
+    if (err.message === CONNECT_ERROR_UNAUTHORIZED) {
+      this.setState({
+        status: 'refused',
+        reason: 'unauthorized',
+        message: `refused by ${this.url}: unauthorized (the token is wrong or missing; pass --token or check the data directory's token file)`,
+      });
+    } else if (err.message.startsWith(CONNECT_ERROR_PROTOCOL)) {
+      this.setState({ status: 'refused', reason: 'protocol_mismatch', message: `refused by ${this.url}: ${err.message}` });
+    } else {
+      this.setState({ status: 'refused', reason: 'error', message: `refused by ${this.url}: ${err.message}` });
+    }
+  }
+
+  private onEvent(raw: unknown): void {
+    const attachment = this.attachment;
+    if (!attachment) return;
+    const event = parseEvent(raw);
+    if (event === 'unknown') return;
+    if (!event) return this.emit({ kind: 'warning', message: 'ignored a malformed event from the server' });
+    if (event.sessionId !== attachment.sessionId) return;
+    if (attachment.buffer) {
+      attachment.buffer.push(event);
+      return;
+    }
+    this.deliver(attachment, event);
+  }
+
+  private deliver(attachment: Attachment, event: SessionEvent): void {
+    if (!event.ephemeral) {
+      if (event.seq <= attachment.lastSeq) return;
+      attachment.lastSeq = event.seq;
+    }
+    this.emit({ kind: 'event', event });
+  }
+
+  private setState(state: ConnectionStatus): void {
+    this.state = state;
+    this.emit({ kind: 'connection', connection: state });
+  }
+
+  private readonly rawListeners = new Set<ClientListener>();
+
+  private subscribeRaw(listener: ClientListener): () => void {
+    this.rawListeners.add(listener);
+    return () => this.rawListeners.delete(listener);
+  }
+
+  private emit(signal: ClientSignal): void {
+    for (const listener of [...this.rawListeners]) listener(signal);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(signal);
+      } catch (err) {
+        // A listener bug must not stop delivery to the others or break the socket.
+        process.emitWarning(`tandem client listener failed: ${errorText(err)}`);
+      }
+    }
+  }
+}
+
+function parseEvent(raw: unknown): SessionEvent | null | 'unknown' {
+  const parsed = SessionEventSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  // A newer server may send event types this client does not know yet: skip them quietly.
+  if (typeof type === 'string' && !KNOWN_TYPES.has(type)) return 'unknown';
+  return null;
+}
+
+function unwrap<C extends CommandName>(command: C, reply: unknown): CommandResult<C> {
+  if (typeof reply !== 'object' || reply === null || !('ok' in reply)) {
+    throw new RequestError('internal', `${command}: the server sent an answer this client cannot read`);
+  }
+  const ack = reply as { ok: boolean; data?: unknown; error?: { code?: unknown; message?: unknown } };
+  if (!ack.ok) {
+    const code = typeof ack.error?.code === 'string' ? (ack.error.code as ErrorCode) : 'internal';
+    const message = typeof ack.error?.message === 'string' ? ack.error.message : 'no message';
+    throw new RequestError(code, message);
+  }
+  const parsed = Commands[command].result.safeParse(ack.data);
+  if (!parsed.success) throw new RequestError('internal', `${command}: the server's answer has an unexpected shape`);
+  return parsed.data as CommandResult<C>;
+}
+
+export function describe(state: ConnectionStatus): string {
+  switch (state.status) {
+    case 'connecting':
+      return 'connecting';
+    case 'connected':
+      return 'connected';
+    case 'reconnecting':
+      return `reconnecting${state.attempt > 0 ? ` (attempt ${state.attempt})` : ''}: ${state.reason}`;
+    case 'refused':
+      return state.message;
+    case 'closed':
+      return 'closed';
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

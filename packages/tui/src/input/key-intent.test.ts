@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { initialState } from '../state/reducer.js';
+import type { ViewState } from '../state/types.js';
+import { keyIntent } from './key-intent.js';
+import { parseInput } from './slash-commands.js';
+
+const base = initialState({ url: 'u', me: 'me', role: 'driver' });
+const running: ViewState = { ...base, turn: { phase: 'thinking', turnId: 't1' } };
+const viewer: ViewState = { ...running, role: 'viewer' };
+const asking: ViewState = {
+  ...running,
+  turn: { phase: 'waiting_permission', turnId: 't1' },
+  pendingPermissions: [{ seq: 3, requestId: 'r1', callId: 'c1', tool: 'run_command', args: {}, danger: 'dangerous', expiresAt: '' }],
+};
+const ctrl = (name: string) => ({ name, ctrl: true, meta: false });
+const ch = (c: string) => ({ ch: c, name: c, ctrl: false, meta: false });
+
+describe('keyIntent', () => {
+  it('Ctrl-C cancels a running turn for a driver, and exits when idle or watching', () => {
+    expect(keyIntent(running, ctrl('c'))).toEqual({ kind: 'cancel_turn' });
+    expect(keyIntent(base, ctrl('c'))).toEqual({ kind: 'exit' });
+    expect(keyIntent(viewer, ctrl('c'))).toEqual({ kind: 'exit' });
+    expect(keyIntent(running, ctrl('d'))).toEqual({ kind: 'exit' });
+  });
+
+  it('answers a permission request with one key', () => {
+    expect(keyIntent(asking, ch('y'))).toEqual({ kind: 'decide', decision: 'allow_once' });
+    expect(keyIntent(asking, ch('s'))).toEqual({ kind: 'decide', decision: 'allow_session' });
+    expect(keyIntent(asking, ch('a'))).toEqual({ kind: 'decide', decision: 'allow_forever' });
+    expect(keyIntent(asking, ch('n'))).toEqual({ kind: 'decide', decision: 'deny_once' });
+    expect(keyIntent(asking, ch('D'))).toEqual({ kind: 'decide', decision: 'deny_forever' });
+    expect(keyIntent(asking, ch('x'))).toEqual({ kind: 'none' });
+  });
+
+  it('a viewer cannot type or answer', () => {
+    expect(keyIntent(viewer, ch('h'))).toEqual({ kind: 'watch_only' });
+    expect(keyIntent(viewer, { name: 'enter', ctrl: false, meta: false })).toEqual({ kind: 'watch_only' });
+    expect(keyIntent({ ...asking, role: 'viewer' }, ch('y'))).toEqual({ kind: 'watch_only' });
+    expect(keyIntent(viewer, { name: 'pageup', ctrl: false, meta: false })).toEqual({ kind: 'scroll', pages: -1 });
+  });
+
+  it('a driver types otherwise', () => {
+    expect(keyIntent(base, ch('y'))).toEqual({ kind: 'edit' });
+    expect(keyIntent(running, { name: 'enter', ctrl: false, meta: false })).toEqual({ kind: 'edit' });
+  });
+});
+
+describe('parseInput', () => {
+  it('knows the slash commands', () => {
+    expect(parseInput('/new')).toEqual({ kind: 'new' });
+    expect(parseInput('  /compact ')).toEqual({ kind: 'compact' });
+    expect(parseInput('/quit')).toEqual({ kind: 'quit' });
+    expect(parseInput('/nope')).toEqual({ kind: 'unknown', name: 'nope' });
+  });
+
+  it('sends everything else, and //x as /x', () => {
+    expect(parseInput('hello /new')).toEqual({ kind: 'send', text: 'hello /new' });
+    expect(parseInput('//etc/hosts?')).toEqual({ kind: 'send', text: '/etc/hosts?' });
+  });
+});

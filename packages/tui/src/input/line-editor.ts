@@ -1,0 +1,106 @@
+/**
+ * The input line as data: text, cursor and sent-history. Pure: every key returns a new
+ * editor (and, on Enter, the text to submit). blessed only draws it.
+ */
+export interface KeyPress {
+  /** The typed character, if the key produces one. */
+  ch?: string | undefined;
+  /** blessed's key name: `enter`, `backspace`, `left`, `a`, ... */
+  name?: string | undefined;
+  ctrl: boolean;
+  meta: boolean;
+}
+
+export interface LineEditor {
+  text: string;
+  cursor: number;
+  history: readonly string[];
+  /** Position while browsing history with Up/Down; null when editing a fresh line. */
+  historyIndex: number | null;
+  /** The unsent line kept while browsing history. */
+  draft: string;
+}
+
+export const MAX_HISTORY = 200;
+
+export function emptyEditor(): LineEditor {
+  return { text: '', cursor: 0, history: [], historyIndex: null, draft: '' };
+}
+
+export function editLine(editor: LineEditor, key: KeyPress): { editor: LineEditor; submit?: string } {
+  const { text, cursor } = editor;
+  if (key.name === 'enter') {
+    if (text.trim().length === 0) return { editor: { ...editor, text: '', cursor: 0 } };
+    const history = [...editor.history.filter((line) => line !== text), text].slice(-MAX_HISTORY);
+    return { editor: { text: '', cursor: 0, history, historyIndex: null, draft: '' }, submit: text };
+  }
+  if (key.ctrl) {
+    switch (key.name) {
+      case 'a':
+        return { editor: { ...editor, cursor: 0 } };
+      case 'e':
+        return { editor: { ...editor, cursor: text.length } };
+      case 'u':
+        return { editor: { ...editor, text: text.slice(cursor), cursor: 0 } };
+      case 'k':
+        return { editor: { ...editor, text: text.slice(0, cursor) } };
+      case 'w': {
+        const start = wordStart(text, cursor);
+        return { editor: { ...editor, text: text.slice(0, start) + text.slice(cursor), cursor: start } };
+      }
+      default:
+        return { editor };
+    }
+  }
+  switch (key.name) {
+    case 'backspace':
+      if (cursor === 0) return { editor };
+      return { editor: { ...editor, text: text.slice(0, cursor - 1) + text.slice(cursor), cursor: cursor - 1 } };
+    case 'delete':
+      return { editor: { ...editor, text: text.slice(0, cursor) + text.slice(cursor + 1) } };
+    case 'left':
+      return { editor: { ...editor, cursor: Math.max(0, cursor - 1) } };
+    case 'right':
+      return { editor: { ...editor, cursor: Math.min(text.length, cursor + 1) } };
+    case 'home':
+      return { editor: { ...editor, cursor: 0 } };
+    case 'end':
+      return { editor: { ...editor, cursor: text.length } };
+    case 'up':
+      return { editor: browse(editor, -1) };
+    case 'down':
+      return { editor: browse(editor, 1) };
+    default:
+      break;
+  }
+  const ch = printable(key);
+  if (ch === null || key.meta) return { editor };
+  return { editor: { ...editor, text: text.slice(0, cursor) + ch + text.slice(cursor), cursor: cursor + ch.length } };
+}
+
+/** The character a key types, or null for keys that type nothing (escape, arrows, controls). */
+export function printable(key: KeyPress): string | null {
+  if (key.ctrl || !key.ch) return null;
+  if (key.name === 'tab') return '  ';
+  if (/[\x00-\x1f\x7f]/.test(key.ch)) return null;
+  return key.ch;
+}
+
+function browse(editor: LineEditor, step: number): LineEditor {
+  const { history } = editor;
+  if (history.length === 0) return editor;
+  const from = editor.historyIndex ?? history.length;
+  const to = Math.min(history.length, Math.max(0, from + step));
+  if (to === from) return editor;
+  const draft = editor.historyIndex === null ? editor.text : editor.draft;
+  if (to === history.length) return { ...editor, text: draft, cursor: draft.length, historyIndex: null, draft: '' };
+  const text = history[to] ?? '';
+  return { ...editor, text, cursor: text.length, historyIndex: to, draft };
+}
+
+function wordStart(text: string, cursor: number): number {
+  let i = cursor;
+  while (i > 0 && text[i - 1] === ' ') i--;
+  while (i > 0 && text[i - 1] !== ' ') i--;
+  return i;
+}

@@ -1,0 +1,32 @@
+/** What a submitted input line asks for. */
+export type InputCommand =
+  | { kind: 'send'; text: string }
+  | { kind: 'new' }
+  | { kind: 'compact' }
+  | { kind: 'quit' }
+  | { kind: 'help' }
+  | { kind: 'unknown'; name: string };
+
+export const SLASH_HELP = '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /quit · //text sends "/text"';
+
+export function parseInput(line: string): InputCommand {
+  const text = line.trim();
+  if (!text.startsWith('/')) return { kind: 'send', text: line };
+  if (text.startsWith('//')) return { kind: 'send', text: text.slice(1) };
+  const name = text.slice(1).split(/\s+/)[0]?.toLowerCase() ?? '';
+  switch (name) {
+    case 'new':
+      return { kind: 'new' };
+    case 'compact':
+      return { kind: 'compact' };
+    case 'quit':
+    case 'exit':
+    case 'q':
+      return { kind: 'quit' };
+    case 'help':
+    case '?':
+      return { kind: 'help' };
+    default:
+      return { kind: 'unknown', name };
+  }
+}

@@ -1,0 +1,67 @@
+import { describe as describeConnection } from '../client.js';
+import type { ViewState } from '../state/types.js';
+import { bold, color, dim, esc } from './tags.js';
+
+export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** The one status line: connection, session, model, role, others attached, turn, context, usage. */
+export function formatStatus(state: ViewState, spinnerFrame: number): string {
+  const parts: string[] = [connectionPart(state)];
+  if (state.session) parts.push(`${bold(esc(state.session.title || 'untitled'))} ${dim(esc(shortId(state.session.id)))}`);
+  if (state.model) parts.push(esc(state.model));
+  parts.push(state.role === 'driver' ? 'driver' : color('magenta', 'viewer'));
+  const others = state.presence.filter((client) => client.name !== state.me);
+  if (others.length > 0) parts.push(`with ${others.map((client) => esc(`${client.name}${client.role === 'viewer' ? ' (watching)' : ''}`)).join(', ')}`);
+  parts.push(turnPart(state, spinnerFrame));
+  if (state.context) parts.push(contextPart(state.context.percent));
+  if (state.lastUsage) parts.push(dim(`last turn ${state.lastUsage.inputTokens}↑ ${state.lastUsage.outputTokens}↓ tok`));
+  return ` ${parts.join(dim(' │ '))}`;
+}
+
+function connectionPart(state: ViewState): string {
+  switch (state.connection.status) {
+    case 'connected':
+      return color('green', `● ${esc(state.url)}`);
+    case 'connecting':
+      return color('yellow', `○ connecting to ${esc(state.url)}`);
+    case 'reconnecting':
+    case 'refused':
+    case 'closed':
+      return color('red', `○ ${esc(describeConnection(state.connection))}`);
+  }
+}
+
+function turnPart(state: ViewState, frame: number): string {
+  const spin = SPINNER[frame % SPINNER.length] ?? '*';
+  switch (state.turn.phase) {
+    case 'idle':
+      return dim('idle');
+    case 'thinking':
+      return color('cyan', `${spin} thinking`);
+    case 'writing':
+      return color('cyan', `${spin} writing`);
+    case 'running_tool':
+      return color('yellow', `${spin} running ${esc(state.turn.tool ?? 'tool')}`);
+    case 'waiting_permission':
+      return color('magenta', `? waiting for permission${state.turn.tool ? ` (${esc(state.turn.tool)})` : ''}`);
+  }
+}
+
+function contextPart(percent: number): string {
+  const text = `ctx ${Math.round(percent)}%`;
+  if (percent >= 80) return color('red', text);
+  if (percent >= 60) return color('yellow', text);
+  return dim(text);
+}
+
+function shortId(id: string): string {
+  return id.length > 10 ? id.slice(0, 8) : id;
+}
+
+/** The help line under the input: what the keys do right now. */
+export function formatHelp(state: ViewState): string {
+  if (state.role === 'viewer') return dim(' watching · PgUp/PgDn scroll · Ctrl-D or Ctrl-C quit');
+  if (state.pendingPermissions.length > 0) return dim(' y allow once · s session · a forever · n deny · d deny forever');
+  const cancel = state.turn.phase === 'idle' ? 'Ctrl-C quit' : 'Ctrl-C cancel turn';
+  return dim(` Enter send · ${cancel} · Ctrl-D quit · PgUp/PgDn scroll · /new /compact /quit`);
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { emptyEditor } from '../input/line-editor.js';
+import { initialState } from '../state/reducer.js';
+import type { PendingPermission, TranscriptItem, ViewState } from '../state/types.js';
+import { formatPermission } from './format-permission.js';
+import { formatHelp, formatStatus } from './format-status.js';
+import { formatRunCall, formatTranscript, MAX_TRANSCRIPT_LINES } from './format-transcript.js';
+import { formatInput } from './input-view.js';
+
+/** What a person sees: tags removed, escaped braces restored. */
+function plain(text: string): string {
+  return text
+    .replace(/\{open\}/g, '\u0001')
+    .replace(/\{close\}/g, '\u0002')
+    .replace(/\{\/?[a-z-]+\}/g, '')
+    .replace(/\u0001/g, '{')
+    .replace(/\u0002/g, '}');
+}
+
+describe('transcript formatting', () => {
+  it('formats a run summary like the seed: [1] run_command("go test") → OK (2.1s)', () => {
+    expect(formatRunCall({ callId: 'c', tool: 'run_command', summary: 'go test', status: 'ok', durationMs: 2100 }, 0)).toBe(
+      '[1] run_command("go test") → OK (2.1s)',
+    );
+    expect(formatRunCall({ callId: 'c', tool: 'read_file', summary: 'a.ts', status: 'error', durationMs: 12 }, 1)).toBe(
+      '[2] read_file("a.ts") → ERROR (12ms)',
+    );
+  });
+
+  it('escapes braces that came from the model so they are not read as tags', () => {
+    const items: TranscriptItem[] = [{ kind: 'assistant', turnId: 't', text: 'use {red-fg} here', final: true }];
+    const [line] = formatTranscript(items);
+    expect(line).not.toContain('{red-fg}');
+    expect(plain(line ?? '')).toBe('use {red-fg} here');
+  });
+
+  it('shows who sent a message, live command output and results', () => {
+    const items: TranscriptItem[] = [
+      { kind: 'user', seq: 1, text: 'hi', by: 'bo@pc', steer: true },
+      {
+        kind: 'tool',
+        turnId: 't',
+        callId: 'c',
+        tool: 'run_command',
+        summary: 'ls',
+        danger: 'dangerous',
+        status: 'running',
+        live: { lines: ['a.txt'], current: 'b.t', carry: '', dropped: 0 },
+      },
+    ];
+    expect(formatTranscript(items).map(plain)).toEqual(['', 'bo@pc ↪ steer › hi', '⚙ run_command ls [dangerous]', '  │ a.txt', '  │ b.t', '  … running']);
+  });
+
+  it('keeps at most MAX_TRANSCRIPT_LINES lines, the newest', () => {
+    const items: TranscriptItem[] = Array.from({ length: 2000 }, (_, i) => ({ kind: 'assistant', turnId: 't', text: `a${i}\nb${i}`, final: true }));
+    const lines = formatTranscript(items);
+    expect(lines).toHaveLength(MAX_TRANSCRIPT_LINES);
+    expect(lines.at(-1)).toBe('b1999');
+  });
+});
+
+describe('status and help', () => {
+  const state: ViewState = {
+    ...initialState({ url: 'http://127.0.0.1:7777', me: 'ana', role: 'driver' }),
+    connection: { status: 'connected' },
+    session: { id: 'abcdef123456', title: 'demo', cwd: '/w', model: 'openai/a' },
+    model: 'openai/b',
+    presence: [
+      { id: '1', name: 'ana', role: 'driver' },
+      { id: '2', name: 'bo', role: 'viewer' },
+    ],
+    turn: { phase: 'running_tool', turnId: 't', tool: 'run_command' },
+    context: { percent: 42.4, usedTokens: 1, windowTokens: 2 },
+    lastUsage: { inputTokens: 250, outputTokens: 25 },
+  };
+
+  it('shows connection, session, model, role, others, turn, context and usage', () => {
+    const line = plain(formatStatus(state, 0));
+    for (const part of ['● http://127.0.0.1:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (watching)', '⠋ running run_command', 'ctx 42%', 'last turn 250↑ 25↓ tok']) {
+      expect(line).toContain(part);
+    }
+    expect(line).not.toContain('with ana');
+  });
+
+  it('says why the connection is down', () => {
+    const line = plain(formatStatus({ ...state, connection: { status: 'refused', reason: 'unauthorized', message: 'refused by x: unauthorized' } }, 0));
+    expect(line).toContain('refused by x: unauthorized');
+  });
+
+  it('offers cancel while a turn runs and quit when idle', () => {
+    expect(plain(formatHelp(state))).toContain('Ctrl-C cancel turn');
+    expect(plain(formatHelp({ ...state, turn: { phase: 'idle' } }))).toContain('Ctrl-C quit');
+  });
+});
+
+describe('permission dialog', () => {
+  const request: PendingPermission = {
+    seq: 4,
+    requestId: 'r',
+    callId: 'c',
+    tool: 'run_command',
+    args: { command: 'rm -r build' },
+    danger: 'dangerous',
+    expiresAt: '2026-01-01T00:01:00.000Z',
+  };
+  const now = Date.parse('2026-01-01T00:00:18.200Z');
+
+  it('shows the command verbatim, the danger, a countdown and the five answers', () => {
+    const text = formatPermission(request, { role: 'driver', now, more: 0 }).map(plain).join('\n');
+    expect(text).toContain('Permission needed: run_command  [DANGEROUS]');
+    expect(text).toContain('command: rm -r build');
+    expect(text).toContain('auto-deny in 42 s');
+    for (const answer of ['[y] allow once', '[s] allow for this session', '[a] allow forever', '[n] deny once', '[d] deny forever']) {
+      expect(text).toContain(answer);
+    }
+  });
+
+  it('is read-only for a viewer and shows a diff preview', () => {
+    const edit: PendingPermission = { ...request, tool: 'edit_file', danger: 'medium', args: { path: 'a.ts', old_str: 'x', new_str: 'y' }, preview: '@@ -1 +1 @@\n-x\n+y' };
+    const text = formatPermission(edit, { role: 'viewer', now, more: 1 }).map(plain).join('\n');
+    expect(text).toContain('path: a.ts');
+    expect(text).toContain('-x\n+y');
+    expect(text).toContain('watch-only');
+    expect(text).toContain('+1 more request waiting');
+    expect(text).not.toContain('[y]');
+  });
+});
+
+describe('input line', () => {
+  it('draws the cursor and the watch-only notice', () => {
+    const editor = { ...emptyEditor(), text: 'abc', cursor: 1 };
+    expect(formatInput(editor, 40, { viewer: false })).toContain('a{inverse}b{/inverse}c');
+    expect(plain(formatInput(editor, 40, { viewer: true }))).toContain('watch-only');
+  });
+
+  it('scrolls a long line so the cursor stays visible', () => {
+    const text = 'x'.repeat(200) + 'END';
+    const shown = plain(formatInput({ ...emptyEditor(), text, cursor: text.length }, 40, { viewer: false }));
+    expect(shown).toContain('END');
+    expect(shown.length).toBeLessThanOrEqual(40);
+  });
+});

@@ -1,0 +1,110 @@
+import blessed from 'blessed';
+import type { LineEditor } from '../input/line-editor.js';
+import type { ViewState } from '../state/types.js';
+import { formatTranscript } from './format-transcript.js';
+import { formatPermission, formatResolved } from './format-permission.js';
+import { formatHelp, formatStatus } from './format-status.js';
+import { formatInput } from './input-view.js';
+
+/** What the screen shows besides the view state: the input line and short-lived UI bits. */
+export interface LocalView {
+  editor: LineEditor;
+  /** A one-off message in the input line (e.g. the watch-only notice), until `flashUntil`. */
+  flash?: string | undefined;
+  flashUntil: number;
+  /** The permission just answered, shown in the dialog for a moment. */
+  resolvedUntil: number;
+  spinnerFrame: number;
+  now: number;
+}
+
+/**
+ * The widgets, laid out once: transcript on top, then status, input and help lines, and the
+ * permission dialog as an overlay. `render` only copies state into them; callers coalesce.
+ */
+export class Layout {
+  readonly screen: blessed.Widgets.Screen;
+  private readonly transcript: blessed.Widgets.BoxElement;
+  private readonly status: blessed.Widgets.BoxElement;
+  private readonly input: blessed.Widgets.BoxElement;
+  private readonly help: blessed.Widgets.BoxElement;
+  private readonly dialog: blessed.Widgets.BoxElement;
+  /** Follow new output unless the user scrolled up. */
+  private follow = true;
+  private lastItems: ViewState['items'] | null = null;
+
+  constructor() {
+    this.screen = blessed.screen({ smartCSR: true, fullUnicode: true, title: 'tandem' });
+    this.transcript = blessed.box({
+      parent: this.screen,
+      top: 0,
+      left: 0,
+      width: '100%',
+      height: '100%-3',
+      tags: true,
+      scrollable: true,
+      alwaysScroll: true,
+      scrollbar: { ch: ' ', style: { bg: 'gray' } },
+      wrap: true,
+    });
+    this.status = blessed.box({ parent: this.screen, bottom: 2, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'black' } });
+    this.input = blessed.box({ parent: this.screen, bottom: 1, left: 0, width: '100%', height: 1, tags: true });
+    this.help = blessed.box({ parent: this.screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true });
+    this.dialog = blessed.box({
+      parent: this.screen,
+      top: 'center',
+      left: 'center',
+      width: '80%',
+      height: 'shrink',
+      tags: true,
+      border: { type: 'line' },
+      padding: { left: 1, right: 1 },
+      style: { border: { fg: 'magenta' } },
+      hidden: true,
+    });
+  }
+
+  /** Scrolls the transcript by pages; scrolling to the bottom resumes following. */
+  scroll(pages: number): void {
+    const height = Math.max(1, Number(this.transcript.height) - 1);
+    this.transcript.scroll(pages * height);
+    this.follow = this.transcript.getScrollPerc() >= 100;
+  }
+
+  render(state: ViewState, local: LocalView): void {
+    if (state.items !== this.lastItems) {
+      this.transcript.setContent(formatTranscript(state.items).join('\n'));
+      this.lastItems = state.items;
+    }
+    if (this.follow) this.transcript.setScrollPerc(100);
+    this.status.setContent(formatStatus(state, local.spinnerFrame));
+    const width = Number(this.input.width) || 80;
+    const flash = local.flash && local.now < local.flashUntil ? local.flash : undefined;
+    this.input.setContent(formatInput(local.editor, width, { viewer: state.role === 'viewer', flash }));
+    this.help.setContent(formatHelp(state));
+    this.renderDialog(state, local);
+    this.screen.render();
+  }
+
+  private renderDialog(state: ViewState, local: LocalView): void {
+    const [first] = state.pendingPermissions;
+    let lines: string[] | null = null;
+    if (first) {
+      lines = formatPermission(first, { role: state.role, now: local.now, more: state.pendingPermissions.length - 1 });
+    } else if (state.lastResolved && local.now < local.resolvedUntil) {
+      lines = formatResolved(state.lastResolved);
+    }
+    if (!lines) {
+      if (!this.dialog.hidden) this.dialog.hide();
+      return;
+    }
+    this.dialog.setContent(lines.join('\n'));
+    this.dialog.height = Math.min(lines.length + 2, Math.max(5, Number(this.screen.height) - 4));
+    if (this.dialog.hidden) this.dialog.show();
+    this.dialog.setFront();
+  }
+
+  destroy(): void {
+    this.screen.destroy();
+  }
+}
