@@ -9,3 +9,6 @@ export * from './context/index.js';
 export * from './memory/index.js';
 export * from './prompt/index.js';
 export * from './conversation/index.js';
+export * from './sandbox/index.js';
+export * from './shell/index.js';
+export * from './secrets/index.js';

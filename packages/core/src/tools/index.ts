@@ -1,1 +1,18 @@
 export * from './define.js';
+export { builtinTools } from './builtin-tools.js';
+export { createFileBaselines, StaleFileError } from './file-baselines.js';
+export { readFileTool, READ_FILE_MAX_BYTES } from './read-file.js';
+export { writeFileTool } from './write-file.js';
+export { editFileTool } from './edit-file.js';
+export { insertLineTool, deleteLinesTool } from './line-tools.js';
+export { deleteFileTool } from './delete-file.js';
+export { listDirectoryTool, getFileInfoTool, LIST_DIRECTORY_MAX_ENTRIES } from './directory-tools.js';
+export { searchFilesTool } from './search-files.js';
+export { grepFilesTool, GREP_MAX_MATCHES } from './grep-files.js';
+export { runCommandTool } from './run-command.js';
+export { readJobOutputTool, stopJobTool } from './job-tools.js';
+export { readEnvTool } from './read-env.js';
+export { selfCloneTool, CLONE_SKIPPED_DIRECTORIES } from './self-clone.js';
+export { modelCopyOfOutput } from './command-output.js';
+export { DEFAULT_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEOUT_MS } from './tool-services.js';
+export type { JobManager, JobInfo, JobOutput, JobReadOptions, JobStartOptions } from '../ports/job-manager.js';

@@ -1,0 +1,5 @@
+export { createPathSandbox, type PathSandbox, type PathSandboxOptions } from './path-sandbox.js';
+export { SandboxError, type SandboxRule } from './sandbox-error.js';
+export { openVerified, readVerified, writeVerified, type OpenMode } from './safe-open.js';
+export { realPathAllowingMissing } from './real-path.js';
+export { SYSTEM_DIRECTORIES, CREDENTIAL_PATHS, systemDirectoryOf, credentialPathOf, isWithin } from './protected-paths.js';

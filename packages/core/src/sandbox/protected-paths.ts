@@ -1,0 +1,90 @@
+import path from 'node:path';
+
+/**
+ * Directories no tool may touch outside the workspace (SPEC P4), and no command may chmod or
+ * chown (SPEC P3). `/opt` is included: it holds installed software, not projects; a workspace
+ * that itself lives under one of these (say /opt/src/app) is still usable, because the workspace
+ * is checked first. `/home` is not here: other users' homes are refused by the containment rule.
+ */
+export const SYSTEM_DIRECTORIES: readonly string[] = [
+  '/etc',
+  '/usr',
+  '/boot',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/proc',
+  '/sys',
+  '/dev',
+  '/var',
+  '/root',
+  '/opt',
+  '/srv',
+  '/run',
+  '/snap',
+  '/lost+found',
+  // macOS
+  '/System',
+  '/Library',
+  '/Applications',
+  '/private/etc',
+  '/private/var',
+  '/cores',
+];
+
+/** Temporary areas inside system directories that hold ordinary user files. */
+export const SYSTEM_EXCEPTIONS: readonly string[] = ['/var/tmp', '/var/folders', '/private/var/folders', '/private/var/tmp'];
+
+/** Paths under the home directory that hold credentials; refused always, even when granted. */
+export const CREDENTIAL_PATHS: readonly string[] = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.azure',
+  '.kube',
+  '.docker',
+  '.netrc',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.gem/credentials',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.git-credentials',
+  '.password-store',
+  '.vault-token',
+  '.terraform.d/credentials.tfrc.json',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/hub',
+  '.config/op',
+  '.config/doctl',
+  '.config/heroku',
+  '.local/share/keyrings',
+  'Library/Keychains',
+];
+
+/** True when `p` is `dir` or inside it (both absolute and normalized). */
+export function isWithin(p: string, dir: string): boolean {
+  if (dir === path.sep) return true;
+  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
+
+/** The system directory `p` falls in, or undefined (temporary exceptions are not system). */
+export function systemDirectoryOf(p: string): string | undefined {
+  if (SYSTEM_EXCEPTIONS.some((dir) => isWithin(p, dir))) return undefined;
+  return SYSTEM_DIRECTORIES.find((dir) => isWithin(p, dir));
+}
+
+/** The credential path (absolute) `p` falls in, or undefined. */
+export function credentialPathOf(p: string, home: string): string | undefined {
+  for (const rel of CREDENTIAL_PATHS) {
+    const abs = path.join(home, rel);
+    if (isWithin(p, abs)) return abs;
+  }
+  return undefined;
+}

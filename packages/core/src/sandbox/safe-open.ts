@@ -1,0 +1,87 @@
+import { constants } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import { SandboxError } from './sandbox-error.js';
+
+/**
+ * Check-then-use: the sandbox checks a path, then a tool opens it. If something swaps a
+ * component for a symlink in between, the open could land outside the sandbox. This module is
+ * how tools open files so that gap is closed:
+ *
+ * - The final component is opened with O_NOFOLLOW: if it became a symlink, the open fails
+ *   (ELOOP) and nothing is read or written.
+ * - Any swapped parent directory is caught after the open: the path of the opened descriptor
+ *   (/proc/self/fd/N on Linux) must equal the checked canonical path; otherwise the handle is
+ *   closed before a byte is read or written. Where /proc is missing (macOS), the descriptor's
+ *   device and inode are compared with a fresh stat of the checked path, a much narrower window.
+ * - Writers open without O_TRUNC and truncate only after verification, so a refused open never
+ *   clobbers the file it reached.
+ *
+ * Not covered: when a parent is swapped and the file did not exist, O_CREAT has already made an
+ * empty file at the other location before verification refuses it (nothing is written into it);
+ * directory operations (mkdir of missing parents, listing, recursive delete) act on paths and
+ * rely on the resolve-time check alone; a hard link to an outside file is indistinguishable from
+ * an ordinary file and is followed.
+ */
+export type OpenMode = 'read' | 'write';
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+export async function openVerified(canonicalPath: string, mode: OpenMode, fileMode = 0o644): Promise<FileHandle> {
+  const flags = mode === 'read' ? constants.O_RDONLY | NOFOLLOW : constants.O_WRONLY | constants.O_CREAT | NOFOLLOW;
+  let handle: FileHandle;
+  try {
+    handle = await fs.open(canonicalPath, flags, fileMode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new SandboxError('symlink_swapped', canonicalPath, `${canonicalPath} became a symbolic link after it was checked; refusing to follow it`);
+    }
+    throw error;
+  }
+  try {
+    await verifyDescriptor(handle, canonicalPath);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+  return handle;
+}
+
+async function verifyDescriptor(handle: FileHandle, canonicalPath: string): Promise<void> {
+  let actual: string | undefined;
+  try {
+    actual = await fs.readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    actual = undefined;
+  }
+  if (actual !== undefined) {
+    if (actual !== canonicalPath) throw swapped(canonicalPath, actual);
+    return;
+  }
+  const [opened, named] = await Promise.all([handle.stat(), fs.stat(canonicalPath).catch(() => undefined)]);
+  if (!named || opened.dev !== named.dev || opened.ino !== named.ino) throw swapped(canonicalPath, 'another file');
+}
+
+function swapped(expected: string, actual: string): SandboxError {
+  return new SandboxError('symlink_swapped', expected, `${expected} changed while it was being opened (it now leads to ${actual}); nothing was read or written — try again`);
+}
+
+/** Reads a whole file through a verified descriptor. */
+export async function readVerified(canonicalPath: string): Promise<Buffer> {
+  const handle = await openVerified(canonicalPath, 'read');
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Replaces a file's content through a verified descriptor (created with `fileMode` if missing). */
+export async function writeVerified(canonicalPath: string, content: string | Buffer, fileMode = 0o644): Promise<void> {
+  const handle = await openVerified(canonicalPath, 'write', fileMode);
+  try {
+    await handle.truncate(0);
+    await handle.writeFile(content);
+  } finally {
+    await handle.close();
+  }
+}

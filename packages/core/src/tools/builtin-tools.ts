@@ -1,0 +1,34 @@
+import type { AnyTool } from './define.js';
+import { deleteFileTool } from './delete-file.js';
+import { getFileInfoTool, listDirectoryTool } from './directory-tools.js';
+import { editFileTool } from './edit-file.js';
+import { grepFilesTool } from './grep-files.js';
+import { readJobOutputTool, stopJobTool } from './job-tools.js';
+import { deleteLinesTool, insertLineTool } from './line-tools.js';
+import { readEnvTool } from './read-env.js';
+import { readFileTool } from './read-file.js';
+import { runCommandTool } from './run-command.js';
+import { searchFilesTool } from './search-files.js';
+import { selfCloneTool } from './self-clone.js';
+import { writeFileTool } from './write-file.js';
+
+/** Every built-in tool, in the order they are offered to the model. A fresh array each call. */
+export function builtinTools(): AnyTool[] {
+  return [
+    readFileTool,
+    writeFileTool,
+    editFileTool,
+    insertLineTool,
+    deleteLinesTool,
+    deleteFileTool,
+    listDirectoryTool,
+    getFileInfoTool,
+    searchFilesTool,
+    grepFilesTool,
+    runCommandTool,
+    readJobOutputTool,
+    stopJobTool,
+    readEnvTool,
+    selfCloneTool,
+  ] as AnyTool[];
+}

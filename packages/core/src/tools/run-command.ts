@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { checkCommandBlacklist } from '../shell/command-blacklist.js';
+import { NONINTERACTIVE_ENV } from '../shell/noninteractive-env.js';
+import { modelCopyOfOutput } from './command-output.js';
+import { defineTool, ToolError, type ToolContext } from './define.js';
+import { commandEnvOf, commandTimeouts, jobsOf } from './tool-services.js';
+
+const description = `Runs a shell command in the workspace (a pty, non-interactive: CI=1, no pagers, no prompts) and returns its output and exit code. Default timeout 60 s; timeout_seconds raises it up to the host's maximum (600 s by default). On timeout you get the output so far and a timeout line.
+Long output is cut to its first and last 8 KB; when that happens the result says where the full log is.
+Chain dependent commands with &&. Some commands are always refused (command blacklist: rm -rf of /, ~ or ., disk formatting, sudo/su, chmod 777, fork bombs, reverse shells, shutdown/reboot).
+For long-running processes (servers, watchers) pass background: true: it returns a job id at once; read its output with read_job_output, stop it with stop_job.
+Prefer read_file, list_directory, search_files and grep_files for looking at files, and edit_file / write_file for changing them: they are safer and need no shell.`;
+
+export const runCommandTool = defineTool({
+  name: 'run_command',
+  description,
+  schema: z.object({
+    command: z.string().min(1).describe('The shell command line'),
+    timeout_seconds: z.number().positive().optional().describe('Timeout for this call, in seconds (default 60)'),
+    background: z.boolean().optional().describe('Start detached and return a job id immediately'),
+  }),
+  danger: 'dangerous',
+  readOnly: false,
+  async execute(args, ctx) {
+    const verdict = checkCommandBlacklist(args.command);
+    if (verdict.blocked) return { output: verdict.message, isError: true };
+    const env = { ...NONINTERACTIVE_ENV, ...commandEnvOf(ctx.services) };
+    if (args.background) return startBackground(args.command, env, ctx);
+    const { defaultMs, maxMs } = commandTimeouts(ctx.services);
+    const requested = args.timeout_seconds === undefined ? defaultMs : args.timeout_seconds * 1000;
+    if (requested > maxMs) {
+      throw new ToolError(`timeout_seconds ${args.timeout_seconds} is over the maximum of ${maxMs / 1000} s; use a smaller value, or background: true for long-running commands`);
+    }
+    const result = await ctx.runner.run({
+      command: args.command,
+      cwd: ctx.cwd,
+      env,
+      timeoutMs: requested,
+      signal: ctx.signal,
+      callId: ctx.callId,
+      sessionId: ctx.sessionId,
+      onData: (chunk) => ctx.onOutput(chunk),
+    });
+    const body = modelCopyOfOutput(result.output, result.logPath);
+    const output = body.length > 0 && !body.endsWith('\n') ? `${body}\n` : body;
+    if (result.timedOut) {
+      return {
+        output: `${output}[command timed out after ${formatSeconds(requested)} and was stopped; the output above is what it printed until then. Raise timeout_seconds or use background: true]`,
+        isError: true,
+      };
+    }
+    if (ctx.signal.aborted) return { output: `${output}[command cancelled]`, isError: true };
+    const exit = result.exitCode === null ? `killed by signal ${result.signal ?? 'unknown'}` : `exit code ${result.exitCode}`;
+    return { output: `${output}[${exit}]`, isError: result.exitCode !== 0 };
+  },
+});
+
+async function startBackground(command: string, env: Record<string, string>, ctx: ToolContext): Promise<string> {
+  const jobs = jobsOf(ctx.services);
+  const { jobId, logPath } = await jobs.start({ command, cwd: ctx.cwd, env, sessionId: ctx.sessionId });
+  return `Started in the background as job ${jobId}; output goes to ${logPath}. Read it with read_job_output (job_id "${jobId}"), stop it with stop_job.`;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}

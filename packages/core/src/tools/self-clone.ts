@@ -1,0 +1,79 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { isWithin } from '../sandbox/protected-paths.js';
+import { defineTool, ToolError } from './define.js';
+import { formatBytes } from './read-file.js';
+
+/** Dependency and build output directories left out unless include_all. */
+export const CLONE_SKIPPED_DIRECTORIES = new Set(['node_modules', 'dist', 'build', '.turbo', '.next', 'target', 'coverage']);
+
+export const selfCloneTool = defineTool({
+  name: 'self_clone',
+  description: `Copies the whole workspace (the project, including .git) to a new local directory outside it, e.g. to try a risky change on a copy. Skips node_modules and build outputs (dist, build, .turbo, .next, target, coverage) unless include_all is true. Symbolic links are copied as links. Reports the number of files and bytes copied.
+The target may be outside the workspace — this is the one tool allowed to write there — but it must not be inside the workspace, must not be an existing non-empty directory, and may not be in a system directory, a credential directory or Tandem's data directory.
+Prefer run_command with git (git worktree, git clone) when you only need another checkout of committed work.`,
+  schema: z.object({
+    target: z.string().min(1).describe('Absolute path of the new directory (or relative to the workspace)'),
+    include_all: z.boolean().optional().describe('Also copy node_modules and build outputs'),
+  }),
+  danger: 'dangerous',
+  readOnly: false,
+  async execute(args, ctx) {
+    if (!ctx.paths.resolveOutsideWorkspace) {
+      throw new ToolError('self_clone is not available: this host’s path sandbox cannot check targets outside the workspace');
+    }
+    const source = await ctx.paths.resolve('.', 'read');
+    const target = await ctx.paths.resolveOutsideWorkspace(args.target, 'write');
+    if (isWithin(target, source)) throw new ToolError(`the target ${target} is inside the workspace ${source}; choose a directory outside it`);
+    if (isWithin(source, target)) throw new ToolError(`the target ${target} contains the workspace; choose a new, separate directory`);
+    const existing = await fs.readdir(target).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      if (error.code === 'ENOTDIR') throw new ToolError(`the target ${target} is an existing file; choose a new directory`);
+      throw error;
+    });
+    if (existing && existing.length > 0) throw new ToolError(`the target ${target} already exists and is not empty; choose a new directory`);
+    await fs.mkdir(target, { recursive: true });
+    const totals = { files: 0, bytes: 0, links: 0, skipped: [] as string[] };
+    await copyTree(source, target, '', Boolean(args.include_all), totals, ctx.signal);
+    const skipped = totals.skipped.length > 0 ? `; skipped ${totals.skipped.length} director${totals.skipped.length === 1 ? 'y' : 'ies'} (${summarize(totals.skipped)})` : '';
+    const links = totals.links > 0 ? ` and ${totals.links} symbolic link(s)` : '';
+    return `Copied ${totals.files} files (${formatBytes(totals.bytes)})${links} from ${source} to ${target}${skipped}.`;
+  },
+});
+
+async function copyTree(
+  from: string,
+  to: string,
+  rel: string,
+  includeAll: boolean,
+  totals: { files: number; bytes: number; links: number; skipped: string[] },
+  signal: AbortSignal,
+): Promise<void> {
+  if (signal.aborted) throw new ToolError(`self_clone was cancelled; ${to} holds a partial copy`);
+  const entries = await fs.readdir(from, { withFileTypes: true });
+  for (const entry of entries) {
+    const src = path.join(from, entry.name);
+    const dst = path.join(to, entry.name);
+    const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) {
+      if (!includeAll && CLONE_SKIPPED_DIRECTORIES.has(entry.name)) {
+        totals.skipped.push(relPath);
+        continue;
+      }
+      await fs.mkdir(dst, { mode: (await fs.stat(src)).mode & 0o777 });
+      await copyTree(src, dst, relPath, includeAll, totals, signal);
+    } else if (entry.isSymbolicLink()) {
+      await fs.symlink(await fs.readlink(src), dst);
+      totals.links++;
+    } else if (entry.isFile()) {
+      await fs.copyFile(src, dst, fs.constants.COPYFILE_EXCL);
+      totals.files++;
+      totals.bytes += (await fs.stat(dst)).size;
+    }
+  }
+}
+
+function summarize(items: string[]): string {
+  return items.length <= 5 ? items.join(', ') : `${items.slice(0, 5).join(', ')}, …`;
+}
