@@ -1,6 +1,8 @@
 /** Retries in place before moving on (SPEC M3: 1 s, 2 s, 4 s). */
 export const MAX_RETRIES = 3;
 export const BASE_DELAY_MS = 1000;
+/** A Retry-After longer than this is not waited out in place: the next key or model is tried. */
+export const MAX_IN_PLACE_WAIT_MS = 60_000;
 /** Random extra delay, as a fraction of the base delay, so sessions do not retry in lockstep. */
 export const JITTER = 0.1;
 

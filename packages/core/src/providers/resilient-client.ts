@@ -1,10 +1,10 @@
 import type { EngineEvent } from '../loop/types.js';
 import type { Clock } from '../ports/clock.js';
 import { NO_KEY, type AdapterFactory } from './adapter-factory.js';
-import { backoffDelay, MAX_RETRIES } from './backoff.js';
+import { backoffDelay, MAX_IN_PLACE_WAIT_MS, MAX_RETRIES } from './backoff.js';
 import type { Catalog } from './catalog.js';
 import type { CatalogEntry } from './catalog-entry.js';
-import { classifyProviderError } from './classify-error.js';
+import { classifyProviderError, describeProviderError } from './classify-error.js';
 import type { ProvidersConfig } from './config.js';
 import { keyHint, providerAccess, type ApiKey, type ProviderAccess } from './credentials.js';
 import { FallbackChain } from './fallback-chain.js';
@@ -110,10 +110,10 @@ export class ResilientModelClient implements ModelClient {
         return { ok: false, error, reason: 'every key is cooling down' };
       }
       const keyId = key?.id ?? `${entry.provider}#keyless`;
-      await this.o.governor.acquire(keyId, access.requestsPerMinute, signal);
-      const adapter = this.adapter(entry, model, access, key);
+      await this.wait(() => this.o.governor.acquire(keyId, access.requestsPerMinute, signal), entry, model);
       let content = false;
       try {
+        const adapter = this.adapter(entry, model, access, key);
         for await (const event of adapter.stream(sent, signal)) {
           if (!content && (event.type === 'text_delta' || event.type === 'tool_call')) {
             content = true;
@@ -137,7 +137,7 @@ export class ResilientModelClient implements ModelClient {
         retries += 1;
         const delayMs = backoffDelay(retries, error.details.retryAfterMs, this.o.random);
         this.o.onEvent?.({ type: 'model_retry', model: entry.id, attempt: retries, delayMs, reason: failureReason(error) });
-        await this.o.clock.sleep(delayMs, signal);
+        await this.wait(() => this.o.clock.sleep(delayMs, signal), entry, model);
       }
     }
   }
@@ -151,6 +151,7 @@ export class ResilientModelClient implements ModelClient {
   ): 'throw' | 'retry' | 'next-key' | 'next-model' {
     const g = this.o.governor;
     const retryAfter = error.details.retryAfterMs;
+    const waitable = retryAfter === undefined || retryAfter <= MAX_IN_PLACE_WAIT_MS;
     switch (error.kind) {
       case 'bad_request':
       case 'content_policy':
@@ -168,13 +169,27 @@ export class ResilientModelClient implements ModelClient {
           g.coolDown(key.id, Math.max(KEY_COOLDOWN_MS, retryAfter ?? 0), 'rate_limit');
           return 'next-key';
         }
-        if (retries < MAX_RETRIES) return 'retry';
+        if (retries < MAX_RETRIES && waitable) return 'retry';
         if (key) g.coolDown(key.id, Math.max(KEY_COOLDOWN_MS, retryAfter ?? 0), 'rate_limit');
         return 'next-model';
       case 'server':
       case 'network':
       case 'stream_cut':
-        return retries < MAX_RETRIES ? 'retry' : 'next-model';
+        return retries < MAX_RETRIES && waitable ? 'retry' : 'next-model';
+    }
+  }
+
+  /** Waits on the clock or the governor; a cancel while waiting becomes an `aborted` ProviderError. */
+  private async wait(waiting: () => Promise<void>, entry: CatalogEntry, model: string): Promise<void> {
+    try {
+      await waiting();
+    } catch (err) {
+      throw new ProviderError('aborted', describeProviderError('aborted', { provider: entry.provider, model }), {
+        provider: entry.provider,
+        model,
+        afterContent: false,
+        cause: err,
+      });
     }
   }
 

@@ -178,4 +178,30 @@ describe('resilient model client: retries and fallback', () => {
       'groq/m-g>anthropic/m-b: no API key configured',
     ]);
   });
+
+  it('does not sit out a long Retry-After in place: it moves to the next model', async () => {
+    const models = [testModel('openai/m-a', { fallback: 'anthropic/m-b' }), testModel('anthropic/m-b')];
+    server.script('m-a', { status: 503, headers: { 'retry-after': '3600' } });
+    server.script('m-b', { text: 'no hour-long wait' });
+    const { clock, rec, client } = setup(models);
+    const out = await drain(client);
+    expect(out.text).toBe('no hour-long wait');
+    expect(clock.sleeps).toEqual([]);
+    expect(rec.events).toEqual([{ type: 'model_fallback', from: 'openai/m-a', to: 'anthropic/m-b', reason: 'server error (HTTP 503)' }]);
+  });
+
+  it('stops at once when cancelled during a backoff, as an aborted ProviderError', async () => {
+    server.script('m-a', { status: 500 }, { text: 'too late' });
+    const clock = new FakeClock();
+    const client = resolveModelClient('openai/m-a', { env: fakeEnv(server), config: configWith([testModel('openai/m-a')]), clock });
+    const ac = new AbortController();
+    const pending = drain(client, undefined, ac.signal);
+    for (let i = 0; i < 200 && clock.pending === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(clock.pending).toBe(1);
+    ac.abort();
+    const out = await pending;
+    expect(out.error).toBeInstanceOf(ProviderError);
+    expect((out.error as ProviderError).kind).toBe('aborted');
+    expect(server.requests).toHaveLength(1);
+  });
 });

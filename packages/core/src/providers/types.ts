@@ -32,6 +32,11 @@ export type ModelStreamEvent =
 export interface ModelClient {
   /** `provider/model`, e.g. `openai/gpt-4.1-mini`. */
   readonly id: string;
+  /**
+   * The model that produced the last reply, when it can differ from `id` (after a fallback).
+   * Hosts show it in turn_done and usage events.
+   */
+  readonly lastModel?: string | undefined;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
 }
 
