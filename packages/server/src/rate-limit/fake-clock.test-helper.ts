@@ -65,3 +65,15 @@ export class FakeClock implements Clock {
 export function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * Waits until `condition` holds, letting real I/O (fs calls on the thread pool) complete in
+ * between. Gives up after `turns` event-loop turns; it never waits on the clock.
+ */
+export async function until(condition: () => boolean, what = 'condition', turns = 5000): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (condition()) return;
+    await settle();
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
