@@ -1,1 +1,21 @@
-export {};
+#!/usr/bin/env node
+// `pnpm bench`: prints tables comparing Tandem against baselines measured in the same run.
+// Numbers are informational; nothing here is a pass/fail test.
+import { benchFanOut } from './fan-out.js';
+import { benchHarnessOverhead } from './harness-overhead.js';
+
+const benches: Array<[string, () => Promise<void>]> = [
+  ['harness overhead', benchHarnessOverhead],
+  ['fan-out', benchFanOut],
+];
+
+const only = process.argv.slice(2);
+for (const [name, bench] of benches) {
+  if (only.length && !only.some((o) => name.includes(o))) continue;
+  try {
+    await bench();
+  } catch (err) {
+    console.error(`bench "${name}" failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  }
+}

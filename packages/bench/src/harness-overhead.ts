@@ -1,0 +1,101 @@
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { defineTool } from '@tandem/core';
+import { startFakeModelServer, type FakeReply, type FakeRequest } from '@tandem/testkit';
+import { request, startBenchServer, waitForEvent } from './bench-server.js';
+import { fmt } from './stats.js';
+import { printTable } from './table.js';
+
+const ITERATIONS = 200;
+
+/** The trivial tool both sides run: returns its argument. */
+const noopTool = defineTool({
+  name: 'noop',
+  description: 'Returns its input. Benchmark tool.',
+  schema: z.object({ i: z.number() }),
+  danger: 'safe',
+  readOnly: true,
+  execute: async ({ i }) => `ok ${i}`,
+});
+
+/** Tool calls until the conversation holds ITERATIONS tool results, then a final answer. */
+function scriptedReply(req: FakeRequest): FakeReply {
+  const messages = (req.body?.messages ?? []) as Array<{ role: string }>;
+  const done = messages.filter((m) => m.role === 'tool').length;
+  return done < ITERATIONS ? { toolCalls: [{ name: 'noop', args: { i: done } }] } : { text: 'done' };
+}
+
+/** The baseline: the same SDK and tool in a minimal loop, no server, no persistence. */
+async function minimalLoop(baseURL: string): Promise<number> {
+  const client = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 });
+  const tools = [{ type: 'function' as const, function: { name: 'noop', description: 'x', parameters: z.toJSONSchema(noopTool.schema) as Record<string, unknown> } }];
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+    { role: 'system', content: 'bench' },
+    { role: 'user', content: 'go' },
+  ];
+  const started = performance.now();
+  for (let i = 0; i <= ITERATIONS; i++) {
+    const stream = await client.chat.completions.create({ model: 'bench-model', messages, tools, stream: true });
+    let text = '';
+    const calls = new Map<number, { id: string; name: string; args: string }>();
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta;
+      if (delta?.content) text += delta.content;
+      for (const tc of delta?.tool_calls ?? []) {
+        const call = calls.get(tc.index) ?? { id: '', name: '', args: '' };
+        call.id ||= tc.id ?? '';
+        call.name ||= tc.function?.name ?? '';
+        call.args += tc.function?.arguments ?? '';
+        calls.set(tc.index, call);
+      }
+    }
+    if (calls.size === 0) break;
+    const list = [...calls.values()];
+    messages.push({ role: 'assistant', content: text || null, tool_calls: list.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) });
+    for (const call of list) {
+      const output = await noopTool.execute(noopTool.schema.parse(JSON.parse(call.args)), undefined as never);
+      messages.push({ role: 'tool', tool_call_id: call.id, content: String(output) });
+    }
+  }
+  return performance.now() - started;
+}
+
+/** Tandem: a real server (event log on disk), one attached client, the real loop and adapter. */
+async function throughTandem(baseURL: string): Promise<number> {
+  const server = await startBenchServer({
+    env: { ...process.env, OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'bench', TANDEM_MODEL: 'openai/bench-model' },
+    toolsFactory: () => [noopTool],
+    limits: { maxIterations: ITERATIONS + 5 },
+  });
+  try {
+    const socket = await server.connect('bench');
+    const { session } = await request<{ session: { id: string } }>(socket, 'session:create', { title: 'bench' });
+    await request(socket, 'session:attach', { sessionId: session.id, role: 'driver' });
+    const done = waitForEvent(socket, 'turn_done');
+    const started = performance.now();
+    await request(socket, 'session:send', { sessionId: session.id, text: 'go' });
+    const end = await done;
+    const elapsed = performance.now() - started;
+    if (end.type === 'turn_done' && end.iterations < ITERATIONS) throw new Error(`turn ended after ${end.iterations} iterations (${end.outcome})`);
+    return elapsed;
+  } finally {
+    await server.close();
+  }
+}
+
+export async function benchHarnessOverhead(): Promise<void> {
+  const fake = await startFakeModelServer();
+  fake.setHandler(scriptedReply);
+  try {
+    await minimalLoop(fake.openaiBaseURL); // warm-up
+    const baseline = await minimalLoop(fake.openaiBaseURL);
+    const tandem = await throughTandem(fake.openaiBaseURL);
+    printTable(`Harness overhead: one ${ITERATIONS}-iteration turn, trivial tool, fake model server`, ['path', 'total ms', 'ms / iteration'], [
+      ['minimal loop (SDK + tool)', fmt(baseline, 0), fmt(baseline / ITERATIONS)],
+      ['tandem (server, log, 1 client)', fmt(tandem, 0), fmt(tandem / ITERATIONS)],
+      ['ratio tandem / minimal', fmt(tandem / baseline), ''],
+    ]);
+  } finally {
+    await fake.close();
+  }
+}
