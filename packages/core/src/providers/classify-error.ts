@@ -40,13 +40,21 @@ export function retryAfterMs(headers: Headers | Record<string, string> | undefin
 
 /** The error body's machine-readable type/code, when the provider sent one (not its prose). */
 function errorType(err: SdkApiError): string | undefined {
-  const body = err.error as { type?: unknown; code?: unknown; error?: { type?: unknown; code?: unknown } } | undefined;
+  type Body = { type?: unknown; code?: unknown; details?: unknown };
+  const body = err.error as (Body & { error?: Body }) | undefined;
   const candidates = [body?.error?.type, body?.error?.code, body?.type, body?.code];
-  return candidates.find((c): c is string => typeof c === 'string');
+  const found = candidates.find((c): c is string => typeof c === 'string');
+  // Google's APIs answer a bad key with 400 INVALID_ARGUMENT and an ErrorInfo reason.
+  const details = body?.error?.details ?? body?.details;
+  const reason = Array.isArray(details)
+    ? details.map((d: { reason?: unknown }) => d?.reason).find((r): r is string => r === 'API_KEY_INVALID')
+    : undefined;
+  return reason ?? found;
 }
 
 function kindFromStatus(status: number | undefined, type: string | undefined): ProviderErrorKind {
   if (type === 'context_length_exceeded' || type === 'request_too_large') return 'context_overflow';
+  if (type === 'API_KEY_INVALID' || type === 'invalid_api_key' || type === 'authentication_error') return 'auth';
   if (type === 'insufficient_quota' || type === 'billing_error') return 'billing';
   if (type === 'content_filter' || type === 'content_policy_violation') return 'content_policy';
   if (type === 'overloaded_error') return 'server';
