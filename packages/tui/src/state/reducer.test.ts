@@ -183,15 +183,20 @@ describe('reduce: permissions', () => {
     expect(resolved.turn.phase).toBe('running_tool');
     expect(resolved.lastResolved).toEqual({ requestId: 'r1', tool: 'run_command', decision: 'allow_session', by: 'ana@box' });
     expect(resolved.items.at(-1)).toMatchObject({
-      kind: 'notice',
-      level: 'info',
-      text: 'permission for run_command rm -r build: allowed for this session by ana@box',
+      kind: 'tool',
+      callId: 'c1',
+      permission: { text: 'allowed for this session by ana@box', allowed: true },
     });
   });
 
   it('reports a timeout as a denial with its reason', () => {
     const state = fold(stamp([...ASK, { type: 'permission_resolved', requestId: 'r1', decision: 'deny_once', by: 'server', reason: 'timeout' }]));
-    expect(state.items.at(-1)).toMatchObject({ level: 'warn', text: expect.stringContaining('denied once by server (timeout)') });
+    expect(state.items.at(-1)).toMatchObject({ kind: 'tool', permission: { text: 'denied once by server (timeout)', allowed: false } });
+  });
+
+  it('says who answered in a notice when the tool call is not on screen', () => {
+    const state = fold(stamp([...ASK.slice(2), { type: 'permission_resolved', requestId: 'r1', decision: 'deny_forever', by: 'ana@box' }]));
+    expect(state.items.at(-1)).toMatchObject({ kind: 'notice', level: 'warn', text: 'permission for run_command rm -r build: denied forever by ana@box' });
   });
 
   it('does not list the same request twice', () => {

@@ -336,7 +336,12 @@ function permissionResolved(state: ViewState, event: EventOf<'permission_resolve
   const words = DECISION_WORDS[event.decision] ?? event.decision;
   const reason = event.reason && event.reason !== 'answered' ? ` (${event.reason})` : '';
   const level: NoticeLevel = event.decision.startsWith('deny') ? 'warn' : 'info';
-  const next = notice(state, level, `permission for ${tool}${request ? ` ${summarizeArgs(tool, request.args)}` : ''}: ${words} by ${event.by}${reason}`);
+  const text = `${words} by ${event.by}${reason}`;
+  const hasItem = request !== undefined && state.items.some((item) => item.kind === 'tool' && item.callId === request.callId);
+  const next =
+    request && hasItem
+      ? updateTool(state, request.callId, (item) => ({ ...item, permission: { text, allowed: level === 'info' } }))
+      : notice(state, level, `permission for ${tool}${request ? ` ${summarizeArgs(tool, request.args)}` : ''}: ${text}`);
   const stillWaiting = pendingPermissions.length > 0;
   const turn =
     state.turn.phase === 'waiting_permission' && !stillWaiting

@@ -38,6 +38,8 @@ export interface ToolItem {
   danger: Danger;
   status: ToolStatus;
   durationMs?: number;
+  /** How the permission request for this call was answered, e.g. "allowed once by ana". */
+  permission?: { text: string; allowed: boolean };
   /** Live output of a running command (ANSI stripped, capped). */
   live?: OutputBuffer;
   /** First lines of the result once it arrived. */

@@ -54,6 +54,7 @@ function formatTool(item: ToolItem): string[] {
   const danger = item.danger === 'safe' ? '' : dim(` [${item.danger}]`);
   const head = `${color('yellow', `⚙ ${esc(item.tool)}`)} ${esc(item.summary)}${danger}`;
   const lines = [head];
+  if (item.permission) lines.push(color(item.permission.allowed ? 'green' : 'yellow', `  ${item.permission.allowed ? '✔' : '⊘'} ${esc(item.permission.text)}`));
   if (item.status === 'running') {
     const live = item.live ? outputTail(item.live, LIVE_LINES) : [];
     for (const line of live) lines.push(dim(`  │ ${esc(line)}`));
@@ -79,15 +80,15 @@ export function formatRunCall(call: RunCall, index: number): string {
 function formatRunSummary(item: RunSummaryItem): string[] {
   const parts = [item.model];
   if (item.iterations > 0) parts.push(`${item.iterations} iteration${item.iterations === 1 ? '' : 's'}`);
-  if (item.usage) parts.push(`${item.usage.inputTokens} in / ${item.usage.outputTokens} out tokens`);
   if (item.outcome !== 'answered') parts.push(item.outcome);
-  const title = `run: ${parts.join(' · ')}`;
-  if (item.calls.length === 0) return [dim(`─ ${esc(title)}`)];
+  const title = `run · ${parts.join(' · ')}`;
+  const usage = item.usage ? `${item.usage.inputTokens} in / ${item.usage.outputTokens} out tokens` : '';
+  if (item.calls.length === 0) return [dim(`─ ${esc(title)}${usage ? ` · ${usage}` : ''}`)];
   const lines = [dim(`┌ ${esc(title)}`)];
   item.calls.forEach((call, index) => {
     const text = esc(formatRunCall(call, index));
     lines.push(`${dim('│')} ${call.status === 'ok' ? text : color(call.status === 'error' ? 'red' : 'yellow', text)}`);
   });
-  lines.push(dim('└'));
+  lines.push(dim(`└ ${item.calls.length} tool call${item.calls.length === 1 ? '' : 's'}${usage ? ` · ${usage}` : ''}`));
   return lines;
 }

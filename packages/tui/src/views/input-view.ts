@@ -18,6 +18,6 @@ export function formatInput(editor: LineEditor, width: number, options: { viewer
   const before = visible.slice(0, at);
   const under = visible[at] ?? ' ';
   const after = visible.slice(at + 1);
-  const placeholder = editor.text.length === 0 ? dim(' type a message, Enter to send') : '';
+  const placeholder = editor.text.length === 0 ? dim('type a message, Enter to send') : '';
   return `${color('cyan', PROMPT)}${esc(before)}{inverse}${esc(under)}{/inverse}${esc(after)}${placeholder}`;
 }
