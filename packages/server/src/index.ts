@@ -1,1 +1,11 @@
-export {};
+export { createApplication, DEFAULT_MODEL, type Application, type ApplicationDeps } from './app.js';
+export type { Tokens, TokenKind, ClientIdentity } from './auth.js';
+export { runServe, parseServeArgs, DEFAULT_HOST, DEFAULT_PORT, type ServeOptions, type RunningServer } from './serve/run-serve.js';
+export { loadTokens } from './serve/tokens.js';
+export { defaultDataDir } from './serve/data-dir.js';
+export { readServerInfo, type ServerInfo } from './serve/server-info.js';
+export { PtyCommandRunner, type PtyRunnerOptions } from './pty/pty-runner.js';
+export { CommandError } from './handlers/command-error.js';
+export type { HandlerMap, Handler, CommandContext } from './handlers/dispatch.js';
+export type { Session, SessionHooks, SessionRunner } from './sessions/session.js';
+export type { SessionEngine, ModelFactory, GrantablePaths } from './sessions/engine.js';

@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import { Command, CommanderError } from 'commander';
+import type { Logger } from 'pino';
+import { createApplication, type Application, type ApplicationDeps } from '../app.js';
+import { defaultDataDir, ensureDataDir } from './data-dir.js';
+import { createServerLogger } from './logger.js';
+import { removeServerInfo, writeServerInfo } from './server-info.js';
+import { loadTokens } from './tokens.js';
+
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+  dataDir?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Where the one `tandem listening on …` line goes; default stdout. */
+  stdout?: NodeJS.WritableStream;
+  /** Close gracefully on SIGINT/SIGTERM (default true). */
+  handleSignals?: boolean;
+  /** Extra application parts (tests, embedders). */
+  deps?: Partial<ApplicationDeps>;
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  app: Application;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 7777;
+
+/** Parses `tandem serve` arguments (with or without the leading `serve`). Throws CommanderError on bad input. */
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Required<Pick<ServeOptions, 'host' | 'port' | 'dataDir'>> {
+  const args = argv[0] === 'serve' ? argv.slice(1) : argv;
+  const command = new Command('serve')
+    .description('run the headless Tandem server in the foreground')
+    .option('--host <host>', 'interface to listen on', DEFAULT_HOST)
+    .option('--port <port>', 'port to listen on (0 takes a free port)', parsePort, DEFAULT_PORT)
+    .option('--data-dir <dir>', 'where sessions, tokens and logs live (default $TANDEM_DATA_DIR or ~/.tandem)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+  command.parse(args, { from: 'user' });
+  const opts = command.opts<{ host: string; port: number; dataDir?: string }>();
+  return { host: opts.host, port: opts.port, dataDir: opts.dataDir ? resolve(opts.dataDir) : defaultDataDir(env) };
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CommanderError(2, 'tandem.badPort', `--port must be 0..65535, got "${value}"`);
+  return port;
+}
+
+/**
+ * `tandem serve`: prepares the data dir and tokens, starts the server, prints exactly
+ * `tandem listening on http://HOST:PORT` as the first stdout line, records server.json, and
+ * shuts down gracefully on SIGINT/SIGTERM. Logs go to pino, never stdout.
+ */
+export async function runServe(input: string[] | ServeOptions = {}): Promise<RunningServer> {
+  const options: ServeOptions = Array.isArray(input) ? parseServeArgs(input) : input;
+  const env = options.env ?? process.env;
+  const dataDir = options.dataDir ?? defaultDataDir(env);
+  await ensureDataDir(dataDir);
+  const tokens = await loadTokens(dataDir, env);
+  const logger = createServerLogger(dataDir, env);
+  const app = createApplication({ dataDir, tokens, logger, env, ...options.deps });
+  const { url } = await app.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+  // server.json first, so whoever reads the listening line can rely on it being there.
+  await writeServerInfo(dataDir, { url, pid: process.pid, startedAt: new Date().toISOString() });
+  (options.stdout ?? process.stdout).write(`tandem listening on ${url}\n`);
+  logger.info({ url, dataDir }, 'tandem server listening');
+
+  let closing: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down');
+    void close().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  const close = () =>
+    (closing ??= (async () => {
+      if (options.handleSignals !== false) {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+      await app.close();
+      await removeServerInfo(dataDir);
+      logger.info('tandem server stopped');
+      logger.flush();
+    })());
+  if (options.handleSignals !== false) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  return { url, dataDir, app, logger, close };
+}

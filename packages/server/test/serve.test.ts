@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDir, type TempDir } from '@tandem/testkit';
+import { loadTokens, readServerInfo } from '../src/index.js';
+import { parseServeArgs } from '../src/serve/run-serve.js';
+import { connectClient } from './server-harness.js';
+
+const repoRoot = resolve(import.meta.dirname, '../../..');
+const dirs: TempDir[] = [];
+const children: ChildProcess[] = [];
+
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) await dir.cleanup();
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await makeTempDir('tandem-serve-');
+  dirs.push(dir);
+  return dir.path;
+}
+
+function startBin(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(process.execPath, ['--conditions=tandem-source', '--import', 'tsx', 'packages/server/src/bin.ts', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, TANDEM_TOKEN: '', TANDEM_VIEW_TOKEN: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const lines = createInterface({ input: child.stdout! });
+  const firstLine = new Promise<string>((resolveLine, reject) => {
+    lines.once('line', resolveLine);
+    child.once('exit', (code) => reject(new Error(`tandem serve exited with ${code} before printing`)));
+  });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { child, firstLine, exited };
+}
+
+describe('tandem serve', () => {
+  it('prints exactly the listening line, keeps 0600 tokens, records and removes server.json', async () => {
+    const dataDir = join(await tempDir(), 'data');
+    const { child, firstLine, exited } = startBin(['serve', '--port', '0', '--data-dir', dataDir]);
+    const line = await firstLine;
+    expect(line).toMatch(/^tandem listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const url = line.slice('tandem listening on '.length);
+
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    for (const file of ['token', 'view-token']) {
+      expect((await stat(join(dataDir, file))).mode & 0o777).toBe(0o600);
+    }
+    const info = await readServerInfo(dataDir);
+    expect(info?.url).toBe(url);
+    expect(info?.pid).toBe(child.pid);
+    expect((await stat(join(dataDir, 'server.json'))).mode & 0o777).toBe(0o600);
+
+    // The generated tokens are the ones the server accepts; loading again gives the same.
+    const tokens = await loadTokens(dataDir, {});
+    expect(tokens.control).toBe((await readFile(join(dataDir, 'token'), 'utf8')).trim());
+    const client = await connectClient(url, 'probe', tokens.control);
+    const reply = await client.request('session:list', {});
+    expect(reply.ok).toBe(true);
+    client.close();
+
+    let more = '';
+    child.stdout!.on('data', (d) => (more += String(d)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(more).toBe('');
+    expect(await readServerInfo(dataDir, { checkAlive: false })).toBeUndefined();
+  });
+
+  it('takes tokens from TANDEM_TOKEN / TANDEM_VIEW_TOKEN', async () => {
+    const dataDir = await tempDir();
+    const { firstLine } = startBin(['serve', '--port', '0', '--data-dir', dataDir], { TANDEM_TOKEN: 'env-control', TANDEM_VIEW_TOKEN: 'env-view' });
+    const url = (await firstLine).slice('tandem listening on '.length);
+    const viewer = await connectClient(url, 'v', 'env-view');
+    const create = await viewer.request('session:create', {});
+    expect(create.ok === false && create.error.code).toBe('forbidden');
+    viewer.close();
+    await expect(connectClient(url, 'x', 'not-it')).rejects.toThrow('unauthorized');
+  });
+
+  it('parses its options with the documented defaults', () => {
+    expect(parseServeArgs(['serve'], { TANDEM_DATA_DIR: '/srv/tandem' })).toEqual({ host: '127.0.0.1', port: 7777, dataDir: '/srv/tandem' });
+    expect(parseServeArgs(['--host', '0.0.0.0', '--port', '0', '--data-dir', '/x'], {})).toEqual({ host: '0.0.0.0', port: 0, dataDir: '/x' });
+    expect(() => parseServeArgs(['--port', 'abc'], {})).toThrow();
+  });
+});
