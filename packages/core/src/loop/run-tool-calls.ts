@@ -1,0 +1,106 @@
+import type { Message, ToolCall } from '../messages.js';
+import type { EngineEvent } from './types.js';
+import { callDanger, executeCall, type CallEnvironment, type CallResult } from './execute-call.js';
+import { LOOP_WARN_AT, type LoopDetector, type LoopVerdict } from './loop-detector.js';
+import { planBatches } from './parallel-batches.js';
+import { NOT_RUN_OUTPUT, type TurnEnd } from './turn-end.js';
+
+export interface CallsContext {
+  turnId: string;
+  iteration: number;
+  env: CallEnvironment;
+  detector: LoopDetector;
+  conversation: Message[];
+  emit(event: EngineEvent): void;
+}
+
+interface Planned {
+  call: ToolCall;
+  verdict: LoopVerdict;
+}
+
+/**
+ * Runs one reply's tool calls (SPEC A3, A7, A10): read-only neighbours concurrently, the rest
+ * one at a time, results emitted and appended in declared order. Returns how the turn ends
+ * when a call stopped it, or undefined to go on.
+ */
+export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext): Promise<TurnEnd | undefined> {
+  const planned: Planned[] = calls.map((call) => ({ call, verdict: ctx.detector.observe(call) }));
+  const stopAt = planned.findIndex((p) => p.verdict.action === 'stop');
+  const runnable = stopAt === -1 ? planned : planned.slice(0, stopAt);
+  const batches = planBatches(runnable, (p) => ctx.env.tools.get(p.call.name)?.readOnly === true);
+
+  let done = 0;
+  for (const batch of batches) {
+    for (const p of batch) announce(p, ctx);
+    const results = await Promise.all(batch.map((p) => executeCall(p.call, ctx.env)));
+    if (ctx.env.signal.aborted || results.some((r) => r.cancelled)) return { kind: 'cancelled' };
+    let stop: TurnEnd | undefined;
+    batch.forEach((p, i) => {
+      const result = results[i] as CallResult;
+      const output = p.verdict.action === 'warn' ? `${result.output}\n\n${p.verdict.nudge}` : result.output;
+      record(p.call, { ...result, output }, ctx);
+      if (result.stopTurn && !stop) {
+        stop = { kind: 'error', outcome: result.stopTurn, code: result.stopTurn, message: result.output };
+      }
+    });
+    done += batch.length;
+    if (stop) {
+      skipRest(planned.slice(done), ctx);
+      return stop;
+    }
+  }
+  if (stopAt === -1) return undefined;
+
+  const stopped = planned[stopAt] as Planned;
+  const verdict = stopped.verdict as Extract<LoopVerdict, { action: 'stop' }>;
+  emitCall(stopped.call, ctx);
+  ctx.emit({ type: 'loop_warning', tool: stopped.call.name, count: verdict.count, stopped: true });
+  record(stopped.call, { output: verdict.reason, isError: true, durationMs: 0 }, ctx);
+  skipRest(planned.slice(stopAt + 1), ctx);
+  return {
+    kind: 'error',
+    outcome: 'loop_stopped',
+    code: 'loop_stopped',
+    message: `Stopped: ${stopped.call.name} was called ${verdict.count} times in a row with the same arguments.`,
+  };
+}
+
+function announce(p: Planned, ctx: CallsContext): void {
+  emitCall(p.call, ctx);
+  if (p.verdict.action === 'warn' && p.verdict.count === LOOP_WARN_AT) ctx.emit({ type: 'loop_warning', tool: p.call.name, count: p.verdict.count, stopped: false });
+}
+
+function emitCall(call: ToolCall, ctx: CallsContext): void {
+  ctx.emit({
+    type: 'tool_call',
+    turnId: ctx.turnId,
+    iteration: ctx.iteration,
+    callId: call.id,
+    tool: call.name,
+    args: call.args,
+    danger: callDanger(ctx.env.tools.get(call.name), call.args),
+    ...(call.args === undefined ? { rawArgs: call.rawArgs } : {}),
+  });
+}
+
+function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 'durationMs'>, ctx: CallsContext): void {
+  ctx.emit({
+    type: 'tool_result',
+    turnId: ctx.turnId,
+    callId: call.id,
+    tool: call.name,
+    isError: result.isError,
+    output: result.output,
+    durationMs: result.durationMs,
+  });
+  ctx.conversation.push({ role: 'tool', callId: call.id, name: call.name, output: result.output, isError: result.isError });
+}
+
+/** Calls after a stop still get a result, so the conversation stays valid for the provider. */
+function skipRest(rest: readonly Planned[], ctx: CallsContext): void {
+  for (const p of rest) {
+    emitCall(p.call, ctx);
+    record(p.call, { output: NOT_RUN_OUTPUT, isError: true, durationMs: 0 }, ctx);
+  }
+}

@@ -1,0 +1,186 @@
+import type { ToolCall } from '../messages.js';
+import { systemClock } from '../ports/clock.js';
+import { allowAllGate } from '../ports/tool-gate.js';
+import { DEFAULT_TEMPERATURE } from '../providers/openai-chat.js';
+import type { ModelRequest } from '../providers/types.js';
+import { toToolSpec, type AnyTool } from '../tools/define.js';
+import { errorMessage } from './argument-errors.js';
+import { AsyncQueue } from './async-queue.js';
+import type { CallEnvironment } from './execute-call.js';
+import { LoopDetector } from './loop-detector.js';
+import { readModelReply } from './model-reply.js';
+import { runToolCalls } from './run-tool-calls.js';
+import { CANCEL_NOTE, type TurnEnd } from './turn-end.js';
+import { DEFAULT_LIMITS, type EngineEvent, type TurnOptions } from './types.js';
+
+/**
+ * One turn of the agent loop (SPEC A1-A10). It never prints: everything that happens is a
+ * yielded event, ending with exactly one `turn_done` or `turn_cancelled`. The conversation in
+ * `opts.conversation` is appended to as the turn goes and rolled back if it is cancelled.
+ * Stopping the iteration early (`return()`) cancels the turn.
+ */
+export async function* runTurn(opts: TurnOptions): AsyncGenerator<EngineEvent> {
+  const queue = new AsyncQueue<EngineEvent>();
+  const abandoned = new AbortController();
+  const signal = AbortSignal.any([opts.signal, abandoned.signal]);
+  const io: TurnIo = { emit: (e) => queue.push(e), settled: () => queue.drained() };
+  driveTurn(opts, signal, io).then(
+    () => queue.end(),
+    (err: unknown) => queue.fail(err),
+  );
+  try {
+    yield* queue;
+  } finally {
+    abandoned.abort(new Error('the turn was abandoned by its consumer'));
+  }
+}
+
+/** How the driver talks to the consumer: push events, and wait until it has handled them. */
+interface TurnIo {
+  emit(event: EngineEvent): void;
+  settled(): Promise<void>;
+}
+
+async function driveTurn(opts: TurnOptions, signal: AbortSignal, io: TurnIo): Promise<void> {
+  const { emit } = io;
+  const startLength = opts.conversation.length;
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  const state = { iterations: 0 };
+  opts.conversation.push({ role: 'user', text: opts.userText });
+  emit({ type: 'turn_started', turnId: opts.turnId, model: opts.model.id });
+
+  let end: TurnEnd;
+  try {
+    end = await loop(opts, signal, io, usage, state);
+  } catch (err) {
+    end = signal.aborted
+      ? { kind: 'cancelled' }
+      : { kind: 'error', outcome: 'error', code: 'internal', message: `The agent loop failed unexpectedly: ${errorMessage(err)}` };
+  }
+
+  emit({ type: 'usage', turnId: opts.turnId, model: opts.model.id, ...usage });
+  if (end.kind === 'cancelled') {
+    opts.conversation.length = startLength;
+    emit({ type: 'turn_cancelled', turnId: opts.turnId, note: CANCEL_NOTE });
+    return;
+  }
+  if (end.kind === 'error') emit({ type: 'agent_error', turnId: opts.turnId, code: end.code, message: end.message });
+  emit({
+    type: 'turn_done',
+    turnId: opts.turnId,
+    iterations: state.iterations,
+    outcome: end.kind === 'answered' ? 'answered' : end.outcome,
+    model: opts.model.id,
+    usage: { ...usage },
+  });
+}
+
+async function loop(
+  opts: TurnOptions,
+  signal: AbortSignal,
+  io: TurnIo,
+  usage: { inputTokens: number; outputTokens: number },
+  state: { iterations: number },
+): Promise<TurnEnd> {
+  const { emit } = io;
+  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const tools = toolMap(opts.tools);
+  const specs = opts.tools.map(toToolSpec);
+  const detector = new LoopDetector();
+  const env = callEnvironment(opts, tools, signal, limits.toolTimeoutMs, emit);
+
+  // Steering is taken only once the consumer has handled every event so far, so a message the
+  // host accepted in reaction to an event is folded in at this boundary, not the next one.
+  const foldSteering = async (): Promise<boolean> => {
+    if (!opts.takeSteering) return false;
+    await io.settled();
+    const steering = opts.takeSteering();
+    for (const s of steering) {
+      emit({ type: 'user_message', text: s.text, by: s.by, mode: 'steer' });
+      opts.conversation.push({ role: 'user', text: s.text });
+    }
+    return steering.length > 0;
+  };
+
+  for (;;) {
+    if (signal.aborted) return { kind: 'cancelled' };
+    if (state.iterations >= limits.maxIterations) {
+      const message = `max_iterations (${limits.maxIterations}) exceeded`;
+      return { kind: 'error', outcome: 'max_iterations', code: 'max_iterations', message };
+    }
+    await foldSteering();
+    if (signal.aborted) return { kind: 'cancelled' };
+    state.iterations += 1;
+    const iteration = state.iterations;
+    emit({ type: 'thinking', turnId: opts.turnId });
+    const request: ModelRequest = {
+      system: opts.system,
+      messages: opts.conversation,
+      tools: specs,
+      temperature: opts.temperature ?? DEFAULT_TEMPERATURE,
+    };
+    const reply = await readModelReply(opts.model, request, signal, (delta) =>
+      emit({ type: 'text_delta', turnId: opts.turnId, delta }),
+    );
+    usage.inputTokens += reply.inputTokens;
+    usage.outputTokens += reply.outputTokens;
+    if (signal.aborted) return { kind: 'cancelled' };
+
+    if (reply.error) {
+      const kept = reply.text !== '';
+      if (kept) {
+        emit({ type: 'assistant_text', turnId: opts.turnId, iteration, text: reply.text });
+        opts.conversation.push({ role: 'assistant', text: reply.text, toolCalls: [] });
+      }
+      const message = kept ? `${reply.error.message} The partial reply was kept.` : reply.error.message;
+      return { kind: 'error', outcome: 'error', code: reply.error.kind, message };
+    }
+
+    const calls = reply.toolCalls.map(normalizeCall);
+    if (reply.text !== '') emit({ type: 'assistant_text', turnId: opts.turnId, iteration, text: reply.text });
+    if (reply.text !== '' || calls.length > 0) opts.conversation.push({ role: 'assistant', text: reply.text, toolCalls: calls });
+    if (calls.length === 0) {
+      if (await foldSteering()) continue;
+      return { kind: 'answered' };
+    }
+    const stop = await runToolCalls(calls, { turnId: opts.turnId, iteration, env, detector, conversation: opts.conversation, emit });
+    if (stop) return stop;
+  }
+}
+
+/** The conversation keeps arguments as canonical JSON, which the event log can reproduce exactly. */
+function normalizeCall(call: ToolCall): ToolCall {
+  return call.args === undefined ? call : { ...call, rawArgs: JSON.stringify(call.args) };
+}
+
+function toolMap(tools: readonly AnyTool[]): Map<string, AnyTool> {
+  return new Map(tools.map((t) => [t.name, t]));
+}
+
+function callEnvironment(
+  opts: TurnOptions,
+  tools: ReadonlyMap<string, AnyTool>,
+  signal: AbortSignal,
+  toolTimeoutMs: number,
+  emit: (e: EngineEvent) => void,
+): CallEnvironment {
+  return {
+    turnId: opts.turnId,
+    tools,
+    gate: opts.gate ?? allowAllGate,
+    clock: opts.clock ?? systemClock,
+    toolTimeoutMs,
+    signal,
+    context: (call, callSignal) => ({
+      sessionId: opts.sessionId,
+      callId: call.id,
+      cwd: opts.cwd,
+      signal: callSignal,
+      onOutput: (data: string) => emit({ type: 'command_output', callId: call.id, data }),
+      runner: opts.runner,
+      paths: opts.paths,
+      baselines: opts.baselines,
+      services: opts.services ?? {},
+    }),
+  };
+}
