@@ -113,3 +113,13 @@ describe('model catalog', () => {
     expect(memoryModelChain({})).toEqual([...DEFAULT_MEMORY_MODELS]);
   });
 });
+
+describe('memory chain clients', () => {
+  it('resolves each memory model pinned to itself, skipping ids it cannot use', async () => {
+    const { resolveMemoryChain } = await import('./resolve.js');
+    const { chain, skipped } = resolveMemoryChain({ env: { TANDEM_MEMORY_MODELS: 'openai/gpt-4.1-nano,nope/x,anthropic/claude-haiku-4-5' } });
+    expect(chain.map((c) => c.id)).toEqual(['openai/gpt-4.1-nano', 'anthropic/claude-haiku-4-5']);
+    expect(chain.map((c) => c.client.id)).toEqual(['openai/gpt-4.1-nano', 'anthropic/claude-haiku-4-5']);
+    expect(skipped).toEqual([expect.stringMatching(/^nope\/x: unknown provider "nope"/)]);
+  });
+});

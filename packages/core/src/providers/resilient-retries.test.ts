@@ -204,4 +204,17 @@ describe('resilient model client: retries and fallback', () => {
     expect((out.error as ProviderError).kind).toBe('aborted');
     expect(server.requests).toHaveLength(1);
   });
+
+  it('walks an explicit chain instead of catalog links, and a pinned model does not fall back', async () => {
+    const models = [testModel('openai/m-a', { fallback: 'openai/m-c' }), testModel('anthropic/m-b'), testModel('openai/m-c')];
+    server.script('m-a', { status: 401 }, { status: 401 });
+    server.script('m-b', { text: 'memory model two' });
+    const config = configWith(models);
+    const env = fakeEnv(server);
+    const walked = resolveModelClient('openai/m-a', { env, config, chain: ['openai/m-a', 'anthropic/m-b'], clock: new FakeClock({ auto: true }) });
+    expect((await drain(walked)).text).toBe('memory model two');
+    const pinned = resolveModelClient('openai/m-a', { env, config, chain: ['openai/m-a'], clock: new FakeClock({ auto: true }) });
+    expect(((await drain(pinned)).error as ProviderError).kind).toBe('auth');
+    expect(server.requests.map((r) => r.model)).toEqual(['m-a', 'm-b', 'm-a']);
+  });
 });

@@ -108,6 +108,30 @@ export function memoryModelChain(env: NodeJS.ProcessEnv, config?: ProvidersConfi
   return [...DEFAULT_MEMORY_MODELS];
 }
 
+/**
+ * The memory chain as separate clients, one per model, each pinned to its model (its own
+ * retries and key rotation, but no transport fallback), for a business layer that walks the
+ * chain itself (SPEC H3). Ids that cannot be resolved are left out and reported in `skipped`.
+ */
+export function resolveMemoryChain(options: ResolveOptions): {
+  chain: Array<{ id: string; client: ResilientModelClient }>;
+  skipped: string[];
+} {
+  const ids = options.chain ?? memoryModelChain(options.env, options.config);
+  const catalog = new Catalog(options.config);
+  const chain: Array<{ id: string; client: ResilientModelClient }> = [];
+  const skipped: string[] = [];
+  for (const id of ids) {
+    try {
+      const { entry } = catalog.resolve(id);
+      chain.push({ id: entry.id, client: resolveModelClient(entry.id, { ...options, chain: [entry.id] }) });
+    } catch (err) {
+      skipped.push(`${id}: ${(err as Error).message}`);
+    }
+  }
+  return { chain, skipped };
+}
+
 /** A client for memory consolidation: the first model of the memory chain, then the rest in order. */
 export function resolveMemoryClient(options: ResolveOptions): ResilientModelClient {
   const chain = options.chain ?? memoryModelChain(options.env, options.config);
