@@ -51,11 +51,15 @@ async function* walk(dir: string, rules: Rules[], options: WalkOptions): AsyncGe
   }
 }
 
+/** Deeper .gitignore files override shallower ones, as in git (a nested `!keep.log` re-includes). */
 function isIgnored(full: string, isDir: boolean, rules: Rules[]): boolean {
-  for (const { base, rules: ig } of rules) {
+  for (let i = rules.length - 1; i >= 0; i--) {
+    const { base, rules: ig } = rules[i]!;
     const rel = path.relative(base, full).split(path.sep).join('/');
     if (rel === '' || rel.startsWith('..')) continue;
-    if (ig.ignores(isDir ? `${rel}/` : rel)) return true;
+    const verdict = ig.test(isDir ? `${rel}/` : rel);
+    if (verdict.ignored) return true;
+    if (verdict.unignored) return false;
   }
   return false;
 }
