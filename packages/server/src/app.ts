@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { Server as IoServer } from 'socket.io';
 import { SESSION_EVENT } from '@tandem/shared';
-import { modelInfo, modelWarnings, systemClock, type AnyTool, type Clock, type ToolGate, type ToolServices } from '@tandem/core';
+import { builtinTools, modelInfo, modelWarnings, systemClock, type AnyTool, type Clock, type ToolGate, type ToolServices } from '@tandem/core';
 import { authenticate, type ClientIdentity, type Tokens } from './auth.js';
 import { bindCommands, type HandlerMap } from './handlers/dispatch.js';
 import { jobHandlers } from './handlers/job-handlers.js';
@@ -83,7 +83,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     modelFactory,
     checkModel: (spec) => void modelInfo(spec, config),
     modelWarnings: (spec) => modelWarnings(spec, config, env),
-    toolsFactory: deps.toolsFactory ?? (() => []),
+    toolsFactory: deps.toolsFactory ?? builtinTools,
     runnerFactory: deps.runnerFactory ?? ((session) => new PtyCommandRunner({ logDir: session.commandLogDir, clock })),
     gateFactory: deps.gateFactory,
     servicesFactory: deps.servicesFactory,

@@ -1,8 +1,8 @@
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
-import { systemClock, type Clock, type CommandRunner, type RunCommandOptions, type RunCommandResult } from '@tandem/core';
-import { PTY_NONINTERACTIVE_ENV } from './noninteractive-env.js';
+import { NONINTERACTIVE_ENV, systemClock, type Clock, type CommandRunner, type RunCommandOptions, type RunCommandResult } from '@tandem/core';
+
 import { OutputCoalescer } from './output-coalescer.js';
 import { groupAlive, killGroup } from './process-group.js';
 
@@ -54,7 +54,7 @@ export class PtyCommandRunner implements CommandRunner {
       cols: 160,
       rows: 48,
       cwd: opts.cwd,
-      env: { ...(this.options.env ?? process.env), ...PTY_NONINTERACTIVE_ENV, ...opts.env },
+      env: { ...(this.options.env ?? process.env), ...NONINTERACTIVE_ENV, ...opts.env },
     });
     const pgid = proc.pid;
     const chunks: string[] = [];

@@ -1,45 +1,19 @@
-import { isAbsolute, relative, resolve } from 'node:path';
-import { listModels, type FileBaselines, type Message, type ProvidersConfig } from '@tandem/core';
-import type { GrantablePaths, SessionEngine } from './engine.js';
+import { createFileBaselines, createPathSandbox, listModels, runTurn, type Message, type ProvidersConfig } from '@tandem/core';
+import type { SessionEngine } from './engine.js';
 
 /**
  * The engine parts from @tandem/core.
- * TEMPORARY: the loop, prompt, tools and sandbox are not in core yet; these stand-ins keep the
- * server usable and are replaced by core's implementations as they land.
+ * TEMPORARY stand-ins until core has them: `conversationFromEvents` (a restarted session starts
+ * with an empty model conversation; its event history is intact) and the system prompt builder.
  */
 export function defaultEngine(config: ProvidersConfig): SessionEngine {
   return {
-    runTurn: () => {
-      throw new Error('the agent loop is not available in this build of @tandem/core');
-    },
+    runTurn,
     conversationFromEvents: () => [] as Message[],
-    systemPrompt: async ({ cwd }) => `You are Tandem, a coding agent working in ${cwd}.`,
-    createPaths: ({ workspace, granted }) => simplePaths(workspace, granted),
-    createBaselines: () => noBaselines,
+    systemPrompt: async ({ cwd }) =>
+      `You are Tandem, a coding agent working in ${cwd}. Use the tools to read, change and run things there; end with one short summary.`,
+    createPaths: (args) => createPathSandbox(args),
+    createBaselines: () => createFileBaselines(),
     listModels: () => listModels(config),
   };
 }
-
-function simplePaths(workspace: string, granted: string[]): GrantablePaths {
-  const roots = [workspace, ...granted];
-  return {
-    async resolve(path) {
-      const abs = resolve(workspace, path);
-      if (!roots.some((root) => !relative(root, abs).startsWith('..') && !isAbsolute(relative(root, abs)))) {
-        throw new Error(`${path} is outside the workspace ${workspace}`);
-      }
-      return abs;
-    },
-    grant(path) {
-      const abs = resolve(workspace, path);
-      roots.push(abs);
-      return abs;
-    },
-  };
-}
-
-const noBaselines: FileBaselines = {
-  recordRead: () => undefined,
-  assertFresh: async () => undefined,
-  recordWrite: () => undefined,
-};

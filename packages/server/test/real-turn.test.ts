@@ -1,0 +1,133 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionEvent } from '@tandem/shared';
+import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { procStat } from '../src/pty/process-group.js';
+import { startTestServer, TOKENS, type TestClient, type TestServer } from './server-harness.js';
+
+/**
+ * The whole path: real server, real socket.io clients, core's loop and tools, the openai SDK
+ * against the scripted fake model server, and commands in real ptys.
+ */
+let fake: FakeModelServer;
+let server: TestServer;
+
+beforeAll(async () => {
+  fake = await startFakeModelServer();
+});
+afterAll(async () => {
+  await fake.close();
+});
+afterEach(async () => {
+  await server?.stop();
+});
+
+async function startWithTwoClients(): Promise<{ alice: TestClient; bob: TestClient; sessionId: string }> {
+  server = await startTestServer({
+    env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL },
+    defaultModel: 'openai/fake-model',
+  });
+  const alice = await server.connect('alice');
+  const bob = await server.connect('bob', TOKENS.view);
+  const { session } = await alice.ok('session:create', { title: 'real' });
+  await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
+  await bob.ok('session:attach', { sessionId: session.id, role: 'viewer' });
+  await alice.waitFor((e) => e.type === 'presence' && e.clients.length === 2);
+  await bob.waitFor((e) => e.type === 'presence' && e.clients.length === 2);
+  return { alice, bob, sessionId: session.id };
+}
+
+const typesOf = (events: SessionEvent[]) => events.map((e) => e.type);
+
+function alive(pid: number): boolean {
+  const stat = procStat(pid);
+  return stat !== undefined && stat.state !== 'Z';
+}
+
+describe('a real turn that runs a command', () => {
+  it('streams command output to every client before the tool result, in the same seq order', async () => {
+    const { alice, bob, sessionId } = await startWithTwoClients();
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo one; sleep 0.3; echo two' } }] }, { chunks: ['All ', 'done.'] });
+    const from = bob.events.at(-1)!.seq;
+    expect(await alice.ok('session:send', { sessionId, text: 'run it' })).toEqual({ mode: 'turn' });
+    await alice.waitFor((e) => e.type === 'turn_done');
+    const done = await bob.waitFor((e) => e.type === 'turn_done');
+    expect(done.type === 'turn_done' && done.outcome).toBe('answered');
+
+    const aliceEvents = alice.persisted().filter((e) => e.seq > from);
+    const bobEvents = bob.persisted().filter((e) => e.seq > from);
+    expect(bobEvents).toEqual(aliceEvents);
+    const types = typesOf(aliceEvents);
+    expect(types[0]).toBe('user_message');
+    expect(types).toContain('tool_call');
+    const firstOutput = types.indexOf('command_output');
+    const result = types.indexOf('tool_result');
+    expect(firstOutput).toBeGreaterThan(types.indexOf('tool_call'));
+    expect(firstOutput).toBeLessThan(result);
+    const output = aliceEvents.filter((e) => e.type === 'command_output').map((e) => (e.type === 'command_output' ? e.data : '')).join('');
+    expect(output).toContain('one');
+    expect(output).toContain('two');
+    const toolResult = aliceEvents[result]!;
+    expect(toolResult.type === 'tool_result' && toolResult.isError).toBe(false);
+    expect(toolResult.type === 'tool_result' && toolResult.output).toContain('two');
+    const text = aliceEvents.find((e) => e.type === 'assistant_text');
+    expect(text?.type === 'assistant_text' && text.text).toBe('All done.');
+    // The command ran in the session's workspace.
+    const call = aliceEvents.find((e) => e.type === 'tool_call');
+    expect(call?.type === 'tool_call' && call.tool).toBe('run_command');
+    const info = (await alice.ok('session:list', {})).sessions[0]!;
+    expect(info.status).toBe('idle');
+    expect(info.lastSeq).toBe(aliceEvents.at(-1)!.seq);
+  });
+
+  it('lets a driver type into a command waiting on read; every client sees who typed', async () => {
+    const { alice, bob, sessionId } = await startWithTwoClients();
+    fake.enqueue(
+      { toolCalls: [{ name: 'run_command', args: { command: 'read -p "name? " who; echo "hello $who"' } }] },
+      { text: 'Greeted.' },
+    );
+    await alice.ok('session:send', { sessionId, text: 'greet' });
+    const prompt = await alice.waitFor((e) => e.type === 'command_output' && e.data.includes('name?'));
+    const callId = prompt.type === 'command_output' ? prompt.callId : '';
+    const denied = await bob.request('command:input', { sessionId, callId, data: 'mallory\r' });
+    expect(denied.ok === false && denied.error.code).toBe('forbidden');
+    const unknown = await alice.request('command:input', { sessionId, callId: 'no-such-call', data: 'x' });
+    expect(unknown.ok === false && unknown.error.code).toBe('not_found');
+    await alice.ok('command:input', { sessionId, callId, data: 'tandem\r' });
+    const typed = await bob.waitFor((e) => e.type === 'command_input');
+    expect(typed.type === 'command_input' && typed).toMatchObject({ callId, data: 'tandem\r', by: 'alice' });
+    const result = await bob.waitFor((e) => e.type === 'tool_result');
+    expect(result.type === 'tool_result' && result.output).toContain('hello tandem');
+    await bob.waitFor((e) => e.type === 'turn_done');
+  });
+
+  it('kills a command past its timeout together with its children, and says so', async () => {
+    const { alice, sessionId } = await startWithTwoClients();
+    fake.enqueue(
+      { toolCalls: [{ name: 'run_command', args: { command: 'sleep 1000 & echo "child=$!"; sleep 1000; wait', timeout_seconds: 1 } }] },
+      { text: 'It timed out.' },
+    );
+    await alice.ok('session:send', { sessionId, text: 'hang' });
+    const result = await alice.waitFor((e) => e.type === 'tool_result', 20_000);
+    expect(result.type === 'tool_result' && result.isError).toBe(true);
+    expect(result.type === 'tool_result' && result.output).toContain('timed out');
+    const output = alice.events.filter((e) => e.type === 'command_output').map((e) => (e.type === 'command_output' ? e.data : '')).join('');
+    const child = Number(/child=(\d+)/.exec(output)?.[1]);
+    expect(child).toBeGreaterThan(0);
+    expect(alive(child)).toBe(false);
+    await alice.waitFor((e) => e.type === 'turn_done');
+  });
+
+  it('cancels a turn while its command runs: the command dies, the turn is cancelled', async () => {
+    const { alice, sessionId } = await startWithTwoClients();
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo "pid=$$"; sleep 1000' } }] });
+    await alice.ok('session:send', { sessionId, text: 'hang' });
+    const out = await alice.waitFor((e) => e.type === 'command_output' && e.data.includes('pid='));
+    const pid = Number(/pid=(\d+)/.exec(out.type === 'command_output' ? out.data : '')?.[1]);
+    await alice.ok('session:cancel', { sessionId });
+    await alice.waitFor((e) => e.type === 'turn_cancelled');
+    // The abort reaches the pty runner, which ends the command's process group (SIGTERM first).
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 30));
+    expect(alive(pid)).toBe(false);
+    expect((await alice.ok('session:list', {})).sessions[0]!.status).toBe('idle');
+  });
+});
