@@ -1,1 +1,2 @@
 export * from './tool-args.js';
+export * from './conversation-builder.js';

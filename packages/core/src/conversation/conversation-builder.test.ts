@@ -1,0 +1,172 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import type { Message } from '../messages.js';
+import { createOpenAIChatClient } from '../providers/openai-chat.js';
+import { defineTool, type AnyTool } from '../tools/define.js';
+import { runTurn } from '../loop/run-turn.js';
+import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
+import type { EngineEvent, SteeringMessage, TurnOptions } from '../loop/types.js';
+import { ConversationBuilder, conversationFromEvents, type ConversationEvent } from './conversation-builder.js';
+
+let server: FakeModelServer;
+beforeEach(async () => {
+  server = await startFakeModelServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes text.',
+  schema: z.object({ text: z.string() }),
+  danger: 'safe',
+  readOnly: true,
+  execute: async ({ text }) => `echo: ${text}`,
+});
+const hang = defineTool({
+  name: 'hang',
+  description: 'Waits until aborted.',
+  schema: z.object({}),
+  danger: 'safe',
+  readOnly: false,
+  execute: (_a, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))),
+});
+
+describe('conversationFromEvents', () => {
+  it('rebuilds exactly the live conversation after text, tool, error, cancel, steering, limit and loop turns', async () => {
+    const model = createOpenAIChatClient({ id: 'openai/fake', model: 'fake', baseURL: server.openaiBaseURL, apiKey: 'k' });
+    const conversation: Message[] = [];
+    const log: ConversationEvent[] = [];
+    let turn = 0;
+    async function play(text: string, over: Partial<TurnOptions> = {}, onEvent?: (e: EngineEvent) => void): Promise<void> {
+      const turnId = `t${++turn}`;
+      log.push({ type: 'user_message', text, by: 'ana', mode: 'turn' });
+      const opts: TurnOptions = {
+        sessionId: 's',
+        turnId,
+        conversation,
+        userText: text,
+        userName: 'ana',
+        system: 'sys',
+        model,
+        tools: [echo, hang] as AnyTool[],
+        cwd: '/w',
+        runner: { run: async () => ({ exitCode: 0, output: '', timedOut: false }) },
+        paths: { resolve: async (p) => p },
+        baselines: { recordRead() {}, assertFresh: async () => {}, recordWrite() {} },
+        signal: new AbortController().signal,
+        ...over,
+      };
+      for await (const e of runTurn(opts)) {
+        // what the server persists: JSON, with text deltas left out
+        if (e.type !== 'text_delta') log.push(JSON.parse(JSON.stringify(e)) as EngineEvent);
+        onEvent?.(e);
+      }
+    }
+
+    server.enqueue({ text: 'Hello.' });
+    await play('hi');
+
+    server.enqueue(
+      {
+        text: 'Looking.',
+        toolCalls: [
+          { id: 'a', name: 'echo', args: { text: 'x', n: [1, { b: 2 }] } },
+          { id: 'b', name: 'echo', args: '{"text": oops' },
+          { id: 'c', name: 'missing', args: '' },
+        ],
+      },
+      { text: 'Done looking.' },
+    );
+    await play('look');
+
+    server.enqueue({ status: 401 });
+    await play('fails');
+
+    server.enqueue({ chunks: ['partial ', 'text', ' lost'], cutAfterChunks: 3 });
+    await play('cut');
+
+    const ac = new AbortController();
+    server.enqueue({ text: 'Waiting.', toolCalls: [{ id: 'h', name: 'hang', args: {} }] });
+    await play('cancel me', { signal: ac.signal }, (e) => {
+      if (e.type === 'tool_call') setTimeout(() => ac.abort(), 10);
+    });
+
+    const pending: SteeringMessage[] = [];
+    server.enqueue({ toolCalls: [{ id: 's1', name: 'echo', args: { text: 's' } }] }, { text: 'first' }, { text: 'second' });
+    await play('steer', { takeSteering: () => pending.splice(0) }, (e) => {
+      if (e.type === 'tool_call') pending.push({ text: 'and also', by: 'bo' });
+      if (e.type === 'assistant_text' && e.text === 'first') pending.push({ text: 'one more', by: 'ana' });
+    });
+
+    let n = 0;
+    server.setHandler(() => ({ toolCalls: [{ name: 'echo', args: { text: `r${++n}` } }] }));
+    await play('limit', { limits: { maxIterations: 3 } });
+
+    let m = 0;
+    server.setHandler(() =>
+      ++m < 3
+        ? { toolCalls: [{ name: 'echo', args: { text: 'same' } }] }
+        : {
+            toolCalls: [
+              { name: 'echo', args: { text: 'same' } },
+              { name: 'echo', args: { text: 'same' } },
+              { name: 'echo', args: { text: 'same' } },
+              { name: 'echo', args: { text: 'never run' } },
+            ],
+          },
+    );
+    await play('loop');
+
+    expect(log.filter((e) => e.type === 'turn_cancelled')).toHaveLength(1);
+    expect(log.filter((e) => e.type === 'agent_error').map((e) => (e as { code: string }).code)).toEqual([
+      'auth',
+      'stream_cut',
+      'max_iterations',
+      'loop_stopped',
+    ]);
+    expect(conversation.length).toBeGreaterThan(20);
+    expect(conversationFromEvents(log)).toEqual(conversation);
+  });
+
+  it('gives unfinished calls of an interrupted turn an error result', () => {
+    const events: ConversationEvent[] = [
+      { type: 'user_message', text: 'go', by: 'ana', mode: 'turn' },
+      { type: 'turn_started', turnId: 't1', model: 'm' },
+      { type: 'tool_call', turnId: 't1', iteration: 1, callId: 'a', tool: 'echo', args: { text: 'x' }, danger: 'safe' },
+      { type: 'tool_call', turnId: 't1', iteration: 1, callId: 'b', tool: 'run_command', args: { command: 'make' }, danger: 'medium' },
+      { type: 'tool_result', turnId: 't1', callId: 'a', tool: 'echo', isError: false, output: 'echo: x', durationMs: 1 },
+      { type: 'turn_interrupted', turnId: 't1', reason: 'server restarted' },
+    ];
+    expect(conversationFromEvents(events)).toEqual([
+      { role: 'user', text: 'go' },
+      {
+        role: 'assistant',
+        text: '',
+        toolCalls: [
+          { id: 'a', name: 'echo', args: { text: 'x' }, rawArgs: '{"text":"x"}' },
+          { id: 'b', name: 'run_command', args: { command: 'make' }, rawArgs: '{"command":"make"}' },
+        ],
+      },
+      { role: 'tool', callId: 'a', name: 'echo', output: 'echo: x', isError: false },
+      { role: 'tool', callId: 'b', name: 'run_command', output: INTERRUPTED_OUTPUT, isError: true },
+    ]);
+  });
+
+  it('empties on conversation_cleared, keeps messages on compaction, ignores unrelated events', () => {
+    const builder = new ConversationBuilder();
+    builder.apply({ type: 'user_message', text: 'old', by: 'ana', mode: 'turn' });
+    builder.apply({ type: 'conversation_cleared', by: 'ana' });
+    expect(builder.messages).toEqual([]);
+    builder.apply({ type: 'user_message', text: 'new', by: 'ana', mode: 'turn' });
+    builder.apply({ type: 'presence', clients: [] });
+    builder.apply({ type: 'compaction', foldedMessages: 0, tokensBefore: 10, tokensAfter: 10, summary: '' });
+    builder.apply({ type: 'thinking', turnId: 't' });
+    expect(builder.messages).toEqual([{ role: 'user', text: 'new' }]);
+    const copy = builder.messages;
+    copy.push({ role: 'user', text: 'mutated' });
+    expect(builder.messages).toHaveLength(1);
+  });
+});

@@ -1,0 +1,131 @@
+import type { EventOf, SessionEvent } from '@tandem/shared';
+import type { AssistantMessage, Message } from '../messages.js';
+import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
+import type { EngineEvent } from '../loop/types.js';
+
+/** A persisted session event or an engine event before stamping; only `type` and its fields matter. */
+export type ConversationEvent = SessionEvent | EngineEvent;
+
+type Of<T extends SessionEvent['type']> = Omit<EventOf<T>, 'sessionId' | 'seq' | 'ts' | 'ephemeral'>;
+
+interface OpenCall {
+  callId: string;
+  turnId: string;
+  tool: string;
+}
+
+/**
+ * Rebuilds the engine's conversation from the session's events, producing exactly what the
+ * loop's live conversation held: user messages (turn or steer), one assistant message per
+ * (turn, iteration), one tool message per result; a cancelled turn leaves nothing behind; a
+ * turn the server lost mid-way gets error results for calls that never finished.
+ * Each event costs O(1), so the server can keep a builder per session and fold events in live.
+ */
+export class ConversationBuilder {
+  private list: Message[] = [];
+  private pendingTurnStart: number | undefined;
+  private readonly turnStarts = new Map<string, number>();
+  private current: { key: string; message: AssistantMessage } | undefined;
+  private readonly openCalls = new Map<string, OpenCall>();
+
+  apply(event: ConversationEvent): void {
+    switch (event.type) {
+      case 'user_message':
+        return this.userMessage(event);
+      case 'turn_started':
+        this.turnStarts.set(event.turnId, this.pendingTurnStart ?? this.list.length);
+        this.pendingTurnStart = undefined;
+        this.current = undefined;
+        return;
+      case 'assistant_text':
+        this.assistant(event.turnId, event.iteration).text = event.text;
+        return;
+      case 'tool_call':
+        return this.toolCall(event);
+      case 'tool_result':
+        this.openCalls.delete(event.callId);
+        this.list.push({ role: 'tool', callId: event.callId, name: event.tool, output: event.output, isError: event.isError });
+        return;
+      case 'turn_done':
+        this.current = undefined;
+        this.forgetTurn(event.turnId);
+        return;
+      case 'turn_cancelled':
+        return this.cancelled(event.turnId);
+      case 'turn_interrupted':
+        return this.interrupted(event.turnId);
+      case 'conversation_cleared':
+        this.list = [];
+        this.current = undefined;
+        this.pendingTurnStart = undefined;
+        this.turnStarts.clear();
+        this.openCalls.clear();
+        return;
+      case 'compaction':
+        // The compaction feature owns how a summary replaces older messages; until it defines
+        // that, a compaction event leaves the conversation as it is.
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A copy of the conversation so far (safe to hand to `runTurn`, which appends to it). */
+  get messages(): Message[] {
+    return this.list.slice();
+  }
+
+  private userMessage(event: Of<'user_message'>): void {
+    if (event.mode === 'turn') this.pendingTurnStart = this.list.length;
+    this.current = undefined;
+    this.list.push({ role: 'user', text: event.text });
+  }
+
+  private assistant(turnId: string, iteration: number): AssistantMessage {
+    const key = `${turnId}\u0000${iteration}`;
+    if (this.current?.key === key) return this.current.message;
+    const message: AssistantMessage = { role: 'assistant', text: '', toolCalls: [] };
+    this.list.push(message);
+    this.current = { key, message };
+    return message;
+  }
+
+  private toolCall(event: Of<'tool_call'>): void {
+    const raw = event.rawArgs;
+    this.assistant(event.turnId, event.iteration).toolCalls.push(
+      raw !== undefined
+        ? { id: event.callId, name: event.tool, args: undefined, rawArgs: raw }
+        : { id: event.callId, name: event.tool, args: event.args, rawArgs: JSON.stringify(event.args) ?? '' },
+    );
+    this.openCalls.set(event.callId, { callId: event.callId, turnId: event.turnId, tool: event.tool });
+  }
+
+  private cancelled(turnId: string): void {
+    const start = this.turnStarts.get(turnId);
+    if (start !== undefined && start <= this.list.length) this.list.length = start;
+    this.current = undefined;
+    this.pendingTurnStart = undefined;
+    this.forgetTurn(turnId);
+  }
+
+  private interrupted(turnId: string): void {
+    for (const call of [...this.openCalls.values()]) {
+      if (call.turnId !== turnId) continue;
+      this.list.push({ role: 'tool', callId: call.callId, name: call.tool, output: INTERRUPTED_OUTPUT, isError: true });
+    }
+    this.current = undefined;
+    this.forgetTurn(turnId);
+  }
+
+  private forgetTurn(turnId: string): void {
+    this.turnStarts.delete(turnId);
+    for (const [id, call] of this.openCalls) if (call.turnId === turnId) this.openCalls.delete(id);
+  }
+}
+
+/** The conversation a list of session events describes. */
+export function conversationFromEvents(events: Iterable<ConversationEvent>): Message[] {
+  const builder = new ConversationBuilder();
+  for (const event of events) builder.apply(event);
+  return builder.messages;
+}
