@@ -1,0 +1,106 @@
+import { performance } from 'node:perf_hooks';
+import { Bm25Index } from './bm25-index.js';
+import { reciprocalRankFusion } from './rrf.js';
+import { VectorIndex } from './vector-index.js';
+
+export interface RecallBenchRow {
+  items: number;
+  /** Building the index item by item, ms in total. */
+  indexMs: number;
+  /** Adding one more item to the built index, µs (incremental, no rebuild). */
+  addMicros: number;
+  bm25P50Ms: number;
+  bm25P99Ms: number;
+  /** BM25 + brute-force cosine over synthetic vectors + RRF. */
+  hybridP50Ms: number;
+  hybridP99Ms: number;
+}
+
+const WORDS =
+  'build test deploy server client socket memory context token model provider session event tool shell file path config cache index query vector agent loop retry fallback timeout permission audit log history note profile user workspace commit branch merge review docs api schema error'.split(
+    ' ',
+  );
+const HAN = '记忆上下文模型会话工具文件路径配置缓存索引查询向量代理循环重试超时权限审计日志历史用户工作区';
+
+/**
+ * For the bench package: recall latency over synthetic memories of the given sizes. Indexes are
+ * built once, then queried; query latency p50/p99 for BM25 alone and for the hybrid path.
+ */
+export function benchRecall(sizes: readonly number[] = [10_000, 100_000], options: { queries?: number; dims?: number; seed?: number } = {}): RecallBenchRow[] {
+  const queries = options.queries ?? 200;
+  const dims = options.dims ?? 64;
+  const rows: RecallBenchRow[] = [];
+  for (const size of sizes) {
+    const rand = prng(options.seed ?? 42);
+    const bm25 = new Bm25Index();
+    const vectors = new VectorIndex();
+    const start = performance.now();
+    for (let i = 0; i < size; i++) {
+      bm25.add(`m${i}`, syntheticText(rand));
+      vectors.add(`m${i}`, randomVector(rand, dims));
+    }
+    const indexMs = performance.now() - start;
+    const addStart = performance.now();
+    for (let i = 0; i < 100; i++) bm25.add(`extra${i}`, syntheticText(rand));
+    const addMicros = ((performance.now() - addStart) * 1000) / 100;
+
+    const bm25Times: number[] = [];
+    const hybridTimes: number[] = [];
+    for (let q = 0; q < queries; q++) {
+      const query = syntheticText(rand, 4);
+      let t = performance.now();
+      const keyword = bm25.search(query, 50);
+      bm25Times.push(performance.now() - t);
+      t = performance.now();
+      const semantic = vectors.search(randomVector(rand, dims), 50);
+      reciprocalRankFusion([bm25.search(query, 50).map((s) => s.id), semantic.map((s) => s.id)]);
+      hybridTimes.push(performance.now() - t);
+      if (keyword.length < 0) throw new Error('unreachable');
+    }
+    rows.push({
+      items: size,
+      indexMs: round(indexMs),
+      addMicros: round(addMicros),
+      bm25P50Ms: round(percentile(bm25Times, 0.5)),
+      bm25P99Ms: round(percentile(bm25Times, 0.99)),
+      hybridP50Ms: round(percentile(hybridTimes, 0.5)),
+      hybridP99Ms: round(percentile(hybridTimes, 0.99)),
+    });
+  }
+  return rows;
+}
+
+function syntheticText(rand: () => number, words = 12): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) {
+    if (rand() < 0.15) {
+      const at = Math.floor(rand() * (HAN.length - 2));
+      out.push(HAN.slice(at, at + 2));
+    } else out.push(WORDS[Math.floor(rand() * WORDS.length)] as string);
+  }
+  return out.join(' ');
+}
+
+function randomVector(rand: () => number, dims: number): number[] {
+  return Array.from({ length: dims }, () => rand() * 2 - 1);
+}
+
+function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,163 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
+import type { Message } from '../messages.js';
+import { createAnthropicClient } from '../providers/anthropic-messages.js';
+import { createOpenAIChatClient } from '../providers/openai-chat.js';
+import { FakeClock } from '../context/testing/fake-clock.js';
+import { consolidateMemory } from './consolidate.js';
+import { MemoryStore } from './memory-store.js';
+
+let server: FakeModelServer;
+const dirs: TempDir[] = [];
+beforeAll(async () => {
+  server = await startFakeModelServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => d.cleanup()));
+});
+
+async function openStore(memory?: string): Promise<MemoryStore> {
+  const dir = await makeTempDir('tandem-consolidate-');
+  dirs.push(dir);
+  const store = await MemoryStore.open(dir.path, dir.path);
+  if (memory !== undefined) await store.writeMemory(memory);
+  return store;
+}
+
+const openai = (model: string) => ({
+  id: `groq/${model}`,
+  client: createOpenAIChatClient({ id: `groq/${model}`, model, baseURL: server.openaiBaseURL, apiKey: 'k' }),
+});
+const anthropic = (model: string) => ({
+  id: `anthropic/${model}`,
+  client: createAnthropicClient({ id: `anthropic/${model}`, model, baseURL: server.anthropicBaseURL, apiKey: 'k' }),
+});
+
+const conversation: Message[] = [
+  { role: 'user', text: 'I prefer pnpm over npm. Set up vitest for packages/core.' },
+  { role: 'assistant', text: 'Done: added vitest.config.ts at the repository root.', toolCalls: [] },
+];
+
+const save = (memory = '# Memory\n- The user prefers pnpm.\n- vitest config lives at the root.', entry = '[2026-12-02 14:03] Set up vitest for packages/core; user prefers pnpm.') => ({
+  toolCalls: [{ name: 'save_memory', args: { memory_update: memory, history_entry: entry } }],
+});
+
+describe('consolidateMemory (business-layer fallback over the real SDK adapters)', () => {
+  it('succeeds on the first model: MEMORY.md replaced, HISTORY.md appended', async () => {
+    const store = await openStore('# Memory\n- old fact');
+    server.script('c-first', save());
+    const before = server.requests.length;
+    const result = await consolidateMemory({ conversation, store, chain: [openai('c-first'), openai('c-unused')], clock: new FakeClock() });
+    expect(result).toMatchObject({ ok: true, model: 'groq/c-first', historyEntry: '[2026-12-02 14:03] Set up vitest for packages/core; user prefers pnpm.' });
+    expect(server.requests.length).toBe(before + 1);
+    const request = server.requests.at(-1)!;
+    expect(request.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['save_memory']);
+    expect(JSON.stringify(request.body.messages)).toContain('old fact'); // current memory is merged
+    expect(JSON.stringify(request.body.messages)).toContain('I prefer pnpm over npm');
+    expect(await store.readMemory()).toBe('# Memory\n- The user prefers pnpm.\n- vitest config lives at the root.\n');
+    expect(await store.readHistory()).toBe('[2026-12-02 14:03] Set up vitest for packages/core; user prefers pnpm.\n');
+  });
+
+  it('moves to the next model when a model answers with text instead of calling save_memory', async () => {
+    const store = await openStore();
+    server.script('c-chatty', { text: 'Here is a summary: the user prefers pnpm.' });
+    server.script('c-second', save());
+    const result = await consolidateMemory({ conversation, store, chain: [openai('c-chatty'), anthropic('c-second')], clock: new FakeClock() });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.model).toBe('anthropic/c-second'); // across protocols
+    expect(result.attempts.map((a) => [a.model, a.outcome])).toEqual([
+      ['groq/c-chatty', 'no_tool_call'],
+      ['anthropic/c-second', 'saved'],
+    ]);
+  });
+
+  it('moves on when save_memory is called with invalid arguments, and dates an undated entry', async () => {
+    const store = await openStore();
+    server.script('c-invalid', { toolCalls: [{ name: 'save_memory', args: { memory_update: '', history_entry: 'x' } }] });
+    server.script('c-badjson', { toolCalls: [{ name: 'save_memory', args: '{"memory_update": "unterminated' }] });
+    server.script('c-undated', save('# Memory\n- fact', 'Set up vitest.'));
+    const clock = new FakeClock(Date.UTC(2026, 11, 2, 9, 5));
+    const result = await consolidateMemory({ conversation, store, chain: [openai('c-invalid'), openai('c-badjson'), openai('c-undated')], clock });
+    expect(result.attempts.map((a) => a.outcome)).toEqual(['invalid_arguments', 'invalid_arguments', 'saved']);
+    expect(result.attempts[0]!.detail).toMatch(/memory_update/);
+    expect(result.attempts[1]!.detail).toMatch(/not valid JSON/);
+    expect(result).toMatchObject({ ok: true, historyEntry: '[2026-12-02 09:05] Set up vitest.' });
+  });
+
+  it('times out a hanging model after 30 s of clock time and uses the next one', async () => {
+    const store = await openStore();
+    const clock = new FakeClock();
+    server.script('c-hang', { hang: true });
+    server.script('c-after-hang', save());
+    const before = server.requests.length;
+    const pending = consolidateMemory({ conversation, store, chain: [openai('c-hang'), openai('c-after-hang')], clock, timeoutMs: 30_000 });
+    await expect.poll(() => server.requests.length).toBe(before + 1);
+    await clock.advance(29_999);
+    expect(server.requests.length).toBe(before + 1); // not yet
+    await clock.advance(1);
+    const result = await pending;
+    expect(result.ok).toBe(true);
+    expect(result.attempts.map((a) => [a.model, a.outcome, a.durationMs])).toEqual([
+      ['groq/c-hang', 'timeout', 30_000],
+      ['groq/c-after-hang', 'saved', 0],
+    ]);
+  });
+
+  it('when every model fails: ok:false with each attempt in the reason, nothing written', async () => {
+    const store = await openStore('# Memory\n- keep me');
+    await store.appendHistory('[2026-12-01 10:00] earlier');
+    server.script('f-text', { text: 'no tools for me' });
+    server.script('f-500', { status: 500 }, { status: 500 }, { status: 500 });
+    server.script('f-other-tool', { toolCalls: [{ name: 'read_file', args: { path: 'x' } }] });
+    const chain = [openai('f-text'), openai('f-500'), anthropic('f-other-tool'), openai('f-text')];
+    const result = await consolidateMemory({ conversation, store, chain, clock: new FakeClock() });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.reason).toMatch(/^all 3 memory models failed: groq\/f-text answered with text instead of calling save_memory; groq\/f-500 .*500.*; anthropic\/f-other-tool answered with other tools \(read_file\)/);
+    expect(result.attempts.at(-1)).toMatchObject({ model: 'groq/f-text', outcome: 'skipped_repeat' }); // the visited set
+    expect(await store.readMemory()).toBe('# Memory\n- keep me\n');
+    expect(await store.readHistory()).toBe('[2026-12-01 10:00] earlier\n');
+  });
+
+  it('refuses plainly without a chain, and skips an empty conversation', async () => {
+    const store = await openStore();
+    expect(await consolidateMemory({ conversation, store, chain: [], clock: new FakeClock() })).toMatchObject({ ok: false, reason: expect.stringMatching(/no memory consolidation model is configured/) });
+    expect(await consolidateMemory({ conversation: [], store, chain: [openai('x')], clock: new FakeClock() })).toMatchObject({ ok: true, skipped: 'the conversation is empty' });
+  });
+
+  it('stops when the caller cancels', async () => {
+    const store = await openStore('# Memory\n- keep me');
+    const clock = new FakeClock();
+    server.script('c-cancel', { hang: true });
+    const controller = new AbortController();
+    const before = server.requests.length;
+    const pending = consolidateMemory({ conversation, store, chain: [openai('c-cancel'), openai('c-never')], clock, signal: controller.signal });
+    await expect.poll(() => server.requests.length).toBe(before + 1);
+    controller.abort();
+    const result = await pending;
+    expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/cancelled/) });
+    expect(server.requests.length).toBe(before + 1);
+    expect(await store.readMemory()).toBe('# Memory\n- keep me\n');
+  });
+
+  it('fails without losing anything when MEMORY.md cannot be written', async () => {
+    const dir = await makeTempDir('tandem-consolidate-');
+    dirs.push(dir);
+    const store = await MemoryStore.open(dir.path, dir.path, {
+      writeOps: {
+        rename: async () => {
+          throw new Error('ENOSPC: no space left on device');
+        },
+      },
+    });
+    server.script('c-nospace', save());
+    const result = await consolidateMemory({ conversation, store, chain: [openai('c-nospace')], clock: new FakeClock() });
+    expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/MEMORY\.md could not be written \(ENOSPC/) });
+    expect(await readFile(store.historyPath, 'utf8').catch(() => '')).toBe('');
+  });
+});
