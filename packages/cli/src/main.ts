@@ -1,2 +1,17 @@
 #!/usr/bin/env node
-export {};
+import { buildProgram, CommanderError, type Outcome } from './program.js';
+
+// The `tandem` binary. Each command reports an outcome; a TUI or a listing ends the process
+// with its exit code (stdin and sockets would otherwise keep it alive), a server keeps running.
+const program = buildProgram({
+  done(outcome: Outcome) {
+    if (outcome !== 'running') process.exit(outcome);
+  },
+});
+program.exitOverride();
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof CommanderError) process.exit(err.exitCode);
+  process.stderr.write(`tandem: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { findRunningServer } from './local-server.js';
+
+export const TOKEN_FILE = 'token';
+export const VIEW_TOKEN_FILE = 'view-token';
+
+export interface ConnectionArgs {
+  url?: string | undefined;
+  token?: string | undefined;
+  viewer?: boolean | undefined;
+  dataDir: string;
+}
+
+/**
+ * URL and token for a client command: the flags when given; else the local server from
+ * `<dataDir>/server.json` and the token kept beside it (the view token for --viewer when
+ * there is one). Throws an Error that says what to pass instead.
+ */
+export async function resolveConnection(args: ConnectionArgs): Promise<{ url: string; token: string }> {
+  const url = args.url ?? (await findRunningServer(args.dataDir))?.url;
+  if (!url) {
+    throw new Error(`no local tandem server is running (nothing answers for ${join(args.dataDir, 'server.json')}); run \`tandem\` or \`tandem serve\`, or pass --url`);
+  }
+  const token = args.token ?? envToken(args.viewer) ?? (await storedToken(args.dataDir, args.viewer));
+  if (!token) {
+    throw new Error(`no token: pass --token, set TANDEM_TOKEN, or run where the server keeps ${join(args.dataDir, TOKEN_FILE)}`);
+  }
+  return { url, token };
+}
+
+function envToken(viewer: boolean | undefined): string | undefined {
+  const value = (viewer ? process.env.TANDEM_VIEW_TOKEN : undefined) ?? process.env.TANDEM_TOKEN;
+  return value?.trim() || undefined;
+}
+
+async function storedToken(dataDir: string, viewer: boolean | undefined): Promise<string | undefined> {
+  const files = viewer ? [VIEW_TOKEN_FILE, TOKEN_FILE] : [TOKEN_FILE];
+  for (const file of files) {
+    const text = await readFile(join(dataDir, file), 'utf8').catch(() => '');
+    if (text.trim()) return text.trim();
+  }
+  return undefined;
+}
