@@ -13,3 +13,4 @@ export { SessionRuleSet } from './session-rules.js';
 export { composeGates } from './compose-gates.js';
 export { expireDanglingRequests } from './expire-dangling.js';
 export { workspaceKey } from './workspace-key.js';
+export { runPermissionsCommand, type PermissionsCommandOptions } from './permissions-command.js';

@@ -65,7 +65,9 @@ function describe(rule: StoredPermission): string {
     case 'exact':
       return `${rule.tool}: exactly ${JSON.stringify(rule.pattern ?? '')}`;
     case 'prefix':
-      return `${rule.tool}: ${rule.tool === 'run_command' ? `commands starting ${JSON.stringify(rule.pattern ?? '')}` : `anything under ${rule.pattern ?? ''}`}`;
+      return rule.pattern?.endsWith('/')
+        ? `${rule.tool}: anything under ${rule.pattern}`
+        : `${rule.tool}: commands starting ${JSON.stringify(rule.pattern ?? '')}`;
     case 'path':
       return `${rule.tool}: ${rule.pattern ?? ''}`;
   }
