@@ -1,1 +1,2 @@
-export {};
+export * from './system-prompt.js';
+export * from './agents-md.js';

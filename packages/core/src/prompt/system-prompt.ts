@@ -1,0 +1,45 @@
+/** What the system prompt needs to know about a tool: its name. */
+export interface PromptTool {
+  name: string;
+}
+
+export interface SystemPromptInput {
+  /** The session's workspace. */
+  cwd: string;
+  tools: readonly PromptTool[];
+  /** The project's AGENTS.md, already loaded (see `loadAgentsMd`). */
+  agentsMd?: string;
+  /** For the date line; defaults to the current time. */
+  now?: Date;
+}
+
+const WORKING_RULES = [
+  'For work with several steps, start with a short plan of one to three lines, then carry it out.',
+  'Do not narrate each tool call. When the work is done, give one short summary of what changed and what, if anything, is left.',
+  'To change an existing file, use edit_file. Use write_file only to create a new file or to replace a file wholly.',
+  'Read a file before you edit it; if it changed since you read it, read it again.',
+  'Chain shell commands that depend on each other with && so that a failure stops the chain.',
+  'Before a destructive command (deleting files, discarding git changes, dropping data), write one line saying what it will do and why.',
+  'Errors come back to you as tool results. Read them and act on them: fix the arguments, try another way, or tell the user what blocks you. Do not repeat a call that failed the same way.',
+  'People may send a message while you work; it appears in the conversation, and you take it into account from then on.',
+];
+
+/**
+ * The engine's system prompt (SPEC A12): behaviour in plain sentences, the workspace, the
+ * tools by name (their schemas travel separately), and the project's AGENTS.md if any.
+ */
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  const date = (input.now ?? new Date()).toISOString().slice(0, 10);
+  const names = input.tools.map((t) => t.name);
+  const parts = [
+    'You are Tandem, a coding agent working in a terminal session that several people may watch or steer at once.',
+    `The workspace is ${input.cwd}. Relative paths are resolved against it, and commands run in it. Today is ${date}.`,
+    names.length > 0
+      ? `Your tools: ${names.join(', ')}. Each tool's description says when to prefer another one.`
+      : 'You have no tools in this session; answer from the conversation alone.',
+    `How to work:\n${WORKING_RULES.map((rule) => `- ${rule}`).join('\n')}`,
+  ];
+  const agents = input.agentsMd?.trim();
+  if (agents) parts.push(`Project instructions from AGENTS.md in the workspace (follow them where they apply):\n\n${agents}`);
+  return parts.join('\n\n');
+}
