@@ -13,6 +13,7 @@ export * from './backoff.js';
 export * from './request-budget.js';
 export * from './local-context.js';
 export * from './adapter-factory.js';
+export * from './stall-guard.js';
 export * from './resilient-client.js';
 export * from './resolve.js';
 export * from './models-command.js';

@@ -16,6 +16,7 @@ import { fitRequest, RequestSizer, type TokenEstimator } from './request-budget.
 import type { ModelClient, ModelRequest, ModelStreamEvent } from './types.js';
 import { findProvider } from './registry.js';
 import { failureReason, chainExhausted } from './failure-text.js';
+import { DEFAULT_STALL_LIMITS, guardStalls, StallError, type StallLimits } from './stall-guard.js';
 
 export interface ResilientClientOptions {
   primary: CatalogEntry;
@@ -29,6 +30,8 @@ export interface ResilientClientOptions {
   estimateTokens?: TokenEstimator;
   /** Models to try in order instead of following catalog `fallback` links (the memory chain). */
   chain?: readonly string[];
+  /** How long a silent reply is tolerated before it is abandoned as a network failure. */
+  stallLimits?: StallLimits;
   /** For jitter; tests pass a fixed one. */
   random?: () => number;
 }
@@ -114,7 +117,8 @@ export class ResilientModelClient implements ModelClient {
       let content = false;
       try {
         const adapter = this.adapter(entry, model, access, key);
-        for await (const event of adapter.stream(sent, signal)) {
+        const events = guardStalls((s) => adapter.stream(sent, s), signal, this.o.clock, this.o.stallLimits ?? DEFAULT_STALL_LIMITS);
+        for await (const event of events) {
           if (!content && (event.type === 'text_delta' || event.type === 'tool_call')) {
             content = true;
             this.lastModel = entry.id;
@@ -124,7 +128,10 @@ export class ResilientModelClient implements ModelClient {
         this.lastModel = entry.id;
         return { ok: true };
       } catch (err) {
-        const error = classifyProviderError(err, { provider: entry.provider, model, afterContent: content });
+        const error =
+          err instanceof StallError
+            ? new ProviderError('network', `${entry.provider} model ${model} sent nothing for ${Math.round(err.waitedMs / 1000)} s: the provider may be overloaded or the connection hung; try again or pick another model.`, { provider: entry.provider, model, afterContent: content, cause: err })
+            : classifyProviderError(err, { provider: entry.provider, model, afterContent: content });
         if (content || error.details.afterContent) {
           // M4: content reached the user; repeating the request could repeat side effects.
           throw error.details.afterContent ? error : new ProviderError(error.kind, error.message, { ...error.details, afterContent: true });

@@ -250,7 +250,8 @@ describe('server-wide governor', () => {
     const a = resolveModelClient('openai/m-a', { env: fakeEnv(server), config, clock, governor });
     const b = resolveModelClient('openai/m-a', { env: fakeEnv(server), config, clock, governor });
     const first = drain(a);
-    for (let i = 0; i < 100 && clock.pending === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 300 && !clock.sleeps.includes(30_000); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(clock.sleeps).toContain(30_000);
     const second = drain(b);
     await new Promise((r) => setTimeout(r, 100));
     expect(server.requests).toHaveLength(1);

@@ -196,8 +196,9 @@ describe('resilient model client: retries and fallback', () => {
     const client = resolveModelClient('openai/m-a', { env: fakeEnv(server), config: configWith([testModel('openai/m-a')]), clock });
     const ac = new AbortController();
     const pending = drain(client, undefined, ac.signal);
-    for (let i = 0; i < 200 && clock.pending === 0; i++) await new Promise((r) => setTimeout(r, 5));
-    expect(clock.pending).toBe(1);
+    const backingOff = () => clock.sleeps.includes(1000) || clock.sleeps.some((ms) => ms > 1000 && ms <= 1100);
+    for (let i = 0; i < 400 && !backingOff(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(backingOff()).toBe(true);
     ac.abort();
     const out = await pending;
     expect(out.error).toBeInstanceOf(ProviderError);

@@ -12,6 +12,7 @@ import { findProvider } from './registry.js';
 import type { TokenEstimator } from './request-budget.js';
 import { ResilientModelClient } from './resilient-client.js';
 import { sdkAdapterFactory } from './sdk-adapters.js';
+import type { StallLimits } from './stall-guard.js';
 
 export interface ResolveOptions {
   env: NodeJS.ProcessEnv;
@@ -26,6 +27,8 @@ export interface ResolveOptions {
   chain?: readonly string[];
   /** Builds the SDK adapters; tests and hosts may pass their own. */
   createAdapter?: AdapterFactory;
+  /** How long a silent reply is tolerated (default 5 min to the first event and between events). */
+  stallLimits?: StallLimits;
 }
 
 /**
@@ -50,6 +53,7 @@ export function resolveModelClient(spec: string, options: ResolveOptions): Resil
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.estimateTokens ? { estimateTokens: options.estimateTokens } : {}),
     ...(options.chain ? { chain: options.chain } : {}),
+    ...(options.stallLimits ? { stallLimits: options.stallLimits } : {}),
   });
 }
 

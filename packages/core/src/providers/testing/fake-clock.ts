@@ -7,15 +7,16 @@ interface Sleeper {
 
 /**
  * A clock for tests. Manual (default): `sleep` waits until `advance` moves time past it.
- * Auto: `sleep` moves time forward itself and resolves at once, so a flow with backoffs runs
- * instantly while `now()` and `sleeps` show how long it would have waited.
+ * Auto: a sleep up to `autoLimitMs` (default 60 s) moves time forward itself and resolves at
+ * once, so a flow with backoffs runs instantly while `now()` and `sleeps` show how long it would
+ * have waited; longer sleeps (watchdogs) still wait for `advance`.
  */
 export class FakeClock implements Clock {
   private time: number;
   private sleepers: Sleeper[] = [];
   readonly sleeps: number[] = [];
 
-  constructor(private readonly options: { start?: number; auto?: boolean } = {}) {
+  constructor(private readonly options: { start?: number; auto?: boolean; autoLimitMs?: number } = {}) {
     this.time = options.start ?? 1_700_000_000_000;
   }
 
@@ -24,9 +25,10 @@ export class FakeClock implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    this.sleeps.push(ms);
     if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
-    if (this.options.auto) {
+    const auto = this.options.auto && ms <= (this.options.autoLimitMs ?? 60_000);
+    if (auto || !this.options.auto) this.sleeps.push(ms);
+    if (auto) {
       this.time += Math.max(0, ms);
       return Promise.resolve();
     }
