@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+
+/**
+ * A tmux server of our own (its own socket), so tests never touch anyone else's sessions and
+ * `kill()` ends only what we started. Panes are read with capture-pane and polled with a deadline.
+ */
+export class Tmux {
+  private readonly socket = `tandem-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+
+  run(args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  /** Starts `command` (a shell line) in a detached 120x40 session. */
+  start(name: string, command: string, env: Record<string, string> = {}): void {
+    const envArgs = Object.entries({ NCURSES_NO_UTF8_ACS: '1', TERM: 'xterm-256color', ...env }).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
+    this.run(['new-session', '-d', '-x', '120', '-y', '40', '-s', name, ...envArgs, command]);
+  }
+
+  capture(name: string): string {
+    try {
+      return this.run(['capture-pane', '-p', '-t', name]);
+    } catch {
+      return '';
+    }
+  }
+
+  /** Types text literally (no key names), then optionally presses keys like Enter or C-c. */
+  type(name: string, text: string, ...keys: string[]): void {
+    if (text) this.run(['send-keys', '-t', name, '-l', text]);
+    if (keys.length > 0) this.run(['send-keys', '-t', name, ...keys]);
+  }
+
+  /** Polls the pane until `test` passes; fails with the last screen when `timeoutMs` passes. */
+  async waitFor(name: string, test: string | RegExp | ((screen: string) => boolean), timeoutMs = 20_000): Promise<string> {
+    const check = typeof test === 'function' ? test : (screen: string) => (typeof test === 'string' ? screen.includes(test) : test.test(screen));
+    const deadline = Date.now() + timeoutMs;
+    let screen = '';
+    while (Date.now() < deadline) {
+      screen = this.capture(name);
+      if (check(screen)) return screen;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    throw new Error(`timed out after ${timeoutMs} ms waiting for ${String(test)} in tmux pane ${name}; last screen:\n${screen}`);
+  }
+
+  kill(): void {
+    try {
+      this.run(['kill-server']);
+    } catch {
+      // no server left
+    }
+  }
+}

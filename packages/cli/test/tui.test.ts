@@ -1,0 +1,190 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { runServe, type RunningServer } from '@tandem/server';
+import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
+import { TandemClient } from '@tandem/tui';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTandem, tandemShellLine } from './cli-runner.js';
+import { Tmux } from './tmux.js';
+
+// The TUI in a real terminal: a real server (in this process) with a scripted fake model, and
+// `tandem attach` running from TypeScript source under tsx inside tmux, read with capture-pane.
+
+let fake: FakeModelServer;
+let dataDir: TempDir;
+let project: TempDir;
+let server: RunningServer;
+let tokens: { control: string; view: string };
+let sessionId: string;
+const tmux = new Tmux();
+
+function serverEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TANDEM_MODEL: 'openai/gpt-4.1-mini',
+    OPENAI_BASE_URL: fake.openaiBaseURL,
+    OPENAI_API_KEY: 'test-key',
+  };
+  delete env.TANDEM_TOKEN;
+  delete env.TANDEM_VIEW_TOKEN;
+  return env;
+}
+
+/** Every persisted event of the session, as a fresh viewer replays them. */
+async function sessionEvents() {
+  const client = new TandemClient(server.url, { token: tokens.view, name: 'test-probe' });
+  try {
+    await client.ready();
+    const events: unknown[] = [];
+    client.subscribe((signal) => {
+      if (signal.kind === 'event') events.push(signal.event);
+    });
+    await client.attach(sessionId, 'viewer');
+    return events as Array<{ type: string; text?: string; by?: string }>;
+  } finally {
+    client.close();
+  }
+}
+
+beforeAll(async () => {
+  fake = await startFakeModelServer();
+  // Anything the tests did not script (titles, summaries) gets a plain short answer.
+  fake.setHandler(() => ({ text: 'ok' }));
+  dataDir = await makeTempDir('tandem-tui-data-');
+  project = await makeTempDir('tandem-tui-project-');
+  await writeFile(join(project.path, 'README.md'), '# demo project\n');
+  await mkdir(join(project.path, 'src'));
+  await writeFile(join(project.path, 'src', 'main.ts'), 'console.log(1);\n');
+  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  server = await runServe({ host: '127.0.0.1', port: 0, dataDir: dataDir.path, env: serverEnv(), handleSignals: false, stdout: sink });
+  tokens = {
+    control: (await readFile(join(dataDir.path, 'token'), 'utf8')).trim(),
+    view: (await readFile(join(dataDir.path, 'view-token'), 'utf8')).trim(),
+  };
+  const client = new TandemClient(server.url, { token: tokens.control, name: 'setup' });
+  await client.ready();
+  sessionId = (await client.request('session:create', { cwd: project.path, title: 'tui-test' })).session.id;
+  client.close();
+}, 60_000);
+
+afterAll(async () => {
+  tmux.kill();
+  await server?.close();
+  await fake?.close();
+  await dataDir?.cleanup();
+  await project?.cleanup();
+});
+
+describe('tandem attach in a real terminal', () => {
+  it('a driver sends a message and sees the tool call and the streamed answer', async () => {
+    tmux.start('driver', tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'ana']));
+    await tmux.waitFor('driver', (screen) => screen.includes('tui-test') && /driver │ idle/.test(screen), 45_000);
+
+    fake.enqueue(
+      { toolCalls: [{ name: 'list_directory', args: { path: '.' } }] },
+      { chunks: ['The project has ', 'a README.md ', 'and a src folder.'], chunkDelayMs: 30 },
+    );
+    tmux.type('driver', 'what is in this project?', 'Enter');
+    const screen = await tmux.waitFor('driver', (s) => s.includes('and a src folder.') && s.includes('→ OK'), 30_000);
+
+    expect(screen).toContain('ana › what is in this project?');
+    expect(screen).toMatch(/⚙ list_directory \./);
+    expect(screen).toContain('README.md');
+    expect(screen).toMatch(/\[1\] list_directory\("\."\) → OK \(\d+(ms|\.\ds)\)/);
+    expect(screen).toContain('The project has a README.md and a src folder.');
+    expect(screen).toMatch(/openai\/gpt-4\.1-mini/);
+    if (process.env.TANDEM_WRITE_SCREEN) await writeFile(new URL('../../tui/SCREEN.txt', import.meta.url), screen.replace(/\s+$/, '\n'));
+  }, 90_000);
+
+  it('a viewer replays the same transcript and cannot start a turn', async () => {
+    tmux.start('viewer', tandemShellLine(['attach', sessionId, '--url', server.url, '--viewer', '--data-dir', dataDir.path, '--name', 'bo']));
+    const screen = await tmux.waitFor('viewer', (s) => s.includes('and a src folder.') && s.includes('viewer'), 45_000);
+    expect(screen).toContain('ana › what is in this project?');
+    expect(screen).toMatch(/\[1\] list_directory\("\."\) → OK/);
+    expect(screen).toContain('watch-only');
+
+    // The driver sees who else is attached.
+    await tmux.waitFor('driver', 'with bo (watching)');
+
+    tmux.type('viewer', 'let me drive', 'Enter');
+    await tmux.waitFor('viewer', 'watch-only: attached with the view token; a driver must send messages');
+    expect(tmux.capture('viewer')).not.toContain('let me drive');
+    const users = (await sessionEvents()).filter((event) => event.type === 'user_message');
+    expect(users.map((event) => [event.by, event.text])).toEqual([['ana', 'what is in this project?']]);
+  }, 90_000);
+
+  it("a viewer sees the driver's next turn live", async () => {
+    fake.enqueue({ chunks: ['Second ', 'answer, ', 'live.'], chunkDelayMs: 30 });
+    tmux.type('driver', 'and now?', 'Enter');
+    const screen = await tmux.waitFor('viewer', 'Second answer, live.', 30_000);
+    expect(screen).toContain('ana › and now?');
+  }, 60_000);
+
+  it('Ctrl-C on an idle driver exits cleanly', async () => {
+    await tmux.waitFor('driver', /driver │ (with bo \(watching\) │ )?idle/);
+    tmux.type('driver', '', 'C-c');
+    await tmux.waitFor('driver', 'TANDEM EXITED 0', 15_000);
+  }, 30_000);
+});
+
+describe('tandem without a running server', () => {
+  it('starts one in the background and opens a session for the current directory', async () => {
+    const freshData = await makeTempDir('tandem-auto-data-');
+    const port = await freePort();
+    let pid: number | undefined;
+    try {
+      tmux.start('auto', tandemShellLine(['--data-dir', freshData.path, '--port', String(port), '--name', 'cy'], { cwd: project.path }), {
+        TANDEM_MODEL: 'openai/gpt-4.1-mini',
+        OPENAI_BASE_URL: fake.openaiBaseURL,
+        OPENAI_API_KEY: 'test-key',
+      });
+      const screen = await tmux.waitFor('auto', (s) => /driver │ idle/.test(s), 60_000);
+      expect(screen).toContain(`127.0.0.1:${port}`);
+      const info = JSON.parse(await readFile(join(freshData.path, 'server.json'), 'utf8')) as { url: string; pid: number };
+      pid = info.pid;
+      expect(info.url).toBe(`http://127.0.0.1:${port}`);
+      const listed = await runTandem(['ls', '--data-dir', freshData.path, '--json']);
+      expect(listed.code).toBe(0);
+      const sessions = JSON.parse(listed.stdout) as Array<{ cwd: string }>;
+      expect(sessions.map((session) => session.cwd)).toEqual([project.path]);
+      await expect(readFile(join(freshData.path, 'server.out'), 'utf8')).resolves.toContain(`tandem listening on http://127.0.0.1:${port}`);
+    } finally {
+      if (pid) process.kill(pid, 'SIGTERM');
+      await freshData.cleanup();
+    }
+  }, 120_000);
+});
+
+describe('tandem ls and attach errors', () => {
+  it('lists sessions as a plain table', async () => {
+    const result = await runTandem(['ls', '--url', server.url, '--token', tokens.view]);
+    expect(result.code).toBe(0);
+    const [header, ...rows] = result.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^ID\s+TITLE\s+CWD\s+MODEL\s+STATUS\s+LAST SEQ$/);
+    const row = rows.find((line) => line.startsWith(sessionId));
+    expect(row).toBeDefined();
+    expect(row).toContain('tui-test');
+    expect(row).toContain(project.path);
+    expect(row).toContain('openai/gpt-4.1-mini');
+  }, 60_000);
+
+  it('says unauthorized for a wrong token, before any screen opens', async () => {
+    const result = await runTandem(['attach', '--url', server.url, '--token', 'wrong-token']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('unauthorized');
+    expect(result.stdout).toBe('');
+  }, 60_000);
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
