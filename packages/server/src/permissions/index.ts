@@ -14,3 +14,4 @@ export { composeGates } from './compose-gates.js';
 export { expireDanglingRequests } from './expire-dangling.js';
 export { workspaceKey } from './workspace-key.js';
 export { runPermissionsCommand, type PermissionsCommandOptions } from './permissions-command.js';
+export { createSessionGuards, type SessionGuards, type SessionGuardsOptions } from './session-guards.js';

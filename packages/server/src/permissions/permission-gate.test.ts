@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventBody } from '@tandem/shared';
-import type { GateCall, GateVerdict, ToolGate } from '@tandem/core';
+import { checkCommandBlacklist, type GateCall, type GateVerdict, type ToolGate } from '@tandem/core';
 import { FakeClock, until } from '../rate-limit/fake-clock.test-helper.js';
 import { composeGates } from './compose-gates.js';
 import { PermissionBroker } from './permission-broker.js';
@@ -12,11 +12,8 @@ import { PermissionStore } from './permission-store.js';
 import { SessionRuleSet } from './session-rules.js';
 import { workspaceKey } from './workspace-key.js';
 
-/** Stand-in for core's checkCommandBlacklist: refuses `sudo …` as privilege escalation. */
-const blacklist: BlacklistCheck = (command) =>
-  /(^|[;&|]\s*)sudo\b/.test(command)
-    ? { blocked: true, category: 'privilege_escalation', pattern: 'sudo', message: 'runs a command as another user' }
-    : { blocked: false };
+/** The real blacklist (core), as the integrator passes it. */
+const blacklist: BlacklistCheck = (command) => checkCommandBlacklist(command);
 
 let root: string;
 let dataDir: string;
