@@ -100,7 +100,6 @@ function scanPhrases(text: string, findings: InjectionFinding[], depth: number):
       findings.push({ rule, severity: quoted && isMeta && depth === 0 ? 'mention' : 'block', excerpt: m[0].trim().slice(0, 120) });
     }
   }
-  if (depth === 0) scanEncodings(text, findings);
 }
 
 /** Long base64 / hex / percent / entity runs that decode to readable text are rescanned. */
@@ -148,6 +147,8 @@ export function scanForInjection(text: string): InjectionScan {
     findings.push({ rule: 'hidden_unicode', severity: 'block', excerpt: `${hidden.length} hidden character(s): ${kinds}` });
   }
   scanPhrases(normalise(text), findings, 0);
+  // Encodings are case-sensitive (base64): scan the text before lower-casing.
+  scanEncodings(stripHiddenCharacters(text.normalize('NFKC')), findings);
   const blocked = findings.filter((f) => f.severity === 'block');
   const verdict = blocked.length ? 'blocked' : findings.length ? 'mention' : 'clean';
   const reason =
