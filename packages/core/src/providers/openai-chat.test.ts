@@ -80,6 +80,17 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
     expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'tool_use' });
   });
 
+  it('makes up unique ids when a compatible server sends none', async () => {
+    server.enqueue({ toolCalls: [{ id: '', name: 'read_file', args: {} }] }, { toolCalls: [{ id: '', name: 'read_file', args: {} }] });
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      for (const e of await collect(client().stream(request(), new AbortController().signal))) if (e.type === 'tool_call') ids.push(e.call.id);
+    }
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^call_0_[0-9a-f]{16}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
   it('maps assistant tool calls and tool results back to the wire format', async () => {
     server.enqueue({ text: 'done' });
     const messages: Message[] = [

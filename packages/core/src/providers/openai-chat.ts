@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import { parseToolArgs } from '../conversation/tool-args.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
@@ -97,7 +98,7 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
       afterContent = true;
       yield {
         type: 'tool_call',
-        call: { id: call.id || `call_${index}`, name: call.name, args: parseToolArgs(call.rawArgs), rawArgs: call.rawArgs },
+        call: { id: call.id || syntheticCallId(index), name: call.name, args: parseToolArgs(call.rawArgs), rawArgs: call.rawArgs },
       };
     }
     if (usage) yield { type: 'usage', ...usage };
@@ -105,6 +106,11 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
   }
 
   return { id: options.id, stream: (request, signal) => stream(request, signal) };
+}
+
+/** Some OpenAI-compatible servers omit call ids; a made-up one must still be unique in the conversation. */
+function syntheticCallId(index: number): string {
+  return `call_${index}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
 }
 
 function stopReasonOf(finish: string, hasCalls: boolean): StopReason {
