@@ -20,7 +20,7 @@ export const CatalogEntrySchema = z.object({
   hidden: z.boolean().optional(),
   /** False for models that refuse a `temperature` parameter (reasoning models). */
   temperature: z.boolean().optional(),
-});
+}).refine((e) => e.id.startsWith(`${e.provider}/`), { message: 'the id must start with the provider, e.g. "ollama/qwen3" for provider "ollama"', path: ['id'] });
 
 export type CatalogEntry = z.infer<typeof CatalogEntrySchema>;
 

@@ -62,6 +62,11 @@ describe('model catalog', () => {
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.message).toMatch(/^config\.json: providers\.openai\.apiKeys: /);
     expect(parseProvidersConfig(null).ok).toBe(true);
+    const mismatch = parseProvidersConfig({
+      models: [{ id: 'openai/x', label: 'x', provider: 'anthropic', protocol: 'anthropic-messages', contextWindow: 1000, maxOutput: 100, tools: true, tier: 'fast', description: '' }],
+    });
+    expect(mismatch.ok).toBe(false);
+    if (!mismatch.ok) expect(mismatch.message).toMatch(/^config\.json: models\.0\.id: the id must start with the provider/);
   });
 
   it('accepts an unknown model of a known provider with default limits and a warning', () => {

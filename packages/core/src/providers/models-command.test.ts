@@ -13,7 +13,7 @@ describe('tandem models', () => {
     expect(code).toBe(0);
     const lines = out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^MODEL\s+TIER\s+CONTEXT\s+OUTPUT\s+TOOLS\s+DESCRIPTION$/);
-    expect(out).toMatch(/^openai\/gpt-4\.1\s+frontier\s+1\.0M\s+33k\s+yes\s+/m);
+    expect(out).toMatch(/^openai\/gpt-4\.1\s+frontier\s+1M\s+33k\s+yes\s+/m);
     expect(out).toMatch(/^anthropic\/claude-sonnet-4-5\s+frontier\s+200k\s+64k\s+yes/m);
     expect(out).not.toContain('gpt-4.1-nano');
     expect(out).not.toMatch(/\x1b\[/);

@@ -14,7 +14,7 @@ export interface ModelsCommandOptions {
 }
 
 function tokens(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n % 1_000_000 === 0 ? 0 : 1)}M`;
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
   return `${Math.round(n / 1000)}k`;
 }
 

@@ -90,6 +90,14 @@ export class ResilientModelClient implements ModelClient {
       });
       return { ok: false, error, reason: 'no API key configured' };
     }
+    if (!access.baseURL) {
+      const error = new ProviderError('bad_request', `${entry.provider} model ${model} has no endpoint: set providers.${entry.provider}.baseURL in config.json.`, {
+        provider: entry.provider,
+        model,
+        afterContent: false,
+      });
+      return { ok: false, error, reason: 'no base URL configured' };
+    }
     const sized = await this.withLocalWindow(entry, access, model);
     const fit = fitRequest(request, sized, this.sizer);
     if ('error' in fit) {

@@ -218,4 +218,15 @@ describe('resilient model client: retries and fallback', () => {
     expect(((await drain(pinned)).error as ProviderError).kind).toBe('auth');
     expect(server.requests.map((r) => r.model)).toEqual(['m-a', 'm-b', 'm-a']);
   });
+
+  it('says which setting is missing when a config-only provider has no endpoint, and moves on', async () => {
+    const models = [testModel('lab/m-x', { protocol: 'openai-chat', fallback: 'openai/m-a' }), testModel('openai/m-a')];
+    server.script('m-a', { text: 'openai answers' });
+    const rec = recorder();
+    const client = resolveModelClient('lab/m-x', { env: fakeEnv(server), config: configWith(models), onEvent: rec.onEvent });
+    expect((await drain(client)).text).toBe('openai answers');
+    expect(rec.events).toEqual([{ type: 'model_fallback', from: 'lab/m-x', to: 'openai/m-a', reason: 'no base URL configured' }]);
+    const alone = resolveModelClient('lab/m-x', { env: {}, config: configWith([testModel('lab/m-x')]) });
+    expect(((await drain(alone)).error as Error).message).toBe('lab model m-x has no endpoint: set providers.lab.baseURL in config.json.');
+  });
 });
