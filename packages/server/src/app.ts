@@ -1,17 +1,19 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { Server as IoServer } from 'socket.io';
+import { Server as IoServer, type Socket } from 'socket.io';
 import { SESSION_EVENT } from '@tandem/shared';
 import { builtinTools, modelInfo, modelWarnings, systemClock, type AnyTool, type Clock, type ToolGate, type ToolServices } from '@tandem/core';
 import { authenticate, type ClientIdentity, type Tokens } from './auth.js';
-import { bindCommands, type HandlerMap } from './handlers/dispatch.js';
+import { bindCommands, type CommandLimiter, type HandlerMap } from './handlers/dispatch.js';
 import { jobHandlers } from './handlers/job-handlers.js';
 import { modelHandlers } from './handlers/model-handlers.js';
 import { sandboxHandlers } from './handlers/sandbox-handlers.js';
 import { sessionHandlers, sessionRoom } from './handlers/session-handlers.js';
 import { turnHandlers } from './handlers/turn-handlers.js';
+import { SessionJobs } from './jobs/job-manager.js';
 import { PtyCommandRunner } from './pty/pty-runner.js';
 import { defaultEngine } from './sessions/default-engine.js';
 import type { ModelFactory, SessionEngine } from './sessions/engine.js';
@@ -47,6 +49,8 @@ export interface ApplicationDeps {
   hooks?: SessionHooks;
   /** Extra or replacing command handlers (permission:respond, audit:query, session:new, ...). */
   handlers?: HandlerMap;
+  /** Seam for per-connection flood control (e.g. rate-limit/createConnectionLimiter); none by default. */
+  commandLimiterFactory?: (socket: Socket) => CommandLimiter;
 }
 
 export interface Application {
@@ -86,7 +90,11 @@ export function createApplication(deps: ApplicationDeps): Application {
     toolsFactory: deps.toolsFactory ?? builtinTools,
     runnerFactory: deps.runnerFactory ?? ((session) => new PtyCommandRunner({ logDir: session.commandLogDir, clock })),
     gateFactory: deps.gateFactory,
-    servicesFactory: deps.servicesFactory,
+    servicesFactory: (session) => {
+      const jobs = new SessionJobs({ sessionId: session.id, logDir: join(session.dir, 'jobs'), emit: (body) => session.emit(body), clock });
+      session.onClose(() => jobs.stopAll());
+      return { jobs, ...deps.servicesFactory?.(session) };
+    },
     clock,
     logger,
     hooks: deps.hooks ?? {},
@@ -112,7 +120,7 @@ export function createApplication(deps: ApplicationDeps): Application {
   io.on('connection', (socket) => {
     const client = socket.data as ClientIdentity;
     logger.info({ socketId: socket.id, name: client.name, token: client.tokenKind }, 'client connected');
-    bindCommands(socket, handlers, access, logger);
+    bindCommands(socket, handlers, access, logger, deps.commandLimiterFactory?.(socket));
     socket.on('disconnect', (reason) => {
       logger.info({ socketId: socket.id, reason }, 'client disconnected');
       for (const session of sessions.all()) session.detachClient(socket.id);

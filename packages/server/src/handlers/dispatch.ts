@@ -33,12 +33,22 @@ export interface AccessChecks {
  * zod schema, check who may send it, run the handler, and answer exactly once. Nothing a
  * client sends can throw out of here.
  */
-export function bindCommands(socket: Socket, handlers: HandlerMap, access: AccessChecks, logger: Logger): void {
+/** Per-socket flood control: a command beyond the budget is answered `rate_limited`. */
+export interface CommandLimiter {
+  take(): boolean;
+  retryAfterMs(): number;
+}
+
+export function bindCommands(socket: Socket, handlers: HandlerMap, access: AccessChecks, logger: Logger, limiter?: CommandLimiter): void {
   for (const name of Object.keys(Commands) as CommandName[]) {
     socket.on(name, (...args: unknown[]) => {
       const { payload, ack } = splitArgs(args);
       const after: Array<() => void> = [];
-      void answer(name, payload, socket, handlers, access, logger, after).then((reply) => {
+      const reply =
+        limiter && !limiter.take()
+          ? Promise.resolve(ackError('rate_limited', `too many commands from this connection; retry in ${Math.ceil(limiter.retryAfterMs() / 1000)} s`))
+          : answer(name, payload, socket, handlers, access, logger, after);
+      void reply.then((reply) => {
         try {
           ack?.(reply);
         } catch (err) {

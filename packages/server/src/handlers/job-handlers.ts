@@ -14,7 +14,7 @@ interface JobsPort {
     exitCode: number | null;
     startedAt: number;
   }>;
-  stop(jobId: string): Promise<void>;
+  stop(jobId: string, by?: string): Promise<void>;
 }
 
 function jobsOf(session: Session): JobsPort {
@@ -43,13 +43,13 @@ export function jobHandlers(sessions: SessionManager): HandlerMap {
       return { jobs };
     },
 
-    'job:stop': async ({ sessionId, jobId }) => {
+    'job:stop': async ({ sessionId, jobId }, { client }) => {
       const session = sessions.require(sessionId);
       const jobs = jobsOf(session);
       if (!jobs.list(sessionId).some((job) => job.jobId === jobId)) {
         throw new CommandError('not_found', `no job ${jobId} in session ${sessionId}; jobs:list shows its jobs`);
       }
-      await jobs.stop(jobId);
+      await jobs.stop(jobId, client.name);
       return {};
     },
   };

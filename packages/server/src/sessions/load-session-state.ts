@@ -8,6 +8,8 @@ import { TURN_END_TYPES } from './session-turn.js';
 const NOT_CONVERSATION = new Set(['command_output', 'command_input', 'presence', 'text_delta', 'context_usage', 'usage']);
 
 export interface LoadResult extends LoadedState {
+  /** permission_request / permission_resolved events, to expire questions nobody can answer now. */
+  permissionEvents: Array<{ type: string; requestId?: unknown }>;
   /** A turn that started and never ended: the server stopped while it ran. */
   openTurnId: string | undefined;
   /** The metadata the first `session_info` recorded (for sessions missing from the index). */
@@ -20,12 +22,16 @@ export async function loadSessionState(log: SessionLog, engine: SessionEngine): 
   const granted: string[] = [];
   let openTurnId: string | undefined;
   let info: LoadResult['info'];
+  const permissionEvents: LoadResult['permissionEvents'] = [];
   const lastSeq = await log.load((event) => {
     if (event.type === 'turn_started') openTurnId = event.turnId;
     else if (TURN_END_TYPES.has(event.type)) openTurnId = undefined;
     else if (event.type === 'sandbox_granted') granted.push(event.path);
     else if (event.type === 'session_info') info ??= event;
+    else if (event.type === 'permission_request' || event.type === 'permission_resolved') {
+      permissionEvents.push({ type: event.type, requestId: event.requestId });
+    }
     if (!NOT_CONVERSATION.has(event.type)) kept.push(event);
   });
-  return { lastSeq, granted, conversation: engine.conversationFromEvents(kept), openTurnId, info };
+  return { lastSeq, granted, conversation: engine.conversationFromEvents(kept), openTurnId, info, permissionEvents };
 }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { SessionEvent, SessionInfo } from '@tandem/shared';
 import type { AnyTool, Clock, EngineEvent, ToolGate, ToolServices } from '@tandem/core';
 import { CommandError } from '../handlers/command-error.js';
+import { expireDanglingRequests } from '../permissions/index.js';
 import type { ModelFactory, SessionEngine } from './engine.js';
 import { loadSessionState } from './load-session-state.js';
 import { SessionIndex, type SessionMeta } from './session-index.js';
@@ -115,7 +116,7 @@ export class SessionManager {
     const dir = join(deps.dataDir, 'sessions', meta.id);
     const log = new SessionLog(join(dir, 'events.jsonl'), (message) => deps.logger.warn({ sessionId: meta.id }, message));
     const loaded = fresh
-      ? { lastSeq: 0, granted: [], conversation: [], openTurnId: undefined }
+      ? { lastSeq: 0, granted: [], conversation: [], openTurnId: undefined, permissionEvents: [] }
       : await loadSessionState(log, deps.engine);
     const session = new Session(
       {
@@ -141,8 +142,10 @@ export class SessionManager {
     if (fresh) {
       session.emit({ type: 'session_info', title: meta.title, cwd: meta.cwd, model: meta.model });
       for (const warning of this.safeWarnings(meta.model)) session.emit(warning);
-    } else if (loaded.openTurnId) {
-      session.emit({ type: 'turn_interrupted', turnId: loaded.openTurnId, reason: SHUTDOWN_REASON });
+    } else {
+      // Questions asked by a turn that died with the old process can never be answered.
+      for (const expired of expireDanglingRequests(loaded.permissionEvents)) session.emit(expired);
+      if (loaded.openTurnId) session.emit({ type: 'turn_interrupted', turnId: loaded.openTurnId, reason: SHUTDOWN_REASON });
     }
     return session;
   }

@@ -63,6 +63,7 @@ export class Session {
   private readonly baselines: FileBaselines;
   private model: ModelClient | undefined;
   private closed = false;
+  private readonly closers: Array<() => Promise<void>> = [];
   /** Filled in by the application once the session exists (they may need the session). */
   runner!: SessionRunner;
   gate: ToolGate | undefined;
@@ -178,6 +179,11 @@ export class Session {
     return granted;
   }
 
+  /** Runs `fn` when the session closes, after the turn stopped and before the log closes. */
+  onClose(fn: () => Promise<void>): void {
+    this.closers.push(fn);
+  }
+
   /** Stops the running turn (recorded as interrupted), kills its commands, flushes the log. */
   async close(graceMs = 5000): Promise<void> {
     if (this.closed) return;
@@ -189,6 +195,9 @@ export class Session {
     }
     await this.runner.killAll?.();
     if (turn) await Promise.race([turn.done, this.parts.clock.sleep(1000).catch(() => undefined)]);
+    for (const fn of this.closers) {
+      await fn().catch((err: unknown) => this.parts.logger.error({ err, sessionId: this.id }, 'a close step failed'));
+    }
     await this.log.close();
   }
 
