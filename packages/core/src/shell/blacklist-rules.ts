@@ -26,6 +26,28 @@ export interface ArgvRule {
 export interface RuleEnv {
   /** The home directory, to recognize `rm -rf /home/me` as `rm -rf ~`. */
   home: string;
+  /**
+   * Where an earlier `cd` in the same command line left the shell: `start` is the directory
+   * the command starts in (the workspace for run_command); `subdirectory` a named directory
+   * below it or elsewhere, so `cd build && rm -rf *` only empties build.
+   */
+  cwd: WorkingDirectory;
+}
+
+export type WorkingDirectory = 'start' | 'subdirectory' | 'root' | 'home' | 'system';
+
+/** The working directory after `cd ARG` / `pushd ARG`, or undefined when argv is not one. */
+export function workingDirectoryAfter(argv: readonly string[], env: RuleEnv): WorkingDirectory | undefined {
+  const name = programName(argv[0] ?? '');
+  if (name !== 'cd' && name !== 'pushd') return undefined;
+  const target = operands(argv.slice(1))[0];
+  if (target === undefined || target === '~') return 'home';
+  if (target === '-') return 'start';
+  const kind = classifyTarget(target, env.home, env.cwd);
+  if (kind === 'cwd') return target.split('/').includes('..') ? 'start' : env.cwd;
+  if (kind === 'root' || kind === 'home' || kind === 'system') return kind;
+  if (normalizeTarget(target).split('/').includes('..')) return 'start';
+  return 'subdirectory';
 }
 
 const SYSTEM_ROOTS = [...SYSTEM_DIRECTORIES, '/home', '/Users', '/mnt', '/media'];
@@ -54,7 +76,10 @@ function flagSet(args: readonly string[]): Set<string> {
 
 /** `$HOME`, `${HOME}`, `"$HOME"/`, `~/` → `~`; `//` → `/`; trailing `/` and `/.` dropped. */
 export function normalizeTarget(raw: string): string {
-  let t = raw.replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, '~').replace(/\/{2,}/g, '/');
+  let t = raw
+    .replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, '~')
+    .replace(/\$\{PWD\}|\$PWD(?![A-Za-z0-9_])|\$\(\s*pwd\s*\)|`\s*pwd\s*`/g, '.')
+    .replace(/\/{2,}/g, '/');
   if (t.startsWith('~') && !t.startsWith('~/') && t !== '~' && /^~[a-z_][a-z0-9_-]*\/?$/i.test(t)) return '~';
   if (t.startsWith('/')) return path.posix.normalize(t).replace(/(.)\/$/, '$1');
   if (t === '~' || t.startsWith('~/')) {
@@ -69,7 +94,7 @@ const WHOLE_TREE_GLOBS = new Set(['*', '.*', '*.*', '.[!.]*', '{*,.*}']);
 type TargetKind = 'root' | 'home' | 'cwd' | 'system' | undefined;
 
 /** Which protected tree a (recursive) target would take out. */
-export function classifyTarget(raw: string, home: string): TargetKind {
+export function classifyTarget(raw: string, home: string, cwd: WorkingDirectory = 'start'): TargetKind {
   const t = normalizeTarget(raw);
   if (t === '/' || t === '/*' || t === '/.*') return 'root';
   if (t === '~' || t === '~/*' || t === '~/.*' || t === '~/..') return 'home';
@@ -85,8 +110,11 @@ export function classifyTarget(raw: string, home: string): TargetKind {
   const parts = t.split('/');
   const last = parts[parts.length - 1]!;
   const steps = WHOLE_TREE_GLOBS.has(last) ? parts.slice(0, -1) : parts;
-  if (steps.every((p) => p === '.' || p === '..')) return 'cwd';
-  return undefined;
+  if (!steps.every((p) => p === '.' || p === '..')) return undefined;
+  // `..` climbs above wherever we are: always the whole tree of something that matters.
+  if (steps.includes('..')) return 'cwd';
+  if (cwd === 'start') return 'cwd';
+  return cwd === 'subdirectory' ? undefined : cwd;
 }
 
 function isRecursive(flags: Set<string>): boolean {
@@ -98,7 +126,7 @@ function rmTargets(argv: readonly string[], env: RuleEnv, kinds: TargetKind[]): 
   const ops = operands(argv.slice(1));
   if (flags.has('--no-preserve-root') && kinds.includes('root')) return true;
   if (!isRecursive(flags)) return false;
-  return ops.some((op) => kinds.includes(classifyTarget(op, env.home)));
+  return ops.some((op) => kinds.includes(classifyTarget(op, env.home, env.cwd)));
 }
 
 const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|mapper\/|sr|fd\d|nbd|zram)/;
@@ -181,7 +209,7 @@ export const ARGV_RULES: readonly ArgvRule[] = [
     category: 'destructive',
     why: 'deletes everything under the root, the home directory or a system directory',
     matches: (argv, name, env) =>
-      name === 'find' && argv.includes('-delete') && findStartingPoints(argv).some((op) => ['root', 'home', 'system'].includes(classifyTarget(op, env.home) ?? '')),
+      name === 'find' && argv.includes('-delete') && findStartingPoints(argv).some((op) => ['root', 'home', 'system'].includes(classifyTarget(op, env.home, env.cwd) ?? '')),
   },
   // disk
   {
@@ -200,6 +228,12 @@ export const ARGV_RULES: readonly ArgvRule[] = [
   { pattern: 'fdisk', category: 'disk', why: 'rewrites partition tables', matches: named('fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'cgdisk') },
   { pattern: 'parted', category: 'disk', why: 'rewrites partition tables', matches: named('parted', 'gparted', 'partprobe') },
   { pattern: 'wipefs', category: 'disk', why: 'erases file system signatures or whole devices', matches: named('wipefs', 'blkdiscard', 'diskutil') },
+  {
+    pattern: 'tee / cp onto /dev/<disk>',
+    category: 'disk',
+    why: 'writes onto a disk device',
+    matches: (argv, name) => ['tee', 'cp', 'mv', 'install', 'pv'].includes(name) && operands(argv.slice(1)).some(isBlockDevice),
+  },
   {
     pattern: 'shred /dev/…',
     category: 'disk',
@@ -253,6 +287,16 @@ export const ARGV_RULES: readonly ArgvRule[] = [
     matches: (argv, name) => name === 'mkfifo' || (name === 'mknod' && operands(argv.slice(1)).includes('p')),
   },
   {
+    pattern: 'python/perl/ruby/php socket + shell',
+    category: 'reverse_shell',
+    why: 'inline code that connects a socket and hands it a shell',
+    matches: (argv, name) => {
+      if (!/^(python[0-9.]*|perl|ruby|php[0-9.]*|node|nodejs|lua[0-9.]*|awk|gawk)$/.test(name)) return false;
+      const code = argv.slice(1).join(' ');
+      return /socket|fsockopen|\/inet\/tcp|TCPSocket|net\.connect|net\.Socket/i.test(code) && /dup2|pty\.spawn|subprocess|exec|popen|spawn|\/bin\/(ba)?sh|system\(/i.test(code);
+    },
+  },
+  {
     pattern: 'socat exec:',
     category: 'reverse_shell',
     why: 'connects a program to a network socket',
@@ -299,4 +343,16 @@ export function socketWord(argv: readonly string[]): boolean {
   const name = programName(argv[0] ?? '');
   if (name === 'echo' || name === 'printf') return false;
   return argv.some((a) => /\/dev\/(tcp|udp)\//.test(a));
+}
+
+/** Every pattern with its category and reason, for the documentation's blacklist table. */
+export function blacklistPatterns(): Array<{ category: BlacklistCategory; pattern: string; why: string }> {
+  const fromArgv = ARGV_RULES.map(({ category, pattern, why }) => ({ category, pattern, why }));
+  return [
+    ...fromArgv,
+    { category: 'disk', pattern: '> /dev/<disk>', why: 'writes raw bytes onto a disk device' },
+    { category: 'reverse_shell', pattern: '/dev/tcp/', why: 'opens a raw network connection from the shell' },
+    { category: 'reverse_shell', pattern: 'nc … | sh', why: 'runs commands that arrive over a network connection' },
+    { category: 'fork_bomb', pattern: ':(){ :|:& };:', why: 'a function that keeps spawning copies of itself exhausts the machine' },
+  ];
 }

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { ARGV_RULES, redirectRule, socketWord, type BlacklistCategory } from './blacklist-rules.js';
+import { ARGV_RULES, redirectRule, socketWord, workingDirectoryAfter, type BlacklistCategory, type RuleEnv } from './blacklist-rules.js';
 import { isShellProgram, programName, resolveInvocations, shellScriptArgument } from './command-invocations.js';
 import { looksLikeForkBomb } from './fork-bomb.js';
 import { lexShell, type ShellSegment } from './shell-lexer.js';
@@ -13,41 +13,57 @@ export interface BlacklistOptions {
   home?: string;
 }
 
+type CheckEnv = RuleEnv;
+
 /** Nesting deeper than this (bash -c "bash -c \"…\"") is refused rather than followed forever. */
 const MAX_DEPTH = 8;
+
+/** Programs that run the text they are given (as an argument, a file or stdin) as shell code. */
+const RUNS_SOURCE = new Set(['eval', 'source', '.']);
+/** Programs whose output piped into a shell makes a reverse shell. */
+const NETWORK_FEEDERS = new Set(['nc', 'ncat', 'netcat', 'telnet', 'socat', 'openssl']);
 
 /**
  * Checks a shell command line against the blacklist (SPEC P3), looking through quoting,
  * absolute program paths, wrapper commands, `sh -c`/`eval` strings, command substitutions,
- * here-documents fed to a shell, and text piped into a shell. Runs before any permission
- * decision. Never throws: input that is not a string is treated as an empty command.
+ * here-documents and here-strings fed to a shell, `echo … | sh`, and `$(echo …)` used as a
+ * command. Runs before any permission decision. Never throws: input that is not a string is
+ * treated as an empty command.
  *
  * Not covered (documented limits): commands assembled from variables (`a=rm; $a -rf /`),
- * encoded payloads (`echo … | base64 -d | sh`), scripts in files (`bash evil.sh`), and programs
- * that delete through another language (`python -c "shutil.rmtree('/')"`).
+ * encoded payloads (`echo … | base64 -d | sh`), scripts in files (`bash evil.sh`), downloads
+ * run by a shell (`curl … | sh`), and programs that delete through another language
+ * (`python -c "shutil.rmtree('/')"`).
  */
 export function checkCommandBlacklist(command: string, options: BlacklistOptions = {}): BlacklistVerdict {
   if (typeof command !== 'string' || command.trim() === '') return { blocked: false };
   const home = options.home ?? process.env.HOME ?? os.homedir();
-  return checkText(command, { home }, 0);
+  return checkText(command, { home, cwd: 'start' }, 0);
 }
 
-function checkText(text: string, env: { home: string }, depth: number): BlacklistVerdict {
+function checkText(text: string, env: CheckEnv, depth: number): BlacklistVerdict {
   if (depth > MAX_DEPTH) {
     return block('destructive', 'nesting', text, `shell nesting deeper than ${MAX_DEPTH} levels cannot be checked, so it is refused; flatten the command`);
   }
   if (looksLikeForkBomb(text)) {
     return block('fork_bomb', ':(){ :|:& };:', text.trim(), 'a function that keeps spawning copies of itself exhausts the machine');
   }
-  const segments = lexShell(text);
+  // `rm${IFS}-rf${IFS}/`: the field separator spelled as a variable is still a space.
+  const spaced = text.replace(/\$\{IFS\}|\$IFS(?![A-Za-z0-9_])/g, ' ');
+  const segments = lexShell(spaced);
+  // A `cd` earlier in the line changes what `rm -rf *` later means.
+  const local: CheckEnv = { ...env };
   for (let i = 0; i < segments.length; i++) {
-    const verdict = checkSegment(segments[i]!, segments[i - 1], env, depth);
+    const verdict = checkSegment(segments[i]!, segments[i - 1], local, depth);
     if (verdict.blocked) return verdict;
+    const argv = resolveInvocations(segments[i]!.words).argvs[0];
+    const next = argv ? workingDirectoryAfter(argv, local) : undefined;
+    if (next) local.cwd = next;
   }
   return { blocked: false };
 }
 
-function checkSegment(segment: ShellSegment, previous: ShellSegment | undefined, env: { home: string }, depth: number): BlacklistVerdict {
+function checkSegment(segment: ShellSegment, previous: ShellSegment | undefined, env: CheckEnv, depth: number): BlacklistVerdict {
   for (const inner of segment.substitutions) {
     const verdict = checkText(inner, env, depth + 1);
     if (verdict.blocked) return verdict;
@@ -63,9 +79,16 @@ function checkSegment(segment: ShellSegment, previous: ShellSegment | undefined,
       if (rule.matches(argv, name, env)) return block(rule.category, rule.pattern, segment.text, rule.why);
     }
     if (socketWord(argv)) return block('reverse_shell', '/dev/tcp/', segment.text, 'opens a raw network connection from the shell');
-    if (isShellProgram(name) && shellScriptArgument(argv.slice(1)) === undefined) {
+    const readsSource = RUNS_SOURCE.has(name) || (isShellProgram(name) && shellScriptArgument(argv.slice(1)) === undefined);
+    if (readsSource) {
+      if (isShellProgram(name) && previous?.next === '|' && NETWORK_FEEDERS.has(feederName(previous))) {
+        return block('reverse_shell', 'nc … | sh', segment.text, 'runs commands that arrive over a network connection');
+      }
       scripts.push(...shellInput(segment, previous));
     }
+    // `$(echo sudo) ls`: a substitution in command position runs whatever it prints.
+    const echoedCommand = echoedSubstitution(argv[0] ?? '');
+    if (echoedCommand !== undefined) scripts.push([echoedCommand, ...argv.slice(1)].join(' '));
   }
   for (const script of scripts) {
     const verdict = checkText(script, env, depth + 1);
@@ -74,18 +97,47 @@ function checkSegment(segment: ShellSegment, previous: ShellSegment | undefined,
   return { blocked: false };
 }
 
-/** Source a shell reads on stdin: here-documents, here-strings, or `echo '…' | sh`. */
+/** Source a shell reads: here-documents, here-strings, `echo '…' | sh`, `sh <(echo …)`. */
 function shellInput(segment: ShellSegment, previous: ShellSegment | undefined): string[] {
   const sources = [...segment.heredocs];
   for (const redirect of segment.redirects) if (redirect.op === '<<<') sources.push(redirect.target);
+  for (const inner of segment.substitutions) {
+    const echoed = echoedText(inner);
+    if (echoed !== undefined) sources.push(echoed);
+  }
   if (previous && previous.next === '|') {
-    const feeder = resolveInvocations(previous.words).argvs[0];
-    const name = programName(feeder?.[0] ?? '');
-    if (feeder && (name === 'echo' || name === 'printf')) {
-      sources.push(feeder.slice(1).filter((w) => !/^-[neE]+$/.test(w)).join(' ').replace(/\\n/g, '\n'));
-    }
+    const echoed = echoedArgs(resolveInvocations(previous.words).argvs[0]);
+    if (echoed !== undefined) sources.push(echoed);
   }
   return sources;
+}
+
+function feederName(segment: ShellSegment): string {
+  return programName(resolveInvocations(segment.words).argvs[0]?.[0] ?? '');
+}
+
+/** What `echo …` / `printf …` prints, roughly: its arguments joined (escaped newlines kept). */
+function echoedArgs(argv: string[] | undefined): string | undefined {
+  const name = programName(argv?.[0] ?? '');
+  if (!argv || (name !== 'echo' && name !== 'printf')) return undefined;
+  return argv
+    .slice(1)
+    .filter((w) => !/^-[neE]+$/.test(w))
+    .join(' ')
+    .replace(/\\n/g, '\n');
+}
+
+/** The text an inner command prints when it is a single echo/printf. */
+function echoedText(inner: string): string | undefined {
+  const segments = lexShell(inner);
+  if (segments.length !== 1) return undefined;
+  return echoedArgs(resolveInvocations(segments[0]!.words).argvs[0]);
+}
+
+/** For a word that is exactly `$(…)` or a backtick substitution, what it echoes. */
+function echoedSubstitution(word: string): string | undefined {
+  const m = /^\$\(([\s\S]*)\)$/.exec(word) ?? /^`([\s\S]*)`$/.exec(word);
+  return m ? echoedText(m[1]!) : undefined;
 }
 
 function block(category: BlacklistCategory, pattern: string, segment: string, why: string): BlacklistVerdict {

@@ -9,8 +9,6 @@ export const NONINTERACTIVE_ENV: Readonly<Record<string, string>> = Object.freez
   GIT_TERMINAL_PROMPT: '0',
   GIT_PAGER: 'cat',
   GIT_EDITOR: 'true',
-  GIT_ASKPASS: 'echo',
-  GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
   // pagers and editors
   PAGER: 'cat',
   MANPAGER: 'cat',
