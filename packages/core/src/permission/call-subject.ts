@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { StoredPermission } from '@tandem/shared';
-import { splitCommandSegments } from '../shell/shell-lexer.js';
+import { splitCommandSegments } from '../shell/index.js';
 import { leadingWordChoices } from './command-level.js';
 import { DEFAULT_ALWAYS_ASK_TOOLS, DEFAULT_COMMAND_TOOLS, type PolicyCall, type PolicyOptions } from './rule.js';
 
@@ -20,6 +20,9 @@ export interface ScopeOption {
 /** Label of the scope that covers every call of the tool (file tools and plain tools only). */
 export const WHOLE_TOOL_SCOPE = '*';
 
+/** Argument names that hold the one file or directory a tool acts on (`self_clone` has `target`). */
+const PATH_ARGS = ['path', 'target'] as const;
+
 type SubjectOptions = Pick<PolicyOptions, 'workspace' | 'commandTools'>;
 
 export function subjectOf(call: PolicyCall, options: SubjectOptions = {}): CallSubject {
@@ -29,8 +32,9 @@ export function subjectOf(call: PolicyCall, options: SubjectOptions = {}): CallS
     const segments = command === '' ? [] : splitCommandSegments(command).map((s) => s.trim()).filter((s) => s !== '');
     return { kind: 'command', command, segments };
   }
-  if (typeof args.path === 'string' && args.path.trim() !== '') {
-    const raw = args.path.trim();
+  const target = PATH_ARGS.map((k) => args[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (target !== undefined) {
+    const raw = target.trim();
     const abs = options.workspace ? path.resolve(options.workspace, raw) : path.normalize(raw);
     return { kind: 'path', path: abs, display: displayPath(abs, options.workspace) };
   }

@@ -1,5 +1,5 @@
 import type { Danger } from '@tandem/shared';
-import { lexShell } from '../shell/shell-lexer.js';
+import { lexShell } from '../shell/index.js';
 import { maxDanger } from './rule.js';
 
 /**

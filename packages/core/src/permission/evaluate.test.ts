@@ -163,6 +163,10 @@ describe('evaluatePermission: file tools', () => {
     expect(evaluate(file('delete_lines', '/anywhere/else.ts'), { stored }).verdict).toBe('allow');
   });
 
+  it('treats self_clone\'s target as its path', () => {
+    expect(evaluate({ tool: 'self_clone', args: { target: '/backups/copy' }, danger: 'dangerous' }).scopes).toEqual(['/backups/copy', '/backups/', '*']);
+  });
+
   it('offers only the parent directory for a path outside the workspace', () => {
     expect(evaluate(file('write_file', '/tmp/granted/x.txt')).scopes).toEqual(['/tmp/granted/x.txt', '/tmp/granted/', '*']);
   });

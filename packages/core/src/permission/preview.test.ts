@@ -29,6 +29,15 @@ describe('buildPermissionPreview', () => {
     expect(buildPermissionPreview({ tool: 'delete_file', args: { path: 'old' }, danger: 'dangerous' }, { workspace: '/ws' })).toBe('old');
   });
 
+  it('shows a line-range edit, an insert and a deletion with their lines', () => {
+    const opts = { workspace: '/ws' };
+    expect(buildPermissionPreview({ tool: 'edit_file', args: { path: 'a.ts', start_line: 3, end_line: 5, new_string: 'x = 1' }, danger: 'medium' }, opts)).toBe(
+      'a.ts (lines 3–5)\nx = 1',
+    );
+    expect(buildPermissionPreview({ tool: 'insert_line', args: { path: 'a.ts', line: 2, content: 'y' }, danger: 'medium' }, opts)).toBe('a.ts (line 2)\ny');
+    expect(buildPermissionPreview({ tool: 'delete_lines', args: { path: 'a.ts', start_line: 1, end_line: 9 }, danger: 'medium' }, opts)).toBe('a.ts (lines 1–9)');
+  });
+
   it('caps what it shows', () => {
     const preview = buildPermissionPreview({ tool: 'run_command', args: { command: 'x'.repeat(10_000) }, danger: 'dangerous' });
     expect(preview.length).toBeLessThan(PREVIEW_MAX_CHARS + 100);

@@ -9,8 +9,6 @@ const EDIT_PAIRS: ReadonlyArray<[string, string]> = [
   ['old_string', 'new_string'],
   ['oldString', 'newString'],
   ['old_text', 'new_text'],
-  ['old', 'new'],
-  ['search', 'replace'],
 ];
 
 /**
@@ -28,7 +26,7 @@ export function buildPermissionPreview(call: PolicyCall, options: Pick<PolicyOpt
       const patch = createPatch(subject.display, args[edit[0]] as string, args[edit[1]] as string, undefined, undefined, { context: 2 });
       return cap(patch.split('\n').filter((line) => !line.startsWith('Index:') && !/^=+$/.test(line)).join('\n'));
     }
-    const content = typeof args.content === 'string' ? args.content : typeof args.text === 'string' ? args.text : undefined;
+    const content = ['content', 'new_string', 'text'].map((k) => args[k]).find((v): v is string => typeof v === 'string');
     if (content !== undefined) {
       const lines = content.split('\n');
       const where = describeLines(args);
