@@ -266,6 +266,38 @@ describe('runTurn', () => {
     expect(opts.conversation).toEqual([]);
   });
 
+  it('cancels while the gate waits for a permission answer', async () => {
+    let gateSignal: AbortSignal | undefined;
+    const gate: ToolGate = {
+      check: (_call, signal) =>
+        new Promise((resolve) => {
+          gateSignal = signal;
+          signal.addEventListener('abort', () => resolve({ allow: false, reason: 'cancelled' }), { once: true });
+        }),
+    };
+    server.enqueue({ toolCalls: [{ id: 'w', name: 'write_note', args: { text: 'x' } }] });
+    const ac = new AbortController();
+    const opts = options({ gate, signal: ac.signal });
+    const events = await collect(runTurn(opts), (e) => {
+      if (e.type === 'tool_call') setTimeout(() => ac.abort(), 10);
+    });
+    expect(gateSignal?.aborted).toBe(true);
+    expect(log).toEqual([]);
+    expect(events.at(-1)!.type).toBe('turn_cancelled');
+    expect(opts.conversation).toEqual([]);
+  });
+
+  it('treats a consumer that stops listening as a cancel', async () => {
+    server.enqueue({ toolCalls: [{ id: 'h', name: 'hang', args: {} }] });
+    const opts = options();
+    for await (const e of runTurn(opts)) if (e.type === 'tool_call') break;
+    await new Promise((r) => setTimeout(r, 30));
+    // the tool either never started or was aborted; it is not left running
+    expect(log.length === 0 || log.join() === 'hang started,hang aborted').toBe(true);
+    expect(opts.conversation).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('runs adjacent read-only calls concurrently, treats a writing call as a barrier, keeps declared order', async () => {
     server.enqueue(
       {
