@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EventBody } from '@tandem/shared';
 import type { Clock, GateCall, GateVerdict, ToolGate } from '@tandem/core';
 import { stableJson } from './stable-json.js';
@@ -57,7 +58,8 @@ export function createCallRateLimitGate(options: CallRateLimitOptions): ToolGate
 
   return {
     async check(call: GateCall, signal: AbortSignal): Promise<GateVerdict> {
-      const key = `${call.tool}\u0000${stableJson(call.args)}`;
+      // A digest, not the text: arguments can be a whole file's content.
+      const key = createHash('sha256').update(call.tool).update('\u0000').update(stableJson(call.args)).digest('base64');
       for (;;) {
         if (signal.aborted) return cancelled();
         const now = clock.now();
