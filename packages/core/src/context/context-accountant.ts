@@ -121,6 +121,22 @@ export class ContextAccountant {
     return this.usage().usedTokens >= threshold * this.windowTokens;
   }
 
+  /**
+   * What planCompaction needs, from the counts kept here (no re-estimation): pass it as the
+   * budget together with keepRecentTokens / keepRecentMessages.
+   */
+  budget(): { windowTokens: number; toolTokens: number; outputReserve: number; systemTokens: number; estimates: readonly number[]; ratio: number } {
+    const ratio = this.ratio();
+    return {
+      windowTokens: this.windowTokens,
+      toolTokens: Math.ceil(this.toolTokens * ratio),
+      outputReserve: this.outputReserve,
+      systemTokens: this.systemTokens,
+      estimates: this.perMessage,
+      ratio,
+    };
+  }
+
   /** The calibration multiplier in force for the current model (1 without calibration). */
   ratio(): number {
     return this.calibration && this.model ? this.calibration.ratio(this.model) : 1;

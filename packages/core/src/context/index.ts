@@ -8,4 +8,5 @@ export * from './collect-reply.js';
 export * from './deadline.js';
 export * from './run-compaction.js';
 export * from './overflow-retry.js';
+export * from './maybe-compact.js';
 export * from './bench-context.js';

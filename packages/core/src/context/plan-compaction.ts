@@ -21,6 +21,11 @@ export interface CompactionBudget {
   estimates?: readonly number[];
   /** Calibration multiplier applied to message and system estimates (default 1). */
   ratio?: number;
+  /**
+   * A compaction the user asked for (`session:compact`): plan a fold whatever the usage, and
+   * skip only when nothing can be folded or the kept part alone would not fit the window.
+   */
+  force?: boolean;
 }
 
 export type CompactionPlan =
@@ -60,9 +65,9 @@ export function planCompaction(messages: readonly Message[], budget: CompactionB
   for (let i = per.length - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] as number) + (per[i] as number);
   const usedTokens = fixed + (suffix[0] as number);
   const percent = Math.round((usedTokens / window) * 1000) / 10;
-  if (usedTokens < threshold * window) return { action: 'none', usedTokens, percent };
+  if (!budget.force && usedTokens < threshold * window) return { action: 'none', usedTokens, percent };
 
-  const limit = threshold * window;
+  const limit = budget.force ? window : threshold * window;
   const boundaries = exchangeBoundaries(messages).filter((b) => b > 0 && b < messages.length);
   const tailOf = (b: number): number => suffix[b] as number;
 
@@ -86,7 +91,7 @@ export function planCompaction(messages: readonly Message[], budget: CompactionB
   const reason =
     smallest === undefined
       ? `the conversation is at ${percent}% of the ${window}-token window but is one unbroken exchange (a tool call and its result cannot be separated), so there is nothing to fold; start a new session with /new`
-      : `the most recent exchange alone (${messages.length - smallest} messages, ~${tailOf(smallest)} tokens) plus tool definitions and output reserve (${fixed} tokens) already reaches ${Math.round(threshold * 100)}% of the ${window}-token window; a summary of older turns cannot help — start a new session with /new or use a model with a larger window`;
+      : `the most recent exchange alone (${messages.length - smallest} messages, ~${tailOf(smallest)} tokens) plus tool definitions and output reserve (${fixed} tokens) already reaches ${budget.force ? 100 : Math.round(threshold * 100)}% of the ${window}-token window; a summary of older turns cannot help — start a new session with /new or use a model with a larger window`;
   return { action: 'skip', reason, usedTokens, percent };
 }
 
