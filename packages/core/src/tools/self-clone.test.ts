@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPathSandbox } from '../sandbox/path-sandbox.js';
 import { selfCloneTool } from './self-clone.js';
 import { makeHarness, type Harness } from './tool-harness.test-helper.js';
 
@@ -56,6 +57,18 @@ describe('self_clone', () => {
     expect((await h.run(selfCloneTool, { target: path.join(h.dataDir, 'copy') })).output).toMatch(/data directory/);
     expect((await h.run(selfCloneTool, { target: path.dirname(h.workspace) })).isError).toBe(true);
     expect(await fs.readdir(h.outside)).toEqual(['occupied']);
+  });
+
+  it('never copies credentials or the data directory out of a workspace that holds them', async () => {
+    await fs.mkdir(path.join(h.home, '.ssh'), { recursive: true });
+    await fs.writeFile(path.join(h.home, '.ssh', 'id_ed25519'), 'PRIVATE');
+    await fs.writeFile(path.join(h.home, '.netrc'), 'machine x password y');
+    await fs.writeFile(path.join(h.dataDir, 'tokens.json'), '{}');
+    await fs.writeFile(path.join(h.home, 'notes.txt'), 'hi');
+    const target = path.join(h.outside, 'home-copy');
+    const result = await h.run(selfCloneTool, { target }, { cwd: h.home, paths: createPathSandbox({ workspace: h.home, dataDir: h.dataDir, home: h.home }) });
+    expect(result.output).toMatch(/left out 3 path\(s\) the sandbox protects/);
+    expect(await tree(target)).toEqual(['notes.txt']);
   });
 
   it('accepts an existing empty directory', async () => {

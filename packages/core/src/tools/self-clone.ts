@@ -34,35 +34,50 @@ Prefer run_command with git (git worktree, git clone) when you only need another
     });
     if (existing && existing.length > 0) throw new ToolError(`the target ${target} already exists and is not empty; choose a new directory`);
     await fs.mkdir(target, { recursive: true });
-    const totals = { files: 0, bytes: 0, links: 0, skipped: [] as string[] };
-    await copyTree(source, target, '', Boolean(args.include_all), totals, ctx.signal);
+    const totals: CopyTotals = { files: 0, bytes: 0, links: 0, skipped: [], refused: [] };
+    // Each entry goes through the sandbox, so a workspace that holds credentials or the data
+    // directory (say, a home directory) never has them copied out.
+    const allowed = (p: string) => ctx.paths.resolve(p, 'read').then(() => true, () => false);
+    await copyTree(source, target, '', { includeAll: Boolean(args.include_all), allowed, signal: ctx.signal }, totals);
     const skipped = totals.skipped.length > 0 ? `; skipped ${totals.skipped.length} director${totals.skipped.length === 1 ? 'y' : 'ies'} (${summarize(totals.skipped)})` : '';
     const links = totals.links > 0 ? ` and ${totals.links} symbolic link(s)` : '';
-    return `Copied ${totals.files} files (${formatBytes(totals.bytes)})${links} from ${source} to ${target}${skipped}.`;
+    const refused = totals.refused.length > 0 ? `; left out ${totals.refused.length} path(s) the sandbox protects (${summarize(totals.refused)})` : '';
+    return `Copied ${totals.files} files (${formatBytes(totals.bytes)})${links} from ${source} to ${target}${skipped}${refused}.`;
   },
 });
 
-async function copyTree(
-  from: string,
-  to: string,
-  rel: string,
-  includeAll: boolean,
-  totals: { files: number; bytes: number; links: number; skipped: string[] },
-  signal: AbortSignal,
-): Promise<void> {
-  if (signal.aborted) throw new ToolError(`self_clone was cancelled; ${to} holds a partial copy`);
+interface CopyTotals {
+  files: number;
+  bytes: number;
+  links: number;
+  skipped: string[];
+  refused: string[];
+}
+
+interface CopyOptions {
+  includeAll: boolean;
+  allowed(path: string): Promise<boolean>;
+  signal: AbortSignal;
+}
+
+async function copyTree(from: string, to: string, rel: string, options: CopyOptions, totals: CopyTotals): Promise<void> {
+  if (options.signal.aborted) throw new ToolError(`self_clone was cancelled; ${to} holds a partial copy`);
   const entries = await fs.readdir(from, { withFileTypes: true });
   for (const entry of entries) {
     const src = path.join(from, entry.name);
     const dst = path.join(to, entry.name);
     const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+    if (!entry.isSymbolicLink() && !(await options.allowed(src))) {
+      totals.refused.push(relPath);
+      continue;
+    }
     if (entry.isDirectory()) {
-      if (!includeAll && CLONE_SKIPPED_DIRECTORIES.has(entry.name)) {
+      if (!options.includeAll && CLONE_SKIPPED_DIRECTORIES.has(entry.name)) {
         totals.skipped.push(relPath);
         continue;
       }
       await fs.mkdir(dst, { mode: (await fs.stat(src)).mode & 0o777 });
-      await copyTree(src, dst, relPath, includeAll, totals, signal);
+      await copyTree(src, dst, relPath, options, totals);
     } else if (entry.isSymbolicLink()) {
       await fs.symlink(await fs.readlink(src), dst);
       totals.links++;
