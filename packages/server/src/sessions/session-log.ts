@@ -1,6 +1,7 @@
 import type { SessionEvent } from '@tandem/shared';
 import { EventLogWriter } from './event-log-writer.js';
 import { readEventLog, type LogReadProblem } from './event-log-reader.js';
+import { cutPartialLastLine } from './repair-tail.js';
 
 /** How many recent events stay in memory for replays; older ones are read from the file. */
 export const DEFAULT_TAIL_SIZE = 2000;
@@ -34,6 +35,8 @@ export class SessionLog {
       this.remember(event);
       visit(event);
     }
+    const cut = await cutPartialLastLine(this.path);
+    if (cut > 0) this.onProblem(`${this.path}: removed an unfinished last line (${cut} bytes) left by a crash`);
     return lastSeq;
   }
 
