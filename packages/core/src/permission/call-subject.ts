@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { StoredPermission } from '@tandem/shared';
-import { splitCommandSegments } from '../shell/index.js';
+import { lexShell, type ShellSegment } from '../shell/index.js';
 import { leadingWordChoices } from './command-level.js';
 import { DEFAULT_ALWAYS_ASK_TOOLS, DEFAULT_COMMAND_TOOLS, type PolicyCall, type PolicyOptions } from './rule.js';
 
 /** What a rule about this call can be about. */
 export type CallSubject =
-  | { kind: 'command'; command: string; segments: string[] }
+  | { kind: 'command'; command: string; segments: ShellSegment[] }
   | { kind: 'path'; path: string; display: string }
   | { kind: 'tool' };
 
@@ -29,7 +29,7 @@ export function subjectOf(call: PolicyCall, options: SubjectOptions = {}): CallS
   const args = isRecord(call.args) ? call.args : {};
   if ((options.commandTools ?? DEFAULT_COMMAND_TOOLS).has(call.tool)) {
     const command = typeof args.command === 'string' ? args.command.trim() : '';
-    const segments = command === '' ? [] : splitCommandSegments(command).map((s) => s.trim()).filter((s) => s !== '');
+    const segments = command === '' ? [] : lexShell(command).filter((s) => s.text.trim() !== '');
     return { kind: 'command', command, segments };
   }
   const target = PATH_ARGS.map((k) => args[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');

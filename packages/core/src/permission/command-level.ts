@@ -1,5 +1,5 @@
 import type { Danger } from '@tandem/shared';
-import { lexShell } from '../shell/index.js';
+import { lexShell, type ShellSegment } from '../shell/index.js';
 import { maxDanger } from './rule.js';
 
 /**
@@ -29,11 +29,19 @@ const GIT_LISTING = new Set(['branch', 'remote', 'tag']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const GIT_LISTING_FLAGS = new Set(['-a', '-r', '-v', '-vv', '-l', '--list', '--all', '--remotes', '--verbose', '--show-current']);
 
-export function segmentLevel(segment: string): Danger {
-  const lexed = lexShell(segment);
-  const only = lexed[0];
-  if (!only || lexed.length !== 1 || hidesCommands(segment) || writesFile(segment)) return 'dangerous';
-  const words = only.words;
+type SegmentInput = ShellSegment | string;
+
+/** A segment as the lexer sees it; a string is lexed on its own (one segment expected). */
+function lexed(segment: SegmentInput): ShellSegment | null {
+  if (typeof segment !== 'string') return segment;
+  const all = lexShell(segment);
+  return all.length === 1 ? all[0]! : null;
+}
+
+export function segmentLevel(segment: SegmentInput): Danger {
+  const seg = lexed(segment);
+  if (!seg || seg.words.length === 0 || hidesCommands(seg) || writesFile(seg)) return 'dangerous';
+  const words = seg.words;
   const [cmd = '', sub] = words;
   if (ASSIGNMENT.test(cmd)) return 'dangerous';
   if (READ_ONLY.has(cmd)) return 'medium';
@@ -46,21 +54,21 @@ export function segmentLevel(segment: string): Danger {
 }
 
 /** The most dangerous segment sets the level; an empty command is `dangerous`. */
-export function commandLevel(segments: readonly string[]): Danger {
+export function commandLevel(segments: readonly SegmentInput[]): Danger {
   if (segments.length === 0) return 'dangerous';
   return segments.reduce<Danger>((level, s) => maxDanger(level, segmentLevel(s)), 'medium');
 }
 
 /** Command or process substitution: text that runs more than its leading words say. */
-export function hidesCommands(segment: string): boolean {
-  return lexShell(segment).some((s) => s.substitutions.length > 0);
+export function hidesCommands(segment: SegmentInput): boolean {
+  const seg = lexed(segment);
+  return !seg || seg.substitutions.length > 0;
 }
 
 /** Output redirected to a file (anything but another descriptor or /dev/null). */
-export function writesFile(segment: string): boolean {
-  return lexShell(segment).some((s) =>
-    s.redirects.some((r) => r.op.includes('>') && !isDescriptorCopy(r.op, r.target) && r.target !== '/dev/null'),
-  );
+export function writesFile(segment: SegmentInput): boolean {
+  const seg = lexed(segment);
+  return !seg || seg.redirects.some((r) => r.op.includes('>') && !isDescriptorCopy(r.op, r.target) && r.target !== '/dev/null');
 }
 
 /** `2>&1`, `>&2`, `2>&-`: the target is another descriptor, not a file. */
@@ -73,9 +81,9 @@ function isDescriptorCopy(op: string, target: string): boolean {
  * subcommand-like second word (`git status`, `npm run`), then the command alone. None for a
  * segment that starts with a variable assignment or hides commands.
  */
-export function leadingWordChoices(segment: string): string[] {
-  const text = segment.trim();
-  if (text === '' || hidesCommands(text)) return [];
+export function leadingWordChoices(segment: SegmentInput): string[] {
+  const text = (typeof segment === 'string' ? segment : segment.text).trim();
+  if (text === '' || hidesCommands(segment)) return [];
   const [first, second] = text.split(/\s+/);
   if (!first || ASSIGNMENT.test(first) || /['"\\$]/.test(first)) return [];
   const choices: string[] = [];

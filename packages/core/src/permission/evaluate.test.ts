@@ -124,6 +124,20 @@ describe('evaluatePermission: compound command precision', () => {
     expect(evaluate(cmd('git log > ~/.bashrc'), { stored: [git] }).verdict).toBe('ask');
   });
 
+  it('does not let an exact segment rule cover a segment whose here-document it cannot see', () => {
+    const exact: PermissionRule = { tool: 'run_command', match: 'exact', pattern: 'sh <<EOF', effect: 'allow', by: 'ana' };
+    expect(evaluate(cmd('sh <<EOF\nrm -rf ~/work\nEOF'), { stored: [exact] }).verdict).toBe('ask');
+    const cat = decide(cmd('cat notes.txt'), 'allow_forever', 'cat *');
+    expect(evaluate(cmd('cat <<EOF\nhello\nEOF'), { stored: [cat] }).verdict).toBe('allow');
+    expect(evaluate(cmd('cat <<EOF | sh\nrm -rf ~\nEOF'), { stored: [cat] }).verdict).toBe('ask');
+  });
+
+  it('splits subshells too: every command inside must be covered', () => {
+    const cd = decide(cmd('cd src'), 'allow_forever', 'cd *');
+    expect(evaluate(cmd('(cd src && make)'), { stored: [cd] }).verdict).toBe('ask');
+    expect(evaluate(cmd('(cd src)'), { stored: [cd] }).verdict).toBe('allow');
+  });
+
   it('never widens an exact rule into a prefix', () => {
     const exact = decide(cmd('make'), 'allow_forever');
     expect(exact).toMatchObject({ match: 'exact', pattern: 'make' });

@@ -1,4 +1,5 @@
 import { commandLevel, hidesCommands, startsWithWords, writesFile } from './command-level.js';
+import type { ShellSegment } from '../shell/index.js';
 import { scopeOptions, subjectOf, withSlash, type CallSubject } from './call-subject.js';
 import {
   DEFAULT_ALWAYS_ASK_TOOLS,
@@ -79,11 +80,17 @@ function coversWholeCommand(rule: PermissionRule, command: string): boolean {
   return rule.match === 'exact' && command !== '' && rule.pattern?.trim() === command;
 }
 
-function segmentMatches(rule: PermissionRule, segment: string, { forDeny }: { forDeny: boolean }): boolean {
+/**
+ * Whether a rule covers one segment. For allowing, an exact-segment rule never covers a segment
+ * fed by a here-document (its text does not show the body), and a prefix rule never covers one
+ * that substitutes commands or writes a file. For denying, matching the text is enough.
+ */
+function segmentMatches(rule: PermissionRule, segment: ShellSegment, { forDeny }: { forDeny: boolean }): boolean {
   const pattern = rule.pattern?.trim() ?? '';
+  const text = segment.text.trim();
   if (pattern === '') return false;
-  if (rule.match === 'exact') return pattern === segment;
-  if (rule.match !== 'prefix' || !startsWithWords(segment, pattern)) return false;
+  if (rule.match === 'exact') return pattern === text && (forDeny || segment.heredocs.length === 0);
+  if (rule.match !== 'prefix' || !startsWithWords(text, pattern)) return false;
   return forDeny || (!hidesCommands(segment) && !writesFile(segment));
 }
 
