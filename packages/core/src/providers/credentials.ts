@@ -98,3 +98,40 @@ export function keyHint(provider: string): string {
   const where = env.length > 0 ? `set ${env.join(' or ')} or ` : '';
   return `${where}add apiKeys under providers.${provider} in config.json`;
 }
+
+/**
+ * Removes key values from an error a provider or SDK produced (some providers echo the key in
+ * their error text), in place: messages, stacks and string fields of parsed error bodies, along
+ * the `cause` chain (and a ProviderError's `details.cause`). Returns the same error.
+ */
+export function scrubKeys<T>(err: T, keys: readonly ApiKey[]): T {
+  const secrets = keys.map((k) => ({ value: k.reveal(), label: `[${k.source}]` })).filter((s) => s.value.length >= 6);
+  if (secrets.length === 0) return err;
+  const clean = (text: string) => secrets.reduce((t, s) => t.split(s.value).join(s.label), text);
+  const seen = new Set<object>();
+  const visit = (value: unknown, depth: number): void => {
+    if (!value || typeof value !== 'object' || seen.has(value) || depth > 6) return;
+    seen.add(value);
+    const record = value as Record<string, unknown>;
+    if (value instanceof Error) {
+      value.message = clean(value.message);
+      if (value.stack) value.stack = clean(value.stack);
+      visit(value.cause, depth + 1);
+    }
+    for (const [name, field] of Object.entries(record)) {
+      if (typeof field === 'string') {
+        if (secrets.some((s) => field.includes(s.value))) {
+          try {
+            record[name] = clean(field);
+          } catch {
+            // a frozen or read-only field: leave it; the error message itself is ours
+          }
+        }
+      } else {
+        visit(field, depth + 1);
+      }
+    }
+  };
+  visit(err, 0);
+  return err;
+}

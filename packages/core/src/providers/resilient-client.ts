@@ -6,7 +6,7 @@ import type { Catalog } from './catalog.js';
 import type { CatalogEntry } from './catalog-entry.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import type { ProvidersConfig } from './config.js';
-import { keyHint, providerAccess, type ApiKey, type ProviderAccess } from './credentials.js';
+import { keyHint, providerAccess, scrubKeys, type ApiKey, type ProviderAccess } from './credentials.js';
 import { FallbackChain } from './fallback-chain.js';
 import { KEY_COOLDOWN_MS, type Governor } from './governor.js';
 import { hasOtherKey, pickKey } from './key-selection.js';
@@ -135,7 +135,8 @@ export class ResilientModelClient implements ModelClient {
         }
         this.lastModel = entry.id;
         return { ok: true };
-      } catch (err) {
+      } catch (caught) {
+        const err = scrubKeys(caught, access.keys);
         const error =
           err instanceof StallError
             ? new ProviderError('network', `${entry.provider} model ${model} sent nothing for ${Math.round(err.waitedMs / 1000)} s: the provider may be overloaded or the connection hung; try again or pick another model.`, { provider: entry.provider, model, afterContent: content, cause: err })

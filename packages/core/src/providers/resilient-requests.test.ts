@@ -190,7 +190,11 @@ describe('resilient model client: what is sent', () => {
 
   it('never puts a key into an error message or an event', async () => {
     const models = [testModel('openai/m-a', { fallback: 'anthropic/m-b' }), testModel('anthropic/m-b')];
-    server.script('m-a', { status: 429, headers: { 'retry-after': '1' } }, { status: 401 });
+    server.script(
+      'm-a',
+      { status: 429, headers: { 'retry-after': '1' } },
+      { status: 401, errorBody: { error: { message: `Incorrect API key provided: ${OPENAI_KEY_2}`, type: 'invalid_request_error', code: 'invalid_api_key' } } },
+    );
     server.script('m-b', { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
     const rec = recorder();
     const client = resolveModelClient('openai/m-a', {
@@ -209,6 +213,16 @@ describe('resilient model client: what is sent', () => {
       expect(visible).not.toContain(key.slice(8));
     }
     expect(server.requests.filter((r) => r.path === '/v1/chat/completions').length).toBe(2);
+  });
+
+  it('scrubs a key that a provider echoes in its error text', async () => {
+    server.script('m-a', { status: 401, errorBody: { error: { message: `Incorrect API key provided: ${OPENAI_KEY}`, code: 'invalid_api_key' } } });
+    const client = resolveModelClient('openai/m-a', { env: fakeEnv(server), config: configWith([testModel('openai/m-a')]) });
+    const err = (await drain(client)).error as ProviderError;
+    expect(err.kind).toBe('auth');
+    const cause = err.details.cause as Error;
+    expect(cause.message).toContain('Incorrect API key provided: [OPENAI_API_KEY]');
+    expect(inspect(err, { depth: 8 })).not.toContain(OPENAI_KEY);
   });
 });
 
