@@ -95,7 +95,6 @@ describe('tandem attach in a real terminal', () => {
     expect(screen).toMatch(/\[1\] list_directory\("\."\) → OK \(\d+(ms|\.\ds)\)/);
     expect(screen).toContain('The project has a README.md and a src folder.');
     expect(screen).toMatch(/openai\/gpt-4\.1-mini/);
-    if (process.env.TANDEM_WRITE_SCREEN) await writeFile(new URL('../../tui/SCREEN.txt', import.meta.url), screen.replace(/\s+$/, '\n'));
   }, 90_000);
 
   it('a viewer replays the same transcript and cannot start a turn', async () => {
@@ -120,6 +119,19 @@ describe('tandem attach in a real terminal', () => {
     tmux.type('driver', 'and now?', 'Enter');
     const screen = await tmux.waitFor('viewer', 'Second answer, live.', 30_000);
     expect(screen).toContain('ana › and now?');
+    // The turn is over for everyone once its run summary shows.
+    await tmux.waitFor('viewer', (s) => /Second answer, live\.\n─ run · openai\/gpt-4\.1-mini · 1 iteration/.test(s));
+    await tmux.waitFor('driver', /driver │ (with bo \(watching\) │ )?idle/);
+  }, 60_000);
+
+  it('Ctrl-C while a turn runs cancels the turn and keeps the TUI open', async () => {
+    fake.enqueue({ hang: true });
+    tmux.type('driver', 'think forever', 'Enter');
+    await tmux.waitFor('driver', (s) => s.includes('ana › think forever') && /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] thinking/.test(s) && s.includes('Ctrl-C cancel turn'), 30_000);
+    tmux.type('driver', '', 'C-c');
+    const screen = await tmux.waitFor('driver', (s) => s.includes('! turn cancelled') && /driver │ (with bo \(watching\) │ )?idle/.test(s), 30_000);
+    expect(screen).not.toContain('TANDEM EXITED');
+    await tmux.waitFor('viewer', '! turn cancelled');
   }, 60_000);
 
   it('Ctrl-C on an idle driver exits cleanly', async () => {
