@@ -58,7 +58,7 @@ async function driveTurn(opts: TurnOptions, signal: AbortSignal, io: TurnIo): Pr
       : { kind: 'error', outcome: 'error', code: 'internal', message: `The agent loop failed unexpectedly: ${errorMessage(err)}` };
   }
 
-  emit({ type: 'usage', turnId: opts.turnId, model: opts.model.id, ...usage });
+  emit({ type: 'usage', turnId: opts.turnId, model: opts.model.lastModel ?? opts.model.id, ...usage });
   if (end.kind === 'cancelled') {
     opts.conversation.length = startLength;
     emit({ type: 'turn_cancelled', turnId: opts.turnId, note: CANCEL_NOTE });
@@ -70,7 +70,7 @@ async function driveTurn(opts: TurnOptions, signal: AbortSignal, io: TurnIo): Pr
     turnId: opts.turnId,
     iterations: state.iterations,
     outcome: end.kind === 'answered' ? 'answered' : end.outcome,
-    model: opts.model.id,
+    model: opts.model.lastModel ?? opts.model.id,
     usage: { ...usage },
   });
 }
