@@ -50,6 +50,14 @@ describe('check-then-use race', () => {
     await expect(readVerified(checked)).rejects.toBeInstanceOf(SandboxError);
   });
 
+  it('refuses a FIFO swapped in for the file without blocking on it', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const file = path.join(workspace, 'sub', 'file.txt');
+    await fs.rm(file);
+    execFileSync('mkfifo', [file]);
+    await expect(readVerified(file)).rejects.toThrow(/not a regular file/);
+  });
+
   it('reads and writes normally when nothing was swapped, truncating only after verification', async () => {
     const file = path.join(workspace, 'sub', 'file.txt');
     await writeVerified(file, 'new');

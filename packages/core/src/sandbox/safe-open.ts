@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
+import { ToolError } from '../tools/define.js';
 import { SandboxError } from './sandbox-error.js';
 
 /**
@@ -25,9 +26,11 @@ import { SandboxError } from './sandbox-error.js';
 export type OpenMode = 'read' | 'write';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+// A FIFO or device swapped in must not block the open; only regular files are used anyway.
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 export async function openVerified(canonicalPath: string, mode: OpenMode, fileMode = 0o644): Promise<FileHandle> {
-  const flags = mode === 'read' ? constants.O_RDONLY | NOFOLLOW : constants.O_WRONLY | constants.O_CREAT | NOFOLLOW;
+  const flags = (mode === 'read' ? constants.O_RDONLY : constants.O_WRONLY | constants.O_CREAT) | NOFOLLOW | NONBLOCK;
   let handle: FileHandle;
   try {
     handle = await fs.open(canonicalPath, flags, fileMode);
@@ -39,6 +42,9 @@ export async function openVerified(canonicalPath: string, mode: OpenMode, fileMo
   }
   try {
     await verifyDescriptor(handle, canonicalPath);
+    if (!(await handle.stat()).isFile()) {
+      throw new ToolError(`${canonicalPath} is not a regular file (a directory, device, socket or pipe); file tools read and write regular files only`);
+    }
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;

@@ -31,12 +31,16 @@ export const editFileTool = defineTool({
       const old = args.old_string!;
       if (old === '') throw new ToolError('old_string is empty; give the exact text to replace, or use insert_line to add text');
       return applyEdit(ctx, args.path, (text) => {
-        const count = countOccurrences(text, old);
+        // A CRLF file edited with LF text: match and write in the file's own line ending.
+        const crlf = text.includes('\r\n') && !old.includes('\r\n') && old.includes('\n') && countOccurrences(text, old) === 0;
+        const find = crlf ? old.replace(/\n/g, '\r\n') : old;
+        const replacement = crlf ? args.new_string.replace(/\r?\n/g, '\r\n') : args.new_string;
+        const count = countOccurrences(text, find);
         if (count === 0) throw new ToolError(`old_string does not occur in ${args.path}; read the file again and copy the text exactly (whitespace included, without line-number prefixes)`);
         if (count > 1) throw new ToolError(`old_string appears ${count} times in ${args.path}; include more surrounding context to make it unique`);
-        const at = text.indexOf(old);
+        const at = text.indexOf(find);
         const line = text.slice(0, at).split('\n').length;
-        return { text: text.slice(0, at) + args.new_string + text.slice(at + old.length), summary: `Edited ${args.path} at line ${line}` };
+        return { text: text.slice(0, at) + replacement + text.slice(at + find.length), summary: `Edited ${args.path} at line ${line}` };
       });
     }
     const start = args.start_line ?? args.end_line!;

@@ -51,6 +51,13 @@ describe('edit_file', () => {
     expect(await h.read('w.txt')).toBe('one\r\nTWO\r\nTHREE\r\nMORE\r\nfour\r\n');
   });
 
+  it('matches LF text against a CRLF file and keeps CRLF', async () => {
+    await writeAndRead('crlf.txt', 'a\r\nb\r\nc\r\n');
+    const result = await h.run(editFileTool, { path: 'crlf.txt', old_string: 'a\nb', new_string: 'A\nB\nB2' });
+    expect(result.isError).toBe(false);
+    expect(await h.read('crlf.txt')).toBe('A\r\nB\r\nB2\r\nc\r\n');
+  });
+
   it('rejects ambiguous or out-of-range requests', async () => {
     await writeAndRead('y.txt', 'a\nb\n');
     expect((await h.run(editFileTool, { path: 'y.txt', new_string: 'x' })).output).toMatch(/either old_string .* or start_line/);
