@@ -57,6 +57,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** A fixed level, or one computed from the arguments (e.g. by command). */
   danger: Danger | ((args: z.infer<S>) => Danger);
   readOnly: boolean;
+  /**
+   * Optional: how long this call may run, when it may need longer than the loop's per-tool
+   * limit (SPEC A5: 120 s) — e.g. run_command with timeout_seconds: 300. Hosts and the loop
+   * should use max(their limit, this) for the call. Undefined means the default applies.
+   */
+  timeoutMs?(args: z.infer<S>): number | undefined;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<string | ToolOutcome>;
 }
 

@@ -50,6 +50,12 @@ describe('run_command', () => {
     expect(result.output).not.toContain('never');
   });
 
+  it('asks the loop for a longer per-call limit when timeout_seconds needs one', () => {
+    expect(runCommandTool.timeoutMs?.({ command: 'make', timeout_seconds: 300 })).toBe(310_000);
+    expect(runCommandTool.timeoutMs?.({ command: 'make' })).toBeUndefined();
+    expect(runCommandTool.timeoutMs?.({ command: 'serve', timeout_seconds: 300, background: true })).toBeUndefined();
+  });
+
   it('refuses a timeout over the configured maximum, and uses the configured default', async () => {
     const over = await h.run(runCommandTool, { command: 'true', timeout_seconds: 5 }, { services: { maxCommandTimeoutMs: 2000 } });
     expect(over.output).toMatch(/timeout_seconds 5 is over the maximum of 2 s/);

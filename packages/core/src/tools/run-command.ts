@@ -5,6 +5,9 @@ import { modelCopyOfOutput } from './command-output.js';
 import { defineTool, ToolError, type ToolContext } from './define.js';
 import { commandEnvOf, commandTimeouts, jobsOf } from './tool-services.js';
 
+/** Beyond the command's timeout: time for the runner to kill it and hand back the output. */
+const COMMAND_GRACE_MS = 10_000;
+
 const description = `Runs a shell command in the workspace (a pty, non-interactive: CI=1, no pagers, no prompts) and returns its output and exit code. Default timeout 60 s; timeout_seconds raises it up to the host's maximum (600 s by default). On timeout you get the output so far and a timeout line.
 Long output is cut to its first and last 8 KB; when that happens the result says where the full log is.
 Chain dependent commands with &&. Some commands are always refused (command blacklist: rm -rf of /, ~ or ., disk formatting, sudo/su, chmod 777, fork bombs, reverse shells, shutdown/reboot).
@@ -21,6 +24,8 @@ export const runCommandTool = defineTool({
   }),
   danger: 'dangerous',
   readOnly: false,
+  // The command's own timeout plus time to stop it and collect the output.
+  timeoutMs: (args) => (args.background || args.timeout_seconds === undefined ? undefined : args.timeout_seconds * 1000 + COMMAND_GRACE_MS),
   async execute(args, ctx) {
     const verdict = checkCommandBlacklist(args.command);
     if (verdict.blocked) return { output: verdict.message, isError: true };
