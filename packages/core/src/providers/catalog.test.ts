@@ -79,6 +79,7 @@ describe('model catalog', () => {
     ]);
     expect(warnings[0]).toMatchObject({ message: expect.stringContaining('using default limits: 128k context') });
     expect(new Catalog().resolve('anthropic/claude-next').entry.protocol).toBe('anthropic-messages');
+    expect(modelWarnings('ollama/qwen3:8b')[0]).toMatchObject({ message: expect.stringMatching(/128k context, 8k output until the local server reports its own window$/) });
   });
 
   it('keeps the provider prefix and the rest of the id apart (model names may contain /)', () => {

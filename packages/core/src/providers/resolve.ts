@@ -67,8 +67,9 @@ export function modelWarnings(spec: string, config?: ProvidersConfig, env?: Node
   const out: EngineEvent[] = [];
   const warn = (message: string) => out.push({ type: 'model_warning', model: entry.id, message });
   if (!known) {
+    const local = findProvider(entry.provider)?.local ? ' until the local server reports its own window' : '';
     warn(
-      `unknown model ${entry.id}: not in the catalog, using default limits: ${Math.round(entry.contextWindow / 1000)}k context, ${Math.round(entry.maxOutput / 1000)}k output`,
+      `unknown model ${entry.id}: not in the catalog, using default limits: ${Math.round(entry.contextWindow / 1000)}k context, ${Math.round(entry.maxOutput / 1000)}k output${local}`,
     );
   }
   if (!entry.tools) {
