@@ -131,3 +131,30 @@ describe('a real turn that runs a command', () => {
     expect((await alice.ok('session:list', {})).sessions[0]!.status).toBe('idle');
   });
 });
+
+describe('conversation across a restart', () => {
+  it('sends the earlier exchange to the model after the server restarts on the same data dir', async () => {
+    const { alice, sessionId } = await startWithTwoClients();
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo seen-by-tool' } }] }, { text: 'The word is kiwi.' });
+    await alice.ok('session:send', { sessionId, text: 'remember the word kiwi' });
+    await alice.waitFor((e) => e.type === 'turn_done');
+    const dataDir = server.dataDir;
+    await server.stop();
+
+    server = await startTestServer({ env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL }, dataDir });
+    const bob = await server.connect('bob');
+    await bob.ok('session:attach', { sessionId, role: 'driver' });
+    const before = fake.requests.length;
+    fake.enqueue({ text: 'kiwi' });
+    await bob.ok('session:send', { sessionId, text: 'which word?' });
+    await bob.waitFor((e) => e.type === 'turn_done');
+    const request = fake.requests[before]!;
+    const messages = request.body.messages as Array<{ role: string; content?: unknown; tool_calls?: unknown[] }>;
+    const text = JSON.stringify(messages);
+    expect(text).toContain('remember the word kiwi');
+    expect(text).toContain('seen-by-tool');
+    expect(text).toContain('The word is kiwi.');
+    expect(messages.at(-1)).toMatchObject({ role: 'user', content: 'which word?' });
+    expect(messages.filter((m) => m.role === 'tool')).toHaveLength(1);
+  });
+});

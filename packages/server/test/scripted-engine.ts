@@ -34,7 +34,14 @@ export class ScriptedLoop {
       for (const delta of self.deltas) yield { type: 'text_delta', turnId: opts.turnId, delta };
       const released = new Promise<void>((resolve) => {
         self.releaseCurrent = resolve;
-        opts.signal.addEventListener('abort', () => resolve(), { once: true });
+        opts.signal.addEventListener(
+          'abort',
+          () => {
+            if (self.releaseCurrent === resolve) self.releaseCurrent = undefined;
+            resolve();
+          },
+          { once: true },
+        );
       });
       for (const notify of self.started.splice(0)) notify();
       await released;

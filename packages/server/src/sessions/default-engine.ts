@@ -1,17 +1,21 @@
-import { createFileBaselines, createPathSandbox, listModels, runTurn, type Message, type ProvidersConfig } from '@tandem/core';
+import {
+  buildSystemPrompt,
+  ConversationBuilder,
+  createFileBaselines,
+  createPathSandbox,
+  listModels,
+  loadAgentsMd,
+  runTurn,
+  type ProvidersConfig,
+} from '@tandem/core';
 import type { SessionEngine } from './engine.js';
 
-/**
- * The engine parts from @tandem/core.
- * TEMPORARY stand-ins until core has them: `conversationFromEvents` (a restarted session starts
- * with an empty model conversation; its event history is intact) and the system prompt builder.
- */
+/** The engine parts from @tandem/core. */
 export function defaultEngine(config: ProvidersConfig): SessionEngine {
   return {
     runTurn,
-    conversationFromEvents: () => [] as Message[],
-    systemPrompt: async ({ cwd }) =>
-      `You are Tandem, a coding agent working in ${cwd}. Use the tools to read, change and run things there; end with one short summary.`,
+    createConversation: () => new ConversationBuilder(),
+    systemPrompt: async ({ cwd, tools, now }) => buildSystemPrompt({ cwd, tools, agentsMd: await loadAgentsMd(cwd), now }),
     createPaths: (args) => createPathSandbox(args),
     createBaselines: () => createFileBaselines(),
     listModels: () => listModels(config),

@@ -10,6 +10,12 @@ import type {
   TurnOptions,
 } from '@tandem/core';
 
+export interface ConversationFold {
+  apply(event: SessionEvent): void;
+  /** A copy, safe to hand to the loop (which appends to it). */
+  readonly messages: Message[];
+}
+
 /** A path resolver the user can widen with `sandbox:grant`. */
 export interface GrantablePaths extends PathResolver {
   /** Returns the granted path as resolved, or throws saying why it cannot be granted. */
@@ -31,9 +37,13 @@ export type ModelFactory = (spec: string, options: ModelFactoryOptions) => Model
  */
 export interface SessionEngine {
   runTurn(options: TurnOptions): AsyncIterable<EngineEvent>;
-  /** The conversation a session's persisted events describe (for restarts). */
-  conversationFromEvents(events: readonly SessionEvent[]): Message[];
-  systemPrompt(args: { cwd: string; tools: readonly AnyTool[] }): Promise<string>;
+  /**
+   * The model conversation as a fold over the session's persisted events (O(1) per event):
+   * fed while the log loads and with every event after, so it always matches the log.
+   */
+  createConversation(): ConversationFold;
+  /** Built at the start of each turn (AGENTS.md is read then). */
+  systemPrompt(args: { cwd: string; tools: readonly AnyTool[]; now: Date }): Promise<string>;
   createPaths(args: { workspace: string; granted: string[]; dataDir: string; home: string }): GrantablePaths;
   createBaselines(): FileBaselines;
   listModels(): ModelInfo[];

@@ -4,9 +4,6 @@ import type { LoadedState } from './session.js';
 import type { SessionLog } from './session-log.js';
 import { TURN_END_TYPES } from './session-turn.js';
 
-/** Events that never shape the conversation; not kept while rebuilding it at load time. */
-const NOT_CONVERSATION = new Set(['command_output', 'command_input', 'presence', 'text_delta', 'context_usage', 'usage']);
-
 export interface LoadResult extends LoadedState {
   /** permission_request / permission_resolved events, to expire questions nobody can answer now. */
   permissionEvents: Array<{ type: string; requestId?: unknown }>;
@@ -18,7 +15,7 @@ export interface LoadResult extends LoadedState {
 
 /** Reads a session's log once: last seq, granted paths, the conversation, an unfinished turn. */
 export async function loadSessionState(log: SessionLog, engine: SessionEngine): Promise<LoadResult> {
-  const kept: SessionEvent[] = [];
+  const conversation = engine.createConversation();
   const granted: string[] = [];
   let openTurnId: string | undefined;
   let info: LoadResult['info'];
@@ -31,7 +28,7 @@ export async function loadSessionState(log: SessionLog, engine: SessionEngine): 
     else if (event.type === 'permission_request' || event.type === 'permission_resolved') {
       permissionEvents.push({ type: event.type, requestId: event.requestId });
     }
-    if (!NOT_CONVERSATION.has(event.type)) kept.push(event);
+    conversation.apply(event);
   });
-  return { lastSeq, granted, conversation: engine.conversationFromEvents(kept), openTurnId, info, permissionEvents };
+  return { lastSeq, granted, conversation, openTurnId, info, permissionEvents };
 }

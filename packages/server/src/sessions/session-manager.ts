@@ -116,7 +116,7 @@ export class SessionManager {
     const dir = join(deps.dataDir, 'sessions', meta.id);
     const log = new SessionLog(join(dir, 'events.jsonl'), (message) => deps.logger.warn({ sessionId: meta.id }, message));
     const loaded = fresh
-      ? { lastSeq: 0, granted: [], conversation: [], openTurnId: undefined, permissionEvents: [] }
+      ? { lastSeq: 0, granted: [], conversation: deps.engine.createConversation(), openTurnId: undefined, permissionEvents: [] }
       : await loadSessionState(log, deps.engine);
     const session = new Session(
       {

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { EPHEMERAL_EVENT_TYPES, type EventBody, type Role, type SessionEvent, type SessionInfo, type SessionStatus } from '@tandem/shared';
-import type { AnyTool, Clock, CommandRunner, EngineEvent, FileBaselines, Message, ModelClient, ToolGate, ToolServices, TurnOptions } from '@tandem/core';
+import type { AnyTool, Clock, CommandRunner, EngineEvent, FileBaselines, ModelClient, ToolGate, ToolServices, TurnOptions } from '@tandem/core';
 import { CommandError } from '../handlers/command-error.js';
-import type { GrantablePaths, ModelFactory, SessionEngine } from './engine.js';
+import type { ConversationFold, GrantablePaths, ModelFactory, SessionEngine } from './engine.js';
 import { PartialText } from './partial-text.js';
 import { Presence } from './presence.js';
 import type { SessionMeta } from './session-index.js';
@@ -43,7 +43,8 @@ export interface SessionParts {
 export interface LoadedState {
   lastSeq: number;
   granted: string[];
-  conversation: Message[];
+  /** Already fed with every event of the log. */
+  conversation: ConversationFold;
 }
 
 /**
@@ -58,7 +59,7 @@ export class Session {
   private readonly partial = new PartialText();
   private turn: SessionTurn | undefined;
   private pendingPermissions = 0;
-  private conversation: Message[];
+  private readonly conversation: ConversationFold;
   private readonly paths: GrantablePaths;
   private readonly baselines: FileBaselines;
   private model: ModelClient | undefined;
@@ -119,6 +120,7 @@ export class Session {
     const event = { sessionId: this.id, seq: this.lastSeq + 1, ts, ...body } as SessionEvent;
     this.lastSeq = event.seq;
     this.log.append(event);
+    this.conversation.apply(event);
     this.track(event);
     this.runHooks(event);
     this.parts.broadcast(event);
@@ -227,11 +229,12 @@ export class Session {
 
   private async turnOptions(t: TurnRequest): Promise<TurnOptions> {
     const model = this.modelClient();
-    const system = await this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: this.parts.tools });
+    const system = await this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: this.parts.tools, now: new Date(this.parts.clock.now()) });
     return {
       sessionId: this.id,
       turnId: t.turnId,
-      conversation: this.conversation,
+      // The loop works on a copy; the session's own conversation follows the events it emits.
+      conversation: this.conversation.messages,
       userText: t.text,
       userName: t.by,
       system,
