@@ -16,15 +16,32 @@ export interface RecallBenchRow {
   hybridP99Ms: number;
 }
 
-const WORDS =
-  'build test deploy server client socket memory context token model provider session event tool shell file path config cache index query vector agent loop retry fallback timeout permission audit log history note profile user workspace commit branch merge review docs api schema error'.split(
-    ' ',
-  );
 const HAN = '记忆上下文模型会话工具文件路径配置缓存索引查询向量代理循环重试超时权限审计日志历史用户工作区';
+const VOCABULARY = 5_000;
+
+/** A deterministic vocabulary of pronounceable words; rank 0 is the most frequent. */
+const WORDS: string[] = Array.from({ length: VOCABULARY }, (_, i) => {
+  const c = 'bcdfghklmnprstvz';
+  const v = 'aeiou';
+  let w = '';
+  let x = i + 7;
+  do {
+    w += c[x % c.length]! + v[Math.floor(x / c.length) % v.length]!;
+    x = Math.floor(x / (c.length * v.length));
+  } while (x > 0);
+  return w;
+});
+
+/** Zipf-like word choice (log-uniform rank), as in natural text: few common words, a long tail. */
+function zipfWord(rand: () => number): string {
+  const rank = Math.min(VOCABULARY - 1, Math.floor(Math.exp(rand() * Math.log(VOCABULARY))) - 1);
+  return WORDS[rank]!;
+}
 
 /**
- * For the bench package: recall latency over synthetic memories of the given sizes. Indexes are
- * built once, then queried; query latency p50/p99 for BM25 alone and for the hybrid path.
+ * For the bench package: recall latency over synthetic memories of the given sizes (12-word
+ * items over a 5,000-word Zipf vocabulary with some CJK). Indexes are built once, then queried;
+ * query latency p50/p99 for BM25 alone and for the hybrid path (BM25 + cosine + RRF).
  */
 export function benchRecall(sizes: readonly number[] = [10_000, 100_000], options: { queries?: number; dims?: number; seed?: number } = {}): RecallBenchRow[] {
   const queries = options.queries ?? 200;
@@ -76,7 +93,7 @@ function syntheticText(rand: () => number, words = 12): string {
     if (rand() < 0.15) {
       const at = Math.floor(rand() * (HAN.length - 2));
       out.push(HAN.slice(at, at + 2));
-    } else out.push(WORDS[Math.floor(rand() * WORDS.length)] as string);
+    } else out.push(zipfWord(rand));
   }
   return out.join(' ');
 }

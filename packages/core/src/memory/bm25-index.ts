@@ -1,18 +1,32 @@
 import { recallTerms } from './recall-tokenizer.js';
+import { TopK, type ScoredId } from './top-k.js';
 
-export interface ScoredId {
-  id: string;
-  score: number;
+
+interface Posting {
+  docs: number[];
+  tfs: number[];
+  /** Entries whose document was removed (skipped, compacted away when they pile up). */
+  dead: number;
 }
 
 /**
- * An incremental BM25 index (k1 = 1.2, b = 0.75): adding or removing a document touches only
- * its own terms; a query walks only the posting lists of its terms. Nothing is rebuilt per query.
+ * An incremental BM25 index (k1 = 1.2, b = 0.75). Documents get dense internal numbers;
+ * postings are parallel arrays; adding a document touches only its own terms, removing one
+ * marks it dead. A query walks only the posting lists of its terms into a reused score buffer.
+ * Nothing is rebuilt per query.
  */
 export class Bm25Index {
-  private readonly docs = new Map<string, { length: number; terms: Map<string, number> }>();
-  private readonly postings = new Map<string, Map<string, number>>();
+  private readonly numberOf = new Map<string, number>();
+  private readonly ids: string[] = [];
+  /** Term count per document number; -1 once removed. */
+  private readonly lengths: number[] = [];
+  private readonly termsOf: Array<string[] | undefined> = [];
+  private readonly postings = new Map<string, Posting>();
   private totalLength = 0;
+  private live = 0;
+  private scores = new Float64Array(0);
+  private stamp = new Uint32Array(0);
+  private query = 0;
 
   constructor(
     private readonly k1 = 1.2,
@@ -20,88 +34,92 @@ export class Bm25Index {
   ) {}
 
   get size(): number {
-    return this.docs.size;
+    return this.live;
   }
 
   add(id: string, text: string): void {
-    if (this.docs.has(id)) this.remove(id);
-    const terms = new Map<string, number>();
+    if (this.numberOf.has(id)) this.remove(id);
     const list = recallTerms(text);
-    for (const t of list) terms.set(t, (terms.get(t) ?? 0) + 1);
-    this.docs.set(id, { length: list.length, terms });
+    const counts = new Map<string, number>();
+    for (const t of list) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const n = this.ids.length;
+    this.numberOf.set(id, n);
+    this.ids.push(id);
+    this.lengths.push(list.length);
+    this.termsOf.push([...counts.keys()]);
     this.totalLength += list.length;
-    for (const [t, tf] of terms) {
+    this.live++;
+    for (const [t, tf] of counts) {
       let posting = this.postings.get(t);
-      if (!posting) this.postings.set(t, (posting = new Map()));
-      posting.set(id, tf);
+      if (!posting) this.postings.set(t, (posting = { docs: [], tfs: [], dead: 0 }));
+      posting.docs.push(n);
+      posting.tfs.push(tf);
     }
   }
 
   remove(id: string): void {
-    const doc = this.docs.get(id);
-    if (!doc) return;
-    this.docs.delete(id);
-    this.totalLength -= doc.length;
-    for (const t of doc.terms.keys()) {
+    const n = this.numberOf.get(id);
+    if (n === undefined) return;
+    this.numberOf.delete(id);
+    this.totalLength -= this.lengths[n]!;
+    this.lengths[n] = -1;
+    this.live--;
+    for (const t of this.termsOf[n] ?? []) {
       const posting = this.postings.get(t);
-      posting?.delete(id);
-      if (posting?.size === 0) this.postings.delete(t);
+      if (!posting) continue;
+      posting.dead++;
+      if (posting.dead === posting.docs.length) this.postings.delete(t);
+      else if (posting.dead * 2 > posting.docs.length) this.compact(posting);
     }
+    this.termsOf[n] = undefined;
   }
 
   search(query: string, limit = 10): ScoredId[] {
-    const n = this.docs.size;
-    if (n === 0) return [];
+    if (this.live === 0) return [];
+    const n = this.live;
     const avgdl = this.totalLength / n || 1;
-    const scores = new Map<string, number>();
+    if (this.scores.length < this.ids.length) {
+      this.scores = new Float64Array(this.ids.length * 2);
+      this.stamp = new Uint32Array(this.ids.length * 2);
+    }
+    const q = ++this.query;
+    const touched: number[] = [];
+    const { k1, b, lengths, scores, stamp } = this;
     for (const term of new Set(recallTerms(query))) {
       const posting = this.postings.get(term);
       if (!posting) continue;
-      const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
-      for (const [id, tf] of posting) {
-        const dl = this.docs.get(id)!.length;
-        const s = (idf * tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + (this.b * dl) / avgdl));
-        scores.set(id, (scores.get(id) ?? 0) + s);
+      const df = posting.docs.length - posting.dead;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const { docs, tfs } = posting;
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        const dl = lengths[d]!;
+        if (dl < 0) continue;
+        const tf = tfs[i]!;
+        const s = (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgdl));
+        if (stamp[d] !== q) {
+          stamp[d] = q;
+          scores[d] = s;
+          touched.push(d);
+        } else scores[d]! += s;
       }
     }
-    return topK(scores, limit);
+    const top = new TopK(limit);
+    for (const d of touched) top.push(this.ids[d]!, scores[d]!);
+    return top.result();
   }
-}
 
-/** The `limit` best entries of `scores`, best first, ties by id; O(n log limit). */
-export function topK(scores: Map<string, number>, limit: number): ScoredId[] {
-  const heap: ScoredId[] = []; // min-heap by score
-  const worse = (a: ScoredId, b: ScoredId) => a.score < b.score || (a.score === b.score && a.id > b.id);
-  const up = (i: number) => {
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!worse(heap[i]!, heap[p]!)) break;
-      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
-      i = p;
-    }
-  };
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
-      if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
-    }
-  };
-  if (limit <= 0) return [];
-  for (const [id, score] of scores) {
-    const item = { id, score };
-    if (heap.length < limit) {
-      heap.push(item);
-      up(heap.length - 1);
-    } else if (worse(heap[0]!, item)) {
-      heap[0] = item;
-      down(0);
-    }
+  private compact(posting: Posting): void {
+    const docs: number[] = [];
+    const tfs: number[] = [];
+    posting.docs.forEach((d, i) => {
+      if (this.lengths[d]! >= 0) {
+        docs.push(d);
+        tfs.push(posting.tfs[i]!);
+      }
+    });
+    posting.docs = docs;
+    posting.tfs = tfs;
+    posting.dead = 0;
   }
-  return heap.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }

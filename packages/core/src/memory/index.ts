@@ -7,6 +7,7 @@ export * from './consolidate.js';
 export * from './injection-scanner.js';
 export * from './memory-items.js';
 export * from './recall-tokenizer.js';
+export * from './top-k.js';
 export * from './bm25-index.js';
 export * from './vector-index.js';
 export * from './rrf.js';

@@ -55,6 +55,35 @@ describe('Bm25Index', () => {
     expect(local.search('alpha').map((s) => s.id)).toEqual(['b']);
   });
 
+  it('after many adds and removes, scores equal those of a fresh index of the survivors', () => {
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta'];
+    const churned = new Bm25Index();
+    const alive = new Map<string, string>();
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < 400; i++) {
+      const id = `d${Math.floor(rand() * 60)}`;
+      if (rand() < 0.4) {
+        churned.remove(id);
+        alive.delete(id);
+      } else {
+        const text = Array.from({ length: 1 + Math.floor(rand() * 6) }, () => words[Math.floor(rand() * words.length)]).join(' ');
+        churned.add(id, text);
+        alive.set(id, text);
+      }
+    }
+    const fresh = new Bm25Index();
+    for (const [id, text] of alive) fresh.add(id, text);
+    expect(churned.size).toBe(alive.size);
+    for (const q of ['alpha', 'beta gamma', 'zeta eps delta']) {
+      const a = churned.search(q, 100);
+      const b = fresh.search(q, 100);
+      expect(a.map((s) => s.id).sort()).toEqual(b.map((s) => s.id).sort());
+      const scoreOf = new Map(b.map((s) => [s.id, s.score]));
+      for (const s of a) expect(s.score).toBeCloseTo(scoreOf.get(s.id)!, 9);
+    }
+  });
+
   it('returns nothing for an empty index or a query of stop words', () => {
     expect(new Bm25Index().search('x')).toEqual([]);
     expect(index.search('the and of')).toEqual([]);

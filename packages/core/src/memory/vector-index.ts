@@ -1,4 +1,4 @@
-import { topK, type ScoredId } from './bm25-index.js';
+import { TopK, type ScoredId } from './top-k.js';
 
 /** Unit-normalised vectors by id; cosine similarity by brute force (fine to ~100k small items). */
 export class VectorIndex {
@@ -30,13 +30,13 @@ export class VectorIndex {
   search(query: readonly number[], limit = 10): ScoredId[] {
     const q = normalise(query);
     if (!q || q.length !== this.dims) return [];
-    const scores = new Map<string, number>();
+    const top = new TopK(limit);
     for (const [id, v] of this.vectors) {
       let dot = 0;
       for (let i = 0; i < v.length; i++) dot += v[i]! * q[i]!;
-      scores.set(id, dot);
+      top.push(id, dot);
     }
-    return topK(scores, limit);
+    return top.result();
   }
 }
 
