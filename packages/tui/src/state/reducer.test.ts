@@ -1,6 +1,6 @@
 import type { SessionEvent, SessionInfo } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
-import { type Action, MAX_ITEMS, initialState, reduce, reduceAll } from './reducer.js';
+import { type Action, MAX_ITEMS, excerpt, initialState, reduce, reduceAll } from './reducer.js';
 import type { ToolItem, ViewState } from './types.js';
 
 const SESSION: SessionInfo = {
@@ -67,7 +67,7 @@ describe('reduce: a turn', () => {
     const tool = state.items[2] as ToolItem;
     expect(tool).toMatchObject({ tool: 'run_command', summary: 'go test ./...', status: 'ok', durationMs: 2100 });
     expect(tool.live?.lines).toEqual(['ok  pkg/a', 'ok  pkg/b']);
-    expect(tool.resultHead).toEqual(['ok  pkg/a', 'ok  pkg/b', 'exit code 0']);
+    expect(tool.result).toEqual({ lines: ['ok  pkg/a', 'ok  pkg/b', 'exit code 0'], omitted: 0, from: 'tail' });
     expect(state.items[4]).toMatchObject({
       kind: 'run_summary',
       model: 'openai/gpt-4.1-mini',
@@ -154,6 +154,15 @@ describe('reduce: replay and duplicates', () => {
     expect(state.items).toHaveLength(MAX_ITEMS);
     expect(state.items[0]).toMatchObject({ text: 'm50' });
     expect(state.items.at(-1)).toMatchObject({ text: `m${MAX_ITEMS + 49}` });
+  });
+});
+
+describe('excerpt', () => {
+  it('keeps the last lines of a command and the first of anything else, without blank ends', () => {
+    const output = '\n\n> test\n> node --test\n\nok 1 - adds\n# pass 1\n# fail 0\n\n';
+    expect(excerpt(output, 'tail')).toEqual({ lines: ['', 'ok 1 - adds', '# pass 1', '# fail 0'], omitted: 2, from: 'tail' });
+    expect(excerpt(output, 'head')).toEqual({ lines: ['> test', '> node --test', '', 'ok 1 - adds'], omitted: 2, from: 'head' });
+    expect(excerpt('  \n', 'head')).toEqual({ lines: [], omitted: 0, from: 'head' });
   });
 });
 

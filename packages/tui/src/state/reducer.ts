@@ -8,6 +8,7 @@ import type {
   NoticeLevel,
   RunInProgress,
   ToolItem,
+  ResultExcerpt,
   ToolStatus,
   TranscriptItem,
   ViewState,
@@ -29,7 +30,7 @@ export type Action =
 /** Transcript items kept; older ones fall off the top. */
 export const MAX_ITEMS = 1000;
 /** Result lines kept per tool call. */
-export const RESULT_HEAD_LINES = 4;
+export const RESULT_LINES = 4;
 
 export function initialState(options: { url: string; me: string; role: Role }): ViewState {
   return {
@@ -241,16 +242,9 @@ function updateTool(state: ViewState, callId: string, update: (item: ToolItem) =
 }
 
 function toolResult(state: ViewState, event: EventOf<'tool_result'>): ViewState {
-  const lines = stripAnsi(event.output).replace(/\s+$/, '').split(/\r?\n/);
-  const head = lines.length === 1 && lines[0] === '' ? [] : lines.slice(0, RESULT_HEAD_LINES);
   const status: ToolStatus = event.isError ? 'error' : 'ok';
-  let next = updateTool(state, event.callId, (item) => ({
-    ...item,
-    status,
-    durationMs: event.durationMs,
-    resultHead: head,
-    resultMore: Math.max(0, lines.length - head.length),
-  }));
+  const result = excerpt(event.output, event.tool === 'run_command' ? 'tail' : 'head');
+  let next = updateTool(state, event.callId, (item) => ({ ...item, status, durationMs: event.durationMs, result }));
   if (next.run) {
     const calls = next.run.calls.map((call) => (call.callId === event.callId ? { ...call, status, durationMs: event.durationMs } : call));
     next = { ...next, run: { ...next.run, calls } };
@@ -259,6 +253,14 @@ function toolResult(state: ViewState, event: EventOf<'tool_result'>): ViewState 
     next = { ...next, turn: { phase: 'thinking', turnId: next.turn.turnId } };
   }
   return next;
+}
+
+/** A few lines of a tool's output, blank lines at either end dropped. */
+export function excerpt(output: string, from: 'head' | 'tail'): ResultExcerpt {
+  const lines = stripAnsi(output).replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
+  if (lines.length === 1 && lines[0] === '') return { lines: [], omitted: 0, from };
+  const kept = from === 'tail' ? lines.slice(-RESULT_LINES) : lines.slice(0, RESULT_LINES);
+  return { lines: kept, omitted: lines.length - kept.length, from };
 }
 
 function runFor(state: ViewState, turnId: string): RunInProgress {

@@ -26,6 +26,13 @@ export interface AssistantItem {
 }
 
 /** `stopped`: the turn was cancelled or interrupted before the tool reported a result. */
+export interface ResultExcerpt {
+  lines: string[];
+  /** Lines left out, before (tail excerpt) or after (head excerpt) the kept ones. */
+  omitted: number;
+  from: 'head' | 'tail';
+}
+
 export type ToolStatus = 'running' | 'ok' | 'error' | 'stopped';
 
 export interface ToolItem {
@@ -42,10 +49,8 @@ export interface ToolItem {
   permission?: { text: string; allowed: boolean };
   /** Live output of a running command (ANSI stripped, capped). */
   live?: OutputBuffer;
-  /** First lines of the result once it arrived. */
-  resultHead?: string[];
-  /** How many result lines were not kept in resultHead. */
-  resultMore?: number;
+  /** A few lines of the result once it arrived: the last ones for commands, the first otherwise. */
+  result?: ResultExcerpt;
 }
 
 export type NoticeLevel = 'info' | 'warn' | 'error';

@@ -21,7 +21,7 @@ export function formatStatus(state: ViewState, spinnerFrame: number): string {
 function connectionPart(state: ViewState): string {
   switch (state.connection.status) {
     case 'connected':
-      return color('green', `● ${esc(state.url)}`);
+      return color('green', `● ${esc(state.url.replace(/^https?:\/\//, ''))}`);
     case 'connecting':
       return color('yellow', `○ connecting to ${esc(state.url)}`);
     case 'reconnecting':

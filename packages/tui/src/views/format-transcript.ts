@@ -65,8 +65,10 @@ function formatTool(item: ToolItem): string[] {
   if (item.status === 'ok') lines.push(color('green', `  ✓${took}`));
   else if (item.status === 'error') lines.push(color('red', `  ✗ error${took}`));
   else lines.push(color('yellow', '  ■ stopped'));
-  for (const line of item.resultHead ?? []) lines.push(dim(`  │ ${esc(line)}`));
-  if (item.resultMore) lines.push(dim(`  │ … (+${item.resultMore} more lines)`));
+  const result = item.result;
+  if (result && result.omitted > 0 && result.from === 'tail') lines.push(dim(`  │ … (${result.omitted} earlier lines)`));
+  for (const line of result?.lines ?? []) lines.push(dim(`  │ ${esc(line)}`));
+  if (result && result.omitted > 0 && result.from === 'head') lines.push(dim(`  │ … (+${result.omitted} more lines)`));
   return lines;
 }
 

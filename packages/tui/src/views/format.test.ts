@@ -76,7 +76,7 @@ describe('status and help', () => {
 
   it('shows connection, session, model, role, others, turn, context and usage', () => {
     const line = plain(formatStatus(state, 0));
-    for (const part of ['● http://127.0.0.1:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (watching)', '⠋ running run_command', 'ctx 42%', 'last turn 250↑ 25↓ tok']) {
+    for (const part of ['● 127.0.0.1:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (watching)', '⠋ running run_command', 'ctx 42%', 'last turn 250↑ 25↓ tok']) {
       expect(line).toContain(part);
     }
     expect(line).not.toContain('with ana');
