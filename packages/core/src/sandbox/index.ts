@@ -2,4 +2,4 @@ export { createPathSandbox, type PathSandbox, type PathSandboxOptions } from './
 export { SandboxError, type SandboxRule } from './sandbox-error.js';
 export { openVerified, readVerified, writeVerified, type OpenMode } from './safe-open.js';
 export { realPathAllowingMissing } from './real-path.js';
-export { SYSTEM_DIRECTORIES, CREDENTIAL_PATHS, systemDirectoryOf, credentialPathOf, isWithin } from './protected-paths.js';
+export { SYSTEM_DIRECTORIES, CREDENTIAL_PATHS, systemDirectoryOf, credentialPathOf } from './protected-paths.js';

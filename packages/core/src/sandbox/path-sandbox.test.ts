@@ -190,3 +190,12 @@ describe('createPathSandbox: resolveOutsideWorkspace', () => {
     }
   });
 });
+
+describe('protected-path rules on case-insensitive file systems', () => {
+  it('fold case when asked, so ~/.SSH and /ETC are still refused there', async () => {
+    const { credentialPathOf, systemDirectoryOf } = await import('./protected-paths.js');
+    expect(credentialPathOf('/Users/me/.SSH/id_rsa', '/Users/me', true)).toBe('/Users/me/.ssh');
+    expect(systemDirectoryOf('/ETC/hosts', true)).toBe('/etc');
+    expect(credentialPathOf('/home/me/.SSH/id_rsa', '/home/me', false)).toBeUndefined();
+  });
+});

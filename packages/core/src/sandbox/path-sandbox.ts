@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { PathResolver } from '../tools/define.js';
-import { credentialPathOf, isWithin, systemDirectoryOf } from './protected-paths.js';
+import { credentialPathOf, isWithin, isWithinProtected, systemDirectoryOf } from './protected-paths.js';
 import { realPathAllowingMissing } from './real-path.js';
 import { SandboxError } from './sandbox-error.js';
 
@@ -81,7 +81,7 @@ export function createPathSandbox(options: PathSandboxOptions): PathSandbox {
         throw new SandboxError('credential_directory', input, `${shown} is inside the credential location ${credential}; credentials are never readable or writable by tools, not even in a granted directory`);
       }
     }
-    const dataDir = r.dataDirs.find((dir) => isWithin(real, dir) || isWithin(lexical, dir));
+    const dataDir = r.dataDirs.find((dir) => isWithinProtected(real, dir) || isWithinProtected(lexical, dir));
     if (dataDir) {
       throw new SandboxError('data_directory', input, `${shown} is inside Tandem's data directory ${dataDir}, which tools can never ${intent === 'read' ? 'read' : 'change'}`);
     }
@@ -153,7 +153,7 @@ async function validateGrant(input: string, r: Roots): Promise<string> {
     const credential = credentialPathOf(real, home) ?? credentialPathOf(lexical, home);
     if (credential) throw new SandboxError('credential_directory', input, `cannot grant ${input}: it is inside the credential location ${credential}, which can never be granted`);
   }
-  const dataDir = r.dataDirs.find((dir) => isWithin(real, dir) || isWithin(lexical, dir));
+  const dataDir = r.dataDirs.find((dir) => isWithinProtected(real, dir) || isWithinProtected(lexical, dir));
   if (dataDir) throw new SandboxError('data_directory', input, `cannot grant ${input}: it is inside Tandem's data directory ${dataDir}, which can never be granted`);
   if (real === path.parse(real).root) throw new SandboxError('system_directory', input, `cannot grant ${input}: granting the file-system root would expose every system directory`);
   const system = systemDirectoryOf(real);

@@ -74,17 +74,28 @@ export function isWithin(p: string, dir: string): boolean {
   return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }
 
+/**
+ * macOS and Windows file systems usually ignore case: there `~/.SSH` is `~/.ssh`. The refusal
+ * rules compare case-folded there, so a different spelling cannot slip past them.
+ */
+const CASE_INSENSITIVE = process.platform === 'darwin' || process.platform === 'win32';
+
+/** `isWithin` for the refusal rules: case-insensitive where the file system is. */
+export function isWithinProtected(p: string, dir: string, caseInsensitive = CASE_INSENSITIVE): boolean {
+  return caseInsensitive ? isWithin(p.toLowerCase(), dir.toLowerCase()) : isWithin(p, dir);
+}
+
 /** The system directory `p` falls in, or undefined (temporary exceptions are not system). */
-export function systemDirectoryOf(p: string): string | undefined {
-  if (SYSTEM_EXCEPTIONS.some((dir) => isWithin(p, dir))) return undefined;
-  return SYSTEM_DIRECTORIES.find((dir) => isWithin(p, dir));
+export function systemDirectoryOf(p: string, caseInsensitive = CASE_INSENSITIVE): string | undefined {
+  if (SYSTEM_EXCEPTIONS.some((dir) => isWithinProtected(p, dir, caseInsensitive))) return undefined;
+  return SYSTEM_DIRECTORIES.find((dir) => isWithinProtected(p, dir, caseInsensitive));
 }
 
 /** The credential path (absolute) `p` falls in, or undefined. */
-export function credentialPathOf(p: string, home: string): string | undefined {
+export function credentialPathOf(p: string, home: string, caseInsensitive = CASE_INSENSITIVE): string | undefined {
   for (const rel of CREDENTIAL_PATHS) {
     const abs = path.join(home, rel);
-    if (isWithin(p, abs)) return abs;
+    if (isWithinProtected(p, abs, caseInsensitive)) return abs;
   }
   return undefined;
 }
