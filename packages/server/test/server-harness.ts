@@ -1,8 +1,21 @@
+import { rmSync } from 'node:fs';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { Ack, CommandName, CommandPayload, CommandResult, SessionEvent } from '@tandem/shared';
 import { SESSION_EVENT } from '@tandem/shared';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
 import { createApplication, type Application, type ApplicationDeps } from '../src/app.js';
+
+/** Temp dirs made here; removed when the test process exits (restart tests reuse them until then). */
+const created: TempDir[] = [];
+process.once('exit', () => {
+  for (const dir of created) rmSync(dir.path, { recursive: true, force: true });
+});
+
+async function tempDir(prefix: string): Promise<TempDir> {
+  const dir = await makeTempDir(prefix);
+  created.push(dir);
+  return dir;
+}
 
 export const TOKENS = { control: 'control-token-for-tests', view: 'view-token-for-tests' };
 
@@ -81,9 +94,11 @@ export function connectClient(url: string, name: string, token: string): Promise
 }
 
 /** Starts a real server on 127.0.0.1:0 over a fresh data dir (or a given one). */
+export { tempDir };
+
 export async function startTestServer(deps: Partial<ApplicationDeps> & { dataDir?: string } = {}): Promise<TestServer> {
-  const workspace = await makeTempDir('tandem-ws-');
-  const dataDir = deps.dataDir ?? (await makeTempDir('tandem-data-')).path;
+  const workspace = await tempDir('tandem-ws-');
+  const dataDir = deps.dataDir ?? (await tempDir('tandem-data-')).path;
   const app = createApplication({ tokens: TOKENS, defaultCwd: workspace.path, defaultModel: 'openai/fake-model', ...deps, dataDir });
   const { url } = await app.listen(0, '127.0.0.1');
   const clients: TestClient[] = [];
