@@ -45,6 +45,7 @@ const KIND_LABEL: Record<MemoryKind, string> = { note: 'agent notes', profile: '
 export class ItemStore {
   private readonly items = new Map<string, MemoryItem>();
   private lines = 0;
+  private queue: Promise<unknown> = Promise.resolve();
   /** Lines of items.jsonl that could not be read at open. */
   skippedLines = 0;
 
@@ -83,7 +84,22 @@ export class ItemStore {
     return n;
   }
 
-  async add(kind: MemoryKind, rawText: string, options: { replaceId?: string; source?: string } = {}): Promise<AddItemResult> {
+  /** Adds an item (writes are serialised, so two concurrent adds cannot both pass the cap). */
+  add(kind: MemoryKind, rawText: string, options: { replaceId?: string; source?: string } = {}): Promise<AddItemResult> {
+    return this.serial(() => this.addNow(kind, rawText, options));
+  }
+
+  remove(id: string): Promise<boolean> {
+    return this.serial(() => this.removeNow(id));
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async addNow(kind: MemoryKind, rawText: string, options: { replaceId?: string; source?: string }): Promise<AddItemResult> {
     if (!MEMORY_KINDS.includes(kind)) return { ok: false, quarantined: false, reason: `unknown memory kind "${String(kind)}"; use note or profile` };
     const text = typeof rawText === 'string' ? rawText.trim() : '';
     if (!text) return { ok: false, quarantined: false, reason: 'the text to remember is empty' };
@@ -116,7 +132,7 @@ export class ItemStore {
     return { ok: true, item, findings: scan.findings, ...(replaced ? { replaced: replaced.id } : {}) };
   }
 
-  async remove(id: string): Promise<boolean> {
+  private async removeNow(id: string): Promise<boolean> {
     if (!this.items.has(id)) return false;
     await this.append([{ op: 'remove', id, at: new Date(this.clock.now()).toISOString() }]);
     this.items.delete(id);

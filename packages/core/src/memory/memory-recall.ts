@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../ports/clock.js';
 import { Bm25Index } from './bm25-index.js';
 import type { EmbeddingsClient } from './embeddings-client.js';
 import type { ItemStore, MemoryItem, MemoryKind } from './memory-items.js';
@@ -24,6 +25,8 @@ export interface RecallOptions {
 }
 
 const CANDIDATES = 50;
+/** After the embeddings endpoint failed, recall is keyword-only for this long (no per-turn stalls). */
+const EMBEDDINGS_BACKOFF_MS = 60_000;
 
 /**
  * Hybrid recall over the item store (SPEC H5): BM25 always, vector similarity when an
@@ -34,10 +37,12 @@ export class MemoryRecall {
   private readonly bm25 = new Bm25Index();
   private readonly vectors = new VectorIndex();
   private embeddingsError: string | undefined;
+  private downUntil = 0;
 
   constructor(
     private readonly items: ItemStore,
     private readonly embeddings?: EmbeddingsClient,
+    private readonly clock: Clock = systemClock,
   ) {
     for (const item of items.list()) this.bm25.add(item.id, item.text);
   }
@@ -59,8 +64,13 @@ export class MemoryRecall {
       missing.forEach((item, k) => this.vectors.add(item.id, vectors[k] ?? []));
       this.embeddingsError = undefined;
     } catch (err) {
-      this.embeddingsError = `embeddings from ${this.embeddings.id} failed (${(err as Error).message})`;
+      this.failed(err);
     }
+  }
+
+  private failed(err: unknown): void {
+    this.embeddingsError = `embeddings from ${this.embeddings?.id} failed (${(err as Error).message})`;
+    this.downUntil = this.clock.now() + EMBEDDINGS_BACKOFF_MS;
   }
 
   async added(item: MemoryItem, signal?: AbortSignal): Promise<void> {
@@ -70,7 +80,7 @@ export class MemoryRecall {
       const [vector] = await this.embeddings.embed([item.text], signal);
       if (vector) this.vectors.add(item.id, vector);
     } catch (err) {
-      this.embeddingsError = `embeddings from ${this.embeddings.id} failed (${(err as Error).message})`;
+      this.failed(err);
     }
   }
 
@@ -88,14 +98,17 @@ export class MemoryRecall {
     const keyword = this.bm25.search(query, CANDIDATES).filter((s) => keep(s.id));
     if (!this.embeddings || !query.trim()) return { mode: 'bm25', items: resolve(keyword, keep, limit) };
 
+    if (this.embeddingsError && this.clock.now() < this.downUntil) {
+      return { mode: 'bm25', items: resolve(keyword, keep, limit), note: `${this.embeddingsError}; keyword recall only until it answers again` };
+    }
     let semantic: Array<{ id: string; score: number }>;
     try {
       await this.warm(options.signal);
       const [q] = await this.embeddings.embed([query], options.signal);
       semantic = this.vectors.search(q ?? [], CANDIDATES).filter((s) => keep(s.id));
     } catch (err) {
-      const note = `embeddings from ${this.embeddings.id} failed (${(err as Error).message}); keyword recall only`;
-      return { mode: 'bm25', items: resolve(keyword, keep, limit), note };
+      this.failed(err);
+      return { mode: 'bm25', items: resolve(keyword, keep, limit), note: `${this.embeddingsError}; keyword recall only` };
     }
     if (this.embeddingsError) {
       return { mode: 'bm25', items: resolve(keyword, keep, limit), note: `${this.embeddingsError}; keyword recall only` };

@@ -8,6 +8,7 @@ import { MemoryRecall } from './memory-recall.js';
 import { recallTerms } from './recall-tokenizer.js';
 import { reciprocalRankFusion } from './rrf.js';
 import { VectorIndex } from './vector-index.js';
+import { FakeClock } from '../context/testing/fake-clock.js';
 
 describe('recallTerms', () => {
   it('lower-cases words, drops stop words and splits CJK into bigrams', () => {
@@ -172,12 +173,17 @@ describe('MemoryRecall over a real /v1/embeddings endpoint (fake server, officia
   it('falls back to BM25 and says so when the endpoint fails', async () => {
     const items = await itemsWith(['The automobile is parked in garage 3.', 'Our car rental ends Monday.']);
     failEmbeddings = true;
-    const recall = new MemoryRecall(items, createOpenAIEmbeddings({ id: 'openai/text-embedding-3-small', model: 'text-embedding-3-small', baseURL: server.openaiBaseURL, apiKey: 'k' }));
+    const clock = new FakeClock();
+    const recall = new MemoryRecall(items, createOpenAIEmbeddings({ id: 'openai/text-embedding-3-small', model: 'text-embedding-3-small', baseURL: server.openaiBaseURL, apiKey: 'k' }), clock);
     const result = await recall.recall('car');
     expect(result.mode).toBe('bm25');
     expect(result.note).toMatch(/embeddings from openai\/text-embedding-3-small failed .*keyword recall only/);
     expect(result.items.map((r) => r.item.text)).toEqual(['Our car rental ends Monday.']);
     failEmbeddings = false;
+    const calls = server.requests.length;
+    expect((await recall.recall('car')).mode).toBe('bm25'); // backs off: no call per turn while down
+    expect(server.requests.length).toBe(calls);
+    await clock.advance(60_000);
     expect((await recall.recall('car')).mode).toBe('hybrid'); // recovers when the endpoint is back
   });
 });

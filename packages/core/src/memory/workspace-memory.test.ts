@@ -47,6 +47,13 @@ describe('ItemStore', () => {
     expect(items.used('note')).toBe(45);
   });
 
+  it('serialises concurrent writes so they cannot both pass the cap', async () => {
+    const items = await ItemStore.open(await tmp(), { caps: { note: 50, profile: 20 } });
+    const results = await Promise.all([items.add('note', 'a'.repeat(30)), items.add('note', 'b'.repeat(30))]);
+    expect(results.map((r) => r.ok)).toEqual([true, false]);
+    expect(items.used('note')).toBe(30);
+  });
+
   it('quarantines suspicious writes: kept aside, never loaded, reason given', async () => {
     const dir = await tmp();
     const items = await ItemStore.open(dir);

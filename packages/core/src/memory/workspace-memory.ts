@@ -35,7 +35,7 @@ export class WorkspaceMemory implements MemoryService {
   static async open(options: WorkspaceMemoryOptions): Promise<WorkspaceMemory> {
     const store = await MemoryStore.open(options.dataDir, options.workspace);
     const items = await ItemStore.open(store.dir, { ...(options.caps ? { caps: options.caps } : {}), ...(options.clock ? { clock: options.clock } : {}) });
-    const recaller = new MemoryRecall(items, options.embeddings);
+    const recaller = new MemoryRecall(items, options.embeddings, options.clock);
     return new WorkspaceMemory(store, items, recaller, options.onQuarantine);
   }
 
