@@ -6,6 +6,7 @@ import { createAnthropicClient } from '../providers/anthropic-messages.js';
 import { createOpenAIChatClient } from '../providers/openai-chat.js';
 import { FakeClock } from '../context/testing/fake-clock.js';
 import { consolidateMemory } from './consolidate.js';
+import { consolidationOutcome } from './consolidation-outcome.js';
 import { MemoryStore } from './memory-store.js';
 
 let server: FakeModelServer;
@@ -60,6 +61,11 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
     expect(JSON.stringify(request.body.messages)).toContain('I prefer pnpm over npm');
     expect(await store.readMemory()).toBe('# Memory\n- The user prefers pnpm.\n- vitest config lives at the root.\n');
     expect(await store.readHistory()).toBe('[2026-12-02 14:03] Set up vitest for packages/core; user prefers pnpm.\n');
+    expect(consolidationOutcome(result)).toEqual({
+      event: { type: 'memory_consolidated', model: 'groq/c-first', historyEntry: '[2026-12-02 14:03] Set up vitest for packages/core; user prefers pnpm.' },
+      ack: { consolidated: true },
+      clear: true,
+    });
   });
 
   it('moves to the next model when a model answers with text instead of calling save_memory', async () => {
@@ -122,6 +128,10 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
     expect(result.attempts.at(-1)).toMatchObject({ model: 'groq/f-text', outcome: 'skipped_repeat' }); // the visited set
     expect(await store.readMemory()).toBe('# Memory\n- keep me\n');
     expect(await store.readHistory()).toBe('[2026-12-01 10:00] earlier\n');
+    const outcome = consolidationOutcome(result);
+    expect(outcome.clear).toBe(false); // the session must not be cleared
+    expect(outcome.ack).toEqual({ consolidated: false, reason: `memory archival failed, session not cleared: ${result.reason}` });
+    expect(outcome.event).toEqual({ type: 'memory_consolidation_failed', reason: outcome.ack.reason });
   });
 
   it('refuses plainly without a chain, and skips an empty conversation', async () => {

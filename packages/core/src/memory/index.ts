@@ -4,6 +4,7 @@ export * from './history-search.js';
 export * from './memory-store.js';
 export * from './save-memory-tool.js';
 export * from './consolidate.js';
+export * from './consolidation-outcome.js';
 export * from './injection-scanner.js';
 export * from './memory-items.js';
 export * from './recall-tokenizer.js';
