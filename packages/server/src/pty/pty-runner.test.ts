@@ -65,6 +65,19 @@ describe('PtyCommandRunner', () => {
     expect(groupAlive(leader)).toBe(false);
   });
 
+  it('returns when the command is done even if it left a background child, and ends that child', async () => {
+    const runner = new PtyCommandRunner({ logDir: dir, killGraceMs: 300 });
+    const { options } = runOptions('sleep 1000 & echo "child=$!"');
+    const started = Date.now();
+    const result = await runner.run(options);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result.exitCode).toBe(0);
+    expect(result.timedOut).toBe(false);
+    const child = Number(/child=(\d+)/.exec(result.output)?.[1]);
+    expect(child).toBeGreaterThan(0);
+    expect(alive(child)).toBe(false);
+  });
+
   it('escalates to SIGKILL when the command ignores SIGTERM', async () => {
     const runner = new PtyCommandRunner({ logDir: dir, killGraceMs: 300 });
     const { options } = runOptions("trap '' TERM; echo \"leader=$$\"; while true; do sleep 0.1; done", { timeoutMs: 400 });

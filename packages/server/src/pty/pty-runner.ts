@@ -49,12 +49,14 @@ export class PtyCommandRunner implements CommandRunner {
     const log = createWriteStream(logPath, { flags: 'w', mode: 0o600 });
     log.on('error', () => undefined);
 
+    const env = { ...(this.options.env ?? process.env), ...NONINTERACTIVE_ENV, ...opts.env };
     const proc = pty.spawn(this.shell, ['-c', opts.command], {
-      name: 'dumb',
+      // node-pty sets TERM from the name; keep the one the environment asks for.
+      name: env.TERM || 'dumb',
       cols: 160,
       rows: 48,
       cwd: opts.cwd,
-      env: { ...(this.options.env ?? process.env), ...NONINTERACTIVE_ENV, ...opts.env },
+      env,
     });
     const pgid = proc.pid;
     const chunks: string[] = [];
