@@ -2,9 +2,9 @@ import { Writable } from 'node:stream';
 import type { SessionEvent } from '@tandem/shared';
 import { runServe, type RunningServer } from '@tandem/server';
 import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
-import { TandemClient, RequestError, initialState, reduce, type ClientSignal } from '@tandem/tui';
+import { TandemClient, RequestError, chooseSession, initialState, reduce, type ClientSignal } from '@tandem/tui';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TcpProxy } from './tcp-proxy.js';
 
@@ -144,5 +144,20 @@ describe('TandemClient against a real server', () => {
     const gone = client('http://127.0.0.1:9', tokens.control, 'nowhere');
     await expect(gone.request('session:list', {})).rejects.toMatchObject({ code: 'disconnected' });
     await expect(gone.ready(500)).rejects.toThrow(/could not connect to http:\/\/127\.0\.0\.1:9/);
+  });
+
+  it('chooses the session for a directory, creating it once; finds ids by prefix', async () => {
+    const driver = client(server.url, tokens.control, 'chooser');
+    const viewer = client(server.url, tokens.view, 'chooser-viewer');
+    await Promise.all([driver.ready(), viewer.ready()]);
+    const cwd = join(dataDir.path, 'workspace');
+    await mkdir(cwd);
+    await expect(chooseSession(viewer, { cwd, viewer: true })).rejects.toThrow(`no session for ${cwd}`);
+    const created = await chooseSession(driver, { cwd });
+    expect(created.cwd).toBe(cwd);
+    expect((await chooseSession(driver, { cwd })).id).toBe(created.id);
+    expect((await chooseSession(viewer, { cwd, viewer: true })).id).toBe(created.id);
+    expect((await chooseSession(viewer, { sessionId: created.id.slice(0, 12) })).id).toBe(created.id);
+    await expect(chooseSession(viewer, { sessionId: 'zz-no-such' })).rejects.toThrow(/no session "zz-no-such".*tandem ls/);
   });
 });
