@@ -1,6 +1,5 @@
-import path from 'node:path';
-import { SYSTEM_DIRECTORIES, isWithin } from '../sandbox/protected-paths.js';
 import { programName, shellFlags } from './command-invocations.js';
+import { classifyTarget, isBlockDevice, isSystemPath, operands, rmTargets, type TargetContext } from './command-targets.js';
 
 /**
  * The command blacklist (SPEC P3): commands refused before any permission decision, which no
@@ -16,6 +15,8 @@ export type BlacklistCategory =
   | 'reverse_shell'
   | 'system_control';
 
+export type RuleEnv = TargetContext;
+
 export interface ArgvRule {
   pattern: string;
   category: BlacklistCategory;
@@ -23,136 +24,14 @@ export interface ArgvRule {
   matches(argv: readonly string[], name: string, env: RuleEnv): boolean;
 }
 
-export interface RuleEnv {
-  /** The home directory, to recognize `rm -rf /home/me` as `rm -rf ~`. */
-  home: string;
-  /**
-   * Where an earlier `cd` in the same command line left the shell: `start` is the directory
-   * the command starts in (the workspace for run_command); `subdirectory` a named directory
-   * below it or elsewhere, so `cd build && rm -rf *` only empties build.
-   */
-  cwd: WorkingDirectory;
-}
-
-export type WorkingDirectory = 'start' | 'subdirectory' | 'root' | 'home' | 'system';
-
-/** The working directory after `cd ARG` / `pushd ARG`, or undefined when argv is not one. */
-export function workingDirectoryAfter(argv: readonly string[], env: RuleEnv): WorkingDirectory | undefined {
-  const name = programName(argv[0] ?? '');
-  if (name !== 'cd' && name !== 'pushd') return undefined;
-  const target = operands(argv.slice(1))[0];
-  if (target === undefined || target === '~') return 'home';
-  if (target === '-') return 'start';
-  const kind = classifyTarget(target, env.home, env.cwd);
-  if (kind === 'cwd') return target.split('/').includes('..') ? 'start' : env.cwd;
-  if (kind === 'root' || kind === 'home' || kind === 'system') return kind;
-  if (normalizeTarget(target).split('/').includes('..')) return 'start';
-  return 'subdirectory';
-}
-
-const SYSTEM_ROOTS = [...SYSTEM_DIRECTORIES, '/home', '/Users', '/mnt', '/media'];
-
-/** Operands (non-option words) of a command, honouring `--`. */
-function operands(args: readonly string[]): string[] {
-  const out: string[] = [];
-  let optionsDone = false;
-  for (const arg of args) {
-    if (!optionsDone && arg === '--') optionsDone = true;
-    else if (optionsDone || !arg.startsWith('-') || arg === '-') out.push(arg);
-  }
-  return out;
-}
-
-/** Short-option letters and long options before `--`: `-r -f` / `-rf` / `--recursive`. */
-function flagSet(args: readonly string[]): Set<string> {
-  const flags = new Set<string>();
-  for (const arg of args) {
-    if (arg === '--') break;
-    if (arg.startsWith('--')) flags.add(arg.split('=')[0]!);
-    else if (arg.startsWith('-') && arg.length > 1) for (const ch of arg.slice(1)) flags.add(`-${ch}`);
-  }
-  return flags;
-}
-
-/** `$HOME`, `${HOME}`, `"$HOME"/`, `~/` → `~`; `//` → `/`; trailing `/` and `/.` dropped. */
-export function normalizeTarget(raw: string): string {
-  let t = raw
-    .replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, '~')
-    .replace(/\$\{PWD\}|\$PWD(?![A-Za-z0-9_])|\$\(\s*pwd\s*\)|`\s*pwd\s*`/g, '.')
-    .replace(/\/{2,}/g, '/');
-  if (t.startsWith('~') && !t.startsWith('~/') && t !== '~' && /^~[a-z_][a-z0-9_-]*\/?$/i.test(t)) return '~';
-  if (t.startsWith('/')) return path.posix.normalize(t).replace(/(.)\/$/, '$1');
-  if (t === '~' || t.startsWith('~/')) {
-    const rest = path.posix.normalize(`./${t.slice(2)}`).replace(/\/$/, '');
-    return rest === '.' ? '~' : rest.startsWith('..') ? '/' : `~/${rest}`;
-  }
-  return path.posix.normalize(t).replace(/\/$/, '');
-}
-
-const WHOLE_TREE_GLOBS = new Set(['*', '.*', '*.*', '.[!.]*', '{*,.*}']);
-
-type TargetKind = 'root' | 'home' | 'cwd' | 'system' | undefined;
-
-/** Which protected tree a (recursive) target would take out. */
-export function classifyTarget(raw: string, home: string, cwd: WorkingDirectory = 'start'): TargetKind {
-  const t = normalizeTarget(raw);
-  if (t === '/' || t === '/*' || t === '/.*') return 'root';
-  if (t === '~' || t === '~/*' || t === '~/.*' || t === '~/..') return 'home';
-  if (t.startsWith('/')) {
-    const homeNorm = path.posix.normalize(home).replace(/(.)\/$/, '$1');
-    if (t === homeNorm || t === `${homeNorm}/*` || t === `${homeNorm}/.*`) return 'home';
-    const dir = t.endsWith('/*') ? t.slice(0, -2) : t;
-    if (SYSTEM_ROOTS.includes(dir)) return 'system';
-    if (SYSTEM_ROOTS.some((root) => isWithin(dir, root)) && dir.split('/').length <= 3 && t.endsWith('/*')) return 'system';
-    return undefined;
-  }
-  // Relative: only `.`/`..` steps, optionally ending in a whole-directory glob.
-  const parts = t.split('/');
-  const last = parts[parts.length - 1]!;
-  const steps = WHOLE_TREE_GLOBS.has(last) ? parts.slice(0, -1) : parts;
-  if (!steps.every((p) => p === '.' || p === '..')) return undefined;
-  // `..` climbs above wherever we are: always the whole tree of something that matters.
-  if (steps.includes('..')) return 'cwd';
-  if (cwd === 'start') return 'cwd';
-  return cwd === 'subdirectory' ? undefined : cwd;
-}
-
-function isRecursive(flags: Set<string>): boolean {
-  return flags.has('-r') || flags.has('-R') || flags.has('--recursive');
-}
-
-function rmTargets(argv: readonly string[], env: RuleEnv, kinds: TargetKind[]): boolean {
-  const flags = flagSet(argv.slice(1));
-  const ops = operands(argv.slice(1));
-  if (flags.has('--no-preserve-root') && kinds.includes('root')) return true;
-  if (!isRecursive(flags)) return false;
-  return ops.some((op) => kinds.includes(classifyTarget(op, env.home, env.cwd)));
-}
-
-const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|mapper\/|sr|fd\d|nbd|zram)/;
-
-function isBlockDevice(target: string): boolean {
-  return BLOCK_DEVICE.test(target);
-}
-
-function isSystemPath(raw: string, env: RuleEnv): boolean {
-  const t = normalizeTarget(raw);
-  if (!t.startsWith('/')) return false;
-  if (t === '/' || t === '/*') return true;
-  return SYSTEM_DIRECTORIES.some((dir) => isWithin(t, dir)) || (t !== env.home && SYSTEM_ROOTS.includes(t));
-}
-
-const WORLD_WRITABLE_MODE = /^(0*[0-7]?777|[ugoa]*[+=]rwxs?t?|[+=]rwx)$/;
-
+/** `777`, `0777`, `1777`, `a+rwx`, `ugo=rwx`, `+rwx`: read, write and execute for everyone. */
 function isWorldWritableMode(mode: string): boolean {
   if (/^0*[0-7]?777$/.test(mode)) return true;
-  // Symbolic: everyone (a, ugo, or no "who") gets rwx.
   return mode.split(',').some((clause) => {
-    const m = /^([ugoa]*)[+=](r?w?x?[st]*)$/.exec(clause);
+    const m = /^([ugoa]*)[+=]rwx[st]*$/.exec(clause);
     if (!m) return false;
     const who = m[1]!;
-    const all = who === '' || who.includes('a') || (who.includes('u') && who.includes('g') && who.includes('o'));
-    return all && WORLD_WRITABLE_MODE.test(clause) && m[2]!.includes('w');
+    return who === '' || who.includes('a') || (who.includes('u') && who.includes('g') && who.includes('o'));
   });
 }
 
@@ -245,7 +124,7 @@ export const ARGV_RULES: readonly ArgvRule[] = [
     pattern: 'chmod 777',
     category: 'permission',
     why: 'makes files writable by every user; use a narrower mode such as 644 or 755',
-    matches: (argv, name) => name === 'chmod' && operands(argv.slice(1)).some((op, i) => i === 0 && isWorldWritableMode(op)),
+    matches: (argv, name) => name === 'chmod' && isWorldWritableMode(operands(argv.slice(1))[0] ?? ''),
   },
   {
     pattern: 'chmod <system path>',

@@ -1,5 +1,6 @@
 import os from 'node:os';
-import { ARGV_RULES, redirectRule, socketWord, workingDirectoryAfter, type BlacklistCategory, type RuleEnv } from './blacklist-rules.js';
+import { ARGV_RULES, redirectRule, socketWord, type BlacklistCategory, type RuleEnv } from './blacklist-rules.js';
+import { workingDirectoryAfter } from './command-targets.js';
 import { isShellProgram, programName, resolveInvocations, shellScriptArgument } from './command-invocations.js';
 import { looksLikeForkBomb } from './fork-bomb.js';
 import { lexShell, type ShellSegment } from './shell-lexer.js';

@@ -1,3 +1,5 @@
+import { closingBrace, readAnsiC, readBacktick, readBalanced } from './shell-quoting.js';
+
 /**
  * A small POSIX-shell lexer for safety checks, not for execution. It splits a command line into
  * simple commands (segments) on the control operators `;` `&&` `||` `|` `|&` `&` `;;`, newlines and
@@ -256,84 +258,4 @@ class Lexer {
 
 function newSegment(): ShellSegment {
   return { text: '', words: [], redirects: [], substitutions: [], heredocs: [], next: '' };
-}
-
-/** From just inside `(`, to just past the matching `)`, honouring quotes and nesting. */
-function readBalanced(s: string, start: number): { inner: string; end: number } {
-  let depth = 1;
-  let i = start;
-  while (i < s.length) {
-    const c = s[i]!;
-    if (c === '\\') i += 2;
-    else if (c === "'") {
-      const close = s.indexOf("'", i + 1);
-      i = close === -1 ? s.length : close + 1;
-    } else if (c === '"') {
-      i++;
-      while (i < s.length && s[i] !== '"') i += s[i] === '\\' ? 2 : 1;
-      i++;
-    } else if (c === '(') {
-      depth++;
-      i++;
-    } else if (c === ')') {
-      depth--;
-      if (depth === 0) return { inner: s.slice(start, i), end: i + 1 };
-      i++;
-    } else i++;
-  }
-  return { inner: s.slice(start), end: s.length };
-}
-
-function readBacktick(s: string, start: number): { inner: string; end: number } {
-  let i = start;
-  let inner = '';
-  while (i < s.length && s[i] !== '`') {
-    if (s[i] === '\\' && i + 1 < s.length) {
-      const n = s[i + 1]!;
-      inner += '`$\\'.includes(n) ? n : '\\' + n;
-      i += 2;
-    } else {
-      inner += s[i];
-      i++;
-    }
-  }
-  return { inner, end: Math.min(i + 1, s.length) };
-}
-
-function closingBrace(s: string, start: number): number {
-  const close = s.indexOf('}', start);
-  return close === -1 ? s.length : close + 1;
-}
-
-/** `$'…'` strings: backslash escapes as bash reads them (\n, \t, \xHH, \NNN octal, \uHHHH). */
-function readAnsiC(s: string, start: number): { text: string; end: number } {
-  let i = start;
-  let text = '';
-  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
-  while (i < s.length && s[i] !== "'") {
-    if (s[i] !== '\\') {
-      text += s[i];
-      i++;
-      continue;
-    }
-    const n = s[i + 1] ?? '';
-    let m: RegExpMatchArray | null;
-    if (n in simple) {
-      text += simple[n];
-      i += 2;
-    } else if ((m = /^x([0-9a-fA-F]{1,2})/.exec(s.slice(i + 1)))) {
-      text += String.fromCharCode(parseInt(m[1]!, 16));
-      i += 1 + m[0].length;
-    } else if ((m = /^u([0-9a-fA-F]{1,4})/.exec(s.slice(i + 1)))) {
-      text += String.fromCharCode(parseInt(m[1]!, 16));
-      i += 1 + m[0].length;
-    } else if ((m = /^[0-7]{1,3}/.exec(s.slice(i + 1)))) {
-      text += String.fromCharCode(parseInt(m[0], 8));
-      i += 1 + m[0].length;
-    } else {
-      text += '\\' + n;
-      i += 2;
-    }
-  }
-  return { text, end: i + 1 };
 }
