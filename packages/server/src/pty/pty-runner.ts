@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { NONINTERACTIVE_ENV, systemClock, type Clock, type CommandRunner, type RunCommandOptions, type RunCommandResult } from '@tandem/core';
 
+import { OutputCapture } from './output-capture.js';
 import { OutputCoalescer } from './output-coalescer.js';
 import { groupAlive, killGroup } from './process-group.js';
 
@@ -59,10 +60,10 @@ export class PtyCommandRunner implements CommandRunner {
       env,
     });
     const pgid = proc.pid;
-    const chunks: string[] = [];
+    const captured = new OutputCapture();
     const coalescer = new OutputCoalescer(opts.onData, this.options.coalesceMs ?? 16);
     proc.onData((data) => {
-      chunks.push(data);
+      captured.push(data);
       log.write(data);
       coalescer.push(data);
     });
@@ -97,7 +98,7 @@ export class PtyCommandRunner implements CommandRunner {
       return {
         exitCode: killedBySignal && exit.exitCode === 0 ? null : exit.exitCode,
         signal: exit.signal ? signalName(exit.signal) : timedOut || opts.signal.aborted ? 'SIGTERM' : null,
-        output: chunks.join(''),
+        output: captured.text(logPath),
         timedOut,
         logPath,
       };
