@@ -32,20 +32,27 @@ export interface InjectionScan {
   reason: string;
 }
 
+const SECRETS = String.raw`\b(?:api[\s_-]?keys?|access\s+tokens?|tokens?|passwords?|secrets?|credentials?|private\s+keys?|\.env\b|ssh\s+keys?|cookies?)`;
+
+/** Up to 80 characters within one sentence (a dot inside a word, as in .env, does not end it). */
+const GAP = String.raw`(?:[^.\n]|\.(?=\S)){0,80}`;
+
 const PHRASE_RULES: Array<{ rule: string; re: RegExp }> = [
   {
     rule: 'instruction_override',
     re: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|these|those|my)\s+){0,3}(?:previous|prior|above|earlier|preceding|former|system|original)\s+(?:instructions?|prompts?|rules?|messages?|directions?|guidelines?|context)\b/g,
   },
   { rule: 'instruction_override', re: /\b(?:disregard|ignore|forget)\s+(?:the\s+|your\s+)?(?:system\s+prompt|guidelines|safety\s+rules)\b/g },
-  { rule: 'persona_switch', re: /\byou\s+are\s+now\s+(?:a|an|the|in|no\s+longer|dan|my|free|unrestricted|jailbroken)\b/g },
+  { rule: 'persona_switch', re: /\byou\s+are\s+now\s+(?:a|an|the|no\s+longer|dan|my|free|unrestricted|jailbroken)\b/g },
   { rule: 'persona_switch', re: /\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must|shall|should)\b/g },
   { rule: 'new_instructions', re: /\b(?:new|updated|real|actual|secret)\s+(?:system\s+)?instructions?\s*:/g },
-  { rule: 'new_instructions', re: /\bsystem\s+prompt\s*:/g },
+  { rule: 'new_instructions', re: /(?:^|\n)\s*system\s+prompt\s*:/g },
   { rule: 'secrecy', re: /\b(?:do\s+not|don't|dont|never)\s+(?:tell|inform|alert|warn|notify|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|show\s+(?:this\s+|it\s+)?to)\s+(?:the\s+)?user\b/g },
+  { rule: 'exfiltration', re: new RegExp(`\\b(?:leak|exfiltrate|steal)\\b${GAP}${SECRETS}`, 'g') },
   {
+    // Moving secrets somewhere is only suspicious with a destination outside: a URL, an address, "to me".
     rule: 'exfiltration',
-    re: /\b(?:send|post|upload|forward|leak|exfiltrate|transmit|e-?mail|paste)\b[^.\n]{0,80}\b(?:api[\s_-]?keys?|access\s+tokens?|tokens?|passwords?|secrets?|credentials?|private\s+keys?|\.env\b|ssh\s+keys?|cookies?)/g,
+    re: new RegExp(`\\b(?:send|post|upload|forward|transmit|e-?mail|paste)\\b${GAP}${SECRETS}${GAP}(?:https?://|\\b[\\w.+-]+@[\\w-]+\\.[\\w.]+|\\bto\\s+(?:me|us|this\\s+(?:url|address|endpoint|webhook)))`, 'g'),
   },
   { rule: 'exfiltration', re: /\b(?:curl|wget|invoke-webrequest|fetch)\b[^\n]{0,120}(?:\$\{?[a-z_]*(?:key|token|secret|passw)|\.env\b|id_rsa|\.ssh\/)/g },
   { rule: 'exfiltration', re: /!\[[^\]\n]*\]\(\s*https?:\/\/[^)\s]+\?[^)\s]*=/g },
@@ -55,7 +62,7 @@ const ROLE_TAG_RULES: Array<{ rule: string; re: RegExp }> = [
   { rule: 'role_tag', re: /<\s*\/?\s*(?:system|assistant|developer|im_start|im_end|tool_call|instructions?)\s*>/g },
   { rule: 'role_tag', re: /<\|\s*(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\s*\|>/g },
   { rule: 'role_tag', re: /\[\/?\s*(?:inst|sys|system)\s*\]|<<\s*\/?sys\s*>>/g },
-  { rule: 'role_tag', re: /(?:^|\n)\s*#{2,}\s*(?:system|instructions?|assistant)\b\s*:?/g },
+  { rule: 'role_tag', re: /(?:^|\n)\s*#{2,}\s*(?:(?:system|instructions?|assistant)\s*:|system\s*(?:\n|$))/g },
 ];
 
 const META_CONTEXT = /\b(?:inject\w*|jailbreak\w*|attack\w*|payload\w*|security|detect\w*|filter\w*|example\w*|red[\s-]?team\w*|phras\w*|pattern\w*|malicious|adversarial|test\s+case\w*|scanner|sanitiz\w*|owasp)\b/;

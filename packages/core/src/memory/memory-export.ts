@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ItemStore, type MemoryItem } from './memory-items.js';
-import { MEMORY_FILE } from './memory-dir.js';
+import { memoryDirFor, MEMORY_FILE } from './memory-dir.js';
 import { MemoryStore } from './memory-store.js';
 
 export interface MemorySnapshot {
@@ -13,9 +13,12 @@ export interface MemorySnapshot {
   quarantined: Array<{ at: string; kind: string; text: string; reason: string }>;
 }
 
-/** Everything remembered for `workspace` (for `tandem memory show` and `memory:show`). */
+/**
+ * Everything remembered for `workspace` (for `tandem memory show` and `memory:show`). Reading
+ * creates nothing: a workspace without memory gives empty strings and lists.
+ */
 export async function readMemory(dataDir: string, workspace: string): Promise<MemorySnapshot> {
-  const store = await MemoryStore.open(dataDir, workspace);
+  const store = await MemoryStore.openDir(await memoryDirFor(dataDir, workspace));
   const items = await ItemStore.open(store.dir);
   return {
     workspace: path.resolve(workspace),

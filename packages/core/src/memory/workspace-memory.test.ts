@@ -1,4 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
 import type { ToolContext } from '../tools/define.js';
@@ -124,6 +124,8 @@ describe('WorkspaceMemory, tools, prompt section and export', () => {
   it('reads and exports everything for the CLI, and names MEMORY.md for edit', async () => {
     const data = await tmp();
     const ws = await tmp();
+    expect(await readMemory(data, ws)).toMatchObject({ memory: '', history: '', items: [], quarantined: [] });
+    expect(await readdir(data)).toEqual([]); // reading created nothing
     const memory = await WorkspaceMemory.open({ dataDir: data, workspace: ws });
     await memory.store.writeMemory('# Memory\n- fact one');
     await memory.store.appendHistory('[2026-12-02 14:03] did things');
