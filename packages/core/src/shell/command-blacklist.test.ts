@@ -1,9 +1,26 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blacklistPatterns } from './blacklist-rules.js';
 import { checkCommandBlacklist } from './command-blacklist.js';
 import { splitCommandSegments } from './shell-lexer.js';
 
 const HOME = '/home/tester';
+
+// Nothing here executes commands, but the checker reads $HOME: point it at a throwaway.
+let realHome: string | undefined;
+let throwawayHome: string;
+beforeAll(() => {
+  realHome = process.env.HOME;
+  throwawayHome = mkdtempSync(path.join(tmpdir(), 'tandem-home-'));
+  process.env.HOME = throwawayHome;
+});
+afterAll(() => {
+  if (realHome === undefined) delete process.env.HOME;
+  else process.env.HOME = realHome;
+  rmSync(throwawayHome, { recursive: true, force: true });
+});
 const check = (command: string) => checkCommandBlacklist(command, { home: HOME });
 
 function expectBlocked(command: string, category?: string): void {
@@ -246,6 +263,10 @@ describe('checkCommandBlacklist: ordinary commands still run', () => {
     [''],
   ])('allows %j', (command) => {
     expectAllowed(command);
+  });
+
+  it('recognizes the current $HOME spelled out when no home is given', () => {
+    expect(checkCommandBlacklist(`rm -rf ${throwawayHome}`)).toMatchObject({ blocked: true, pattern: 'rm -rf ~' });
   });
 
   it('treats input that is not a string as an empty command', () => {

@@ -27,9 +27,9 @@ export const runCommandTool = defineTool({
   // The command's own timeout plus time to stop it and collect the output.
   timeoutMs: (args) => (args.background || args.timeout_seconds === undefined ? undefined : args.timeout_seconds * 1000 + COMMAND_GRACE_MS),
   async execute(args, ctx) {
-    const verdict = checkCommandBlacklist(args.command);
-    if (verdict.blocked) return { output: verdict.message, isError: true };
     const env = { ...NONINTERACTIVE_ENV, ...commandEnvOf(ctx.services) };
+    const verdict = checkCommandBlacklist(args.command, env.HOME ? { home: env.HOME } : {});
+    if (verdict.blocked) return { output: verdict.message, isError: true };
     if (args.background) return startBackground(args.command, env, ctx);
     const { defaultMs, maxMs } = commandTimeouts(ctx.services);
     const requested = args.timeout_seconds === undefined ? defaultMs : args.timeout_seconds * 1000;

@@ -41,6 +41,9 @@ export async function makeHarness(): Promise<Harness> {
   const dataDir = path.join(home, '.tandem');
   const outside = path.join(root.path, 'outside');
   await Promise.all([workspace, home, dataDir, outside].map((d) => fs.mkdir(d, { recursive: true })));
+  // Anything that slips through runs against a throwaway home, never the real one.
+  const realHome = process.env.HOME;
+  process.env.HOME = home;
   const sandbox = createPathSandbox({ workspace, dataDir, home });
   const baselines = createFileBaselines();
   const runner = new RecordingRunner();
@@ -76,7 +79,11 @@ export async function makeHarness(): Promise<Harness> {
       return file;
     },
     read: (rel) => fs.readFile(path.join(workspace, rel), 'utf8'),
-    cleanup: () => root.cleanup(),
+    async cleanup() {
+      if (realHome === undefined) delete process.env.HOME;
+      else process.env.HOME = realHome;
+      await root.cleanup();
+    },
   };
 }
 
