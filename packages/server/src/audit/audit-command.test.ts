@@ -73,7 +73,7 @@ describe('runAuditCommand', () => {
     log.record({ sessionId: 's', callId: 'call-new', tool: 'read_file', danger: 'safe', args: {}, output: '', isError: false, durationMs: 1, decision: 'safe' });
     await log.flush();
     await appendFile(path.join(dataDir, AUDIT_FILE), '{"id":"half'); // a line still being written
-    await until(() => tail.text().includes('call-new'), 'the appended record', 200_000);
+    await until(() => tail.text().includes('call-new'), 'the appended record');
     stop.abort();
     expect(await done).toBe(0);
     expect(tail.text().trim().split('\n').map((l) => JSON.parse(l).callId)).toEqual(['call-1', 'call-new']);

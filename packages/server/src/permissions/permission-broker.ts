@@ -69,8 +69,10 @@ export class PermissionBroker {
     this.newId = options.newId ?? randomUUID;
   }
 
-  get timeoutSeconds(): number {
-    return Math.round(this.timeoutMs / 1000);
+  /** The timeout as a person reads it: `60 s`, `0.3 s`. */
+  get timeoutText(): string {
+    const seconds = this.timeoutMs / 1000;
+    return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
   }
 
   /** Asks attached drivers and waits for the first answer, the timeout, or `signal`. */

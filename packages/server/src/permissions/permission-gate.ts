@@ -112,7 +112,7 @@ export function createPermissionGate(options: PermissionGateOptions): ToolGate {
       note(call.callId, 'timeout', 'system', false);
       return {
         allow: false,
-        reason: `permission request timed out after ${broker.timeoutSeconds} s (automatic deny)`,
+        reason: `permission request timed out after ${broker.timeoutText} (automatic deny)`,
         stopTurn: 'permission_timeout',
       };
     }
