@@ -57,6 +57,17 @@ describe('createPathSandbox: paths that stay inside', () => {
   });
 });
 
+describe('createPathSandbox: a workspace reached through a symlink', () => {
+  it('accepts paths in either spelling and returns the real one', async () => {
+    const linked = path.join(root.path, 'ws-link');
+    await fs.symlink(workspace, linked);
+    const box = createPathSandbox({ workspace: linked, dataDir, home });
+    expect(await box.resolve('a.txt', 'write')).toBe(path.join(workspace, 'a.txt'));
+    expect(await box.resolve(path.join(linked, 'sub/../a.txt'), 'write')).toBe(path.join(workspace, 'a.txt'));
+    expect((await refusal(path.join(linked, '../outside/secret.txt'), 'read', box)).rule).toBe('parent_escape');
+  });
+});
+
 describe('createPathSandbox: adversarial paths', () => {
   it('refuses a symlink inside the workspace that points to /etc', async () => {
     await fs.symlink('/etc', path.join(workspace, 'etc-link'));

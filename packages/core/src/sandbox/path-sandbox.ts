@@ -33,6 +33,8 @@ export interface PathSandbox extends PathResolver {
 
 interface Roots {
   workspace: string;
+  /** The workspace as given (it differs from `workspace` when a component is a symlink). */
+  givenWorkspace: string;
   home: string;
   /** The home directory as given and as resolved (they differ when home is a symlink). */
   homes: string[];
@@ -65,7 +67,8 @@ export function createPathSandbox(options: PathSandboxOptions): PathSandbox {
     const expanded = expandHome(input, r.home);
     const lexical = path.resolve(r.workspace, expanded);
     const allowedRoots = [r.workspace, ...r.granted];
-    if (requireContainment && hasParentStep(expanded) && !allowedRoots.some((root) => isWithin(lexical, root))) {
+    const lexicalInside = [...allowedRoots, r.givenWorkspace].some((root) => isWithin(lexical, root) || isWithin(path.resolve(r.givenWorkspace, expanded), root));
+    if (requireContainment && hasParentStep(expanded) && !lexicalInside) {
       throw new SandboxError('parent_escape', input, `${input} climbs out of the workspace with "..": paths must stay inside ${r.workspace}${grantedNote(r)}`);
     }
     let real: string;
@@ -118,6 +121,7 @@ async function loadRoots(options: PathSandboxOptions, granted: string[]): Promis
   const dataReal = await realPathAllowingMissing(givenData).catch(() => givenData);
   const roots: Roots = {
     workspace,
+    givenWorkspace: path.resolve(options.workspace),
     home,
     homes: unique([home, givenHome]),
     dataDirs: unique([dataReal, givenData]),

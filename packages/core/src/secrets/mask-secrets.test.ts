@@ -11,7 +11,7 @@ describe('isSecretName', () => {
     '%s is secret',
     (name) => expect(isSecretName(name)).toBe(true),
   );
-  it.each(['PATH', 'HOME', 'PWD', 'OLDPWD', 'LANG', 'SHELL', 'GIT_AUTHOR_NAME', 'TERM', 'SSH_AUTH_SOCK', 'NODE_ENV'])('%s is not', (name) =>
+  it.each(['PATH', 'HOME', 'PWD', 'OLDPWD', 'LANG', 'SHELL', 'GIT_AUTHOR_NAME', 'TERM', 'SSH_AUTH_SOCK', 'NODE_ENV', 'XDG_SESSION_TYPE', 'DBUS_SESSION_BUS_ADDRESS'])('%s is not', (name) =>
     expect(isSecretName(name)).toBe(false),
   );
 });

@@ -26,11 +26,23 @@ const SECRET_NAME_PARTS = [
 ];
 
 /** Names that contain a fragment above but are harmless and useful to show. */
-const NOT_SECRET_NAMES = new Set(['KEYBOARD', 'XAUTHORITY', 'SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'KEYMAP']);
+const NOT_SECRET_NAMES = [
+  /^KEYBOARD/,
+  /^KEYMAP$/,
+  /^XAUTHORITY$/,
+  /^SSH_AUTH_SOCK$/,
+  /^GPG_AGENT_INFO$/,
+  /^XDG_SESSION_/,
+  /^DBUS_SESSION_BUS_/,
+  /^SESSION_MANAGER$/,
+  /^DESKTOP_SESSION$/,
+  /^GDMSESSION$/,
+  /^TERM_SESSION_ID$/,
+];
 
 export function isSecretName(name: string): boolean {
   const upper = name.toUpperCase();
-  if (NOT_SECRET_NAMES.has(upper)) return false;
+  if (NOT_SECRET_NAMES.some((re) => re.test(upper))) return false;
   if (/(^|_)PWD$/.test(upper) && upper !== 'PWD' && upper !== 'OLDPWD') return true;
   // AUTHOR (GIT_AUTHOR_NAME) is not AUTH.
   const scrubbed = upper.replaceAll('AUTHOR', '');
