@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { startFakeModelServer } from '@tandem/testkit';
+import { createOpenAIChatClient } from '../providers/openai-chat.js';
 import { TokenCalibration } from './calibration.js';
+import { collectReply } from './collect-reply.js';
+import { ContextAccountant } from './context-accountant.js';
 
 describe('TokenCalibration', () => {
   it('starts at 1 and learns the ratio per model from usage reports', () => {
@@ -40,5 +44,27 @@ describe('TokenCalibration', () => {
     copy.restore('nonsense');
     copy.restore({ x: { ratio: 'high' } });
     expect(copy.ratio('x')).toBe(1);
+  });
+});
+
+describe('calibration from a real usage report (fake server through the OpenAI adapter)', () => {
+  it('learns the ratio from the usage event of a streamed reply', async () => {
+    const server = await startFakeModelServer();
+    try {
+      const client = createOpenAIChatClient({ id: 'openai/gpt-4o', model: 'gpt-4o', baseURL: server.openaiBaseURL, apiKey: 'k' });
+      const cal = new TokenCalibration({ alpha: 1 });
+      const acc = new ContextAccountant({ windowTokens: 128_000, outputReserve: 1000, model: client.id, calibration: cal });
+      const conversation = [{ role: 'user' as const, text: '我们的团队正在开发一个新的命令行工具，用来帮助开发者。'.repeat(10) }];
+      acc.sync(conversation);
+      const raw = acc.rawInputEstimate();
+      server.enqueue({ text: 'ok', usage: { input: Math.round(raw * 0.7), output: 1 } });
+      const reply = await collectReply(client, { system: '', messages: conversation, tools: [] }, new AbortController().signal);
+      expect(reply.usage?.inputTokens).toBe(Math.round(raw * 0.7));
+      acc.observeUsage(reply.usage!.inputTokens, raw);
+      expect(cal.ratio('openai/gpt-4o')).toBeCloseTo(0.7, 2);
+      expect(acc.usage().breakdown.messages).toBeCloseTo(raw * 0.7, -1);
+    } finally {
+      await server.close();
+    }
   });
 });
