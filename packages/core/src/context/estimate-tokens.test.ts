@@ -57,6 +57,8 @@ describe('estimateTextTokens', () => {
     expect(estimateTextTokens('123456789')).toBe(3);
     expect(estimateTextTokens('\ud800 broken \udfff')).toBeGreaterThan(0);
     expect(estimateTextTokens('🙂🙂')).toBeGreaterThanOrEqual(2);
+    expect(estimateTextTokens(undefined as unknown as string)).toBe(0);
+    expect(estimateMessageTokens({ role: 'assistant', text: 'x', toolCalls: [{ id: 'c', name: 'f', args: undefined, rawArgs: undefined as unknown as string }] })).toBeGreaterThan(0);
   });
 
   it('grows linearly: twice the text is about twice the tokens', () => {

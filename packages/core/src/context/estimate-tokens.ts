@@ -101,8 +101,9 @@ function runTokens(cls: Cls, n: number, humps: number): number {
   }
 }
 
-/** Estimated token count of plain text. Never throws; an empty string is 0. */
+/** Estimated token count of plain text. Never throws; an empty string (or a non-string) is 0. */
 export function estimateTextTokens(text: string): number {
+  if (typeof text !== 'string') return 0;
   let total = 0;
   let cls: Cls = Cls.None;
   let prev: Cls = Cls.None;
@@ -166,7 +167,7 @@ export function estimateToolTokens(tools: readonly ToolSpec[]): number {
   let n = 0;
   for (const tool of tools) {
     n += TOOL_CALL_OVERHEAD + estimateTextTokens(tool.name) + estimateTextTokens(tool.description);
-    n += estimateTextTokens(JSON.stringify(tool.parameters));
+    n += estimateTextTokens(JSON.stringify(tool.parameters ?? {}));
   }
   return n;
 }
