@@ -1,5 +1,5 @@
 import type { Decision, Role } from '@tandem/shared';
-import { RequestError, TandemClient, type ClientSignal } from './client.js';
+import { TandemClient, type ClientSignal } from './client.js';
 import { keyIntent } from './input/key-intent.js';
 import { editLine, emptyEditor, type KeyPress } from './input/line-editor.js';
 import { parseInput, SLASH_HELP } from './input/slash-commands.js';
@@ -28,7 +28,11 @@ const RESOLVED_MS = 2500;
  */
 export async function runTui(options: TuiOptions): Promise<number> {
   const role: Role = options.viewer ? 'viewer' : 'driver';
-  const client = new TandemClient(options.url, { token: options.token, name: options.name });
+  const client = new TandemClient(options.url, {
+    token: options.token,
+    name: options.name,
+    onListenerError: (err) => dispatch({ kind: 'notice', level: 'error', text: `internal error while showing an event: ${errorText(err)}` }),
+  });
   let state = initialState({ url: options.url, me: options.name, role });
   let dirty = true;
   const dispatch = (action: Action) => {
@@ -76,8 +80,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 
     const request = (label: string, run: () => Promise<unknown>) => {
       run().catch((err: unknown) => {
-        const message = err instanceof RequestError || err instanceof Error ? err.message : String(err);
-        dispatch({ kind: 'notice', level: 'error', text: `${label} failed: ${message}` });
+        dispatch({ kind: 'notice', level: 'error', text: `${label} failed: ${errorText(err)}` });
       });
     };
     const sessionId = () => state.session?.id ?? '';
@@ -122,6 +125,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
     layout.screen.on('keypress', (ch: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined) => {
       // blessed reports Enter twice ('return', then 'enter'); act on 'enter' only.
       if (key?.name === 'return') return;
+      try {
+        onKey(ch, key);
+      } catch (err) {
+        dispatch({ kind: 'notice', level: 'error', text: `internal error handling a key: ${errorText(err)}` });
+      }
+    });
+
+    const onKey = (ch: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined) => {
       const press: KeyPress = { ch, name: key?.name, ctrl: Boolean(key?.ctrl), meta: Boolean(key?.meta) };
       const intent = keyIntent(state, press);
       switch (intent.kind) {
@@ -150,7 +161,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         case 'none':
           return;
       }
-    });
+    };
     layout.screen.on('resize', () => {
       dirty = true;
     });
@@ -158,6 +169,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     process.once('SIGHUP', () => finish(0));
 
     let lastSpin = 0;
+    let drawFailed = false;
     const timer = setInterval(() => {
       const now = Date.now();
       local.now = now;
@@ -168,7 +180,13 @@ export async function runTui(options: TuiOptions): Promise<number> {
       }
       if (!dirty) return;
       dirty = false;
-      layout.render(state, local);
+      try {
+        layout.render(state, local);
+      } catch (err) {
+        // Reported once: a drawing bug must not flood the transcript on every tick.
+        if (!drawFailed) dispatch({ kind: 'notice', level: 'error', text: `internal error while drawing: ${errorText(err)}` });
+        drawFailed = true;
+      }
     }, TICK_MS);
     layout.render(state, local);
   });
@@ -177,4 +195,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 /** Whether something on screen changes with time alone (spinner, countdown, flash). */
 function animating(state: ViewState, local: LocalView, now: number): boolean {
   return state.turn.phase !== 'idle' || state.pendingPermissions.length > 0 || now < local.flashUntil || now < local.resolvedUntil + SPINNER_MS;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -33,6 +33,8 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** First reconnection delay; socket.io backs off from there up to 5 s. */
   reconnectionDelayMs?: number;
+  /** A listener threw; default: a process warning. A full-screen UI passes its own (no stderr). */
+  onListenerError?: (err: unknown) => void;
 }
 
 /** A request that failed: a server error code, or `timeout` / `disconnected` on our side. */
@@ -65,6 +67,7 @@ export class TandemClient {
   private readonly socket: Socket;
   private readonly listeners = new Set<ClientListener>();
   private readonly requestTimeoutMs: number;
+  private readonly onListenerError: (err: unknown) => void;
   private state: ConnectionStatus = { status: 'connecting' };
   private attachment: Attachment | null = null;
   private everConnected = false;
@@ -75,6 +78,7 @@ export class TandemClient {
     options: ClientOptions,
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
+    this.onListenerError = options.onListenerError ?? ((err) => process.emitWarning(`tandem client listener failed: ${errorText(err)}`));
     this.socket = io(url, {
       auth: { token: options.token, name: options.name, protocolVersion: PROTOCOL_VERSION },
       transports: ['websocket'],
@@ -262,7 +266,7 @@ export class TandemClient {
         listener(signal);
       } catch (err) {
         // A listener bug must not stop delivery to the others or break the socket.
-        process.emitWarning(`tandem client listener failed: ${errorText(err)}`);
+        this.onListenerError(err);
       }
     }
   }

@@ -1,6 +1,8 @@
 import type { EventOf, Role, SessionEvent, SessionInfo } from '@tandem/shared';
 import { summarizeArgs } from './arg-summary.js';
 import { noticeFor } from './event-notices.js';
+import { MAX_ITEMS, notice, pushItem, replaceAt, updateTool } from './items.js';
+import { permissionRequest, permissionResolved } from './permission-events.js';
 import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
 import type {
   AssistantItem,
@@ -10,7 +12,6 @@ import type {
   ToolItem,
   ResultExcerpt,
   ToolStatus,
-  TranscriptItem,
   ViewState,
 } from './types.js';
 
@@ -20,6 +21,8 @@ import type {
  * duplicate (replay overlapping live) and changes nothing. Ephemeral events (text_delta)
  * carry the seq of the last persisted event and are applied as they come.
  */
+export { MAX_ITEMS };
+
 export type Action =
   | { kind: 'event'; event: SessionEvent }
   | { kind: 'connection'; connection: ConnectionStatus }
@@ -27,8 +30,6 @@ export type Action =
   | { kind: 'notice'; level: NoticeLevel; text: string }
   | { kind: 'focus'; focus: ViewState['focus'] };
 
-/** Transcript items kept; older ones fall off the top. */
-export const MAX_ITEMS = 1000;
 /** Result lines kept per tool call. */
 export const RESULT_LINES = 4;
 
@@ -162,31 +163,9 @@ function applyEvent(state: ViewState, event: SessionEvent): ViewState {
   }
 }
 
-function pushItem(state: ViewState, item: TranscriptItem): ViewState {
-  const items = state.items.length >= MAX_ITEMS ? state.items.slice(state.items.length - MAX_ITEMS + 1) : state.items.slice();
-  items.push(item);
-  return { ...state, items };
-}
-
-function notice(state: ViewState, level: NoticeLevel, text: string): ViewState {
-  return pushItem(state, { kind: 'notice', level, text });
-}
-
 function withPhase(state: ViewState, phase: 'thinking' | 'writing'): ViewState {
   if (state.turn.phase === 'idle' || state.turn.phase === 'waiting_permission') return state;
   return { ...state, turn: { phase, turnId: state.turn.turnId } };
-}
-
-/** Index of the last item matching `predicate`, searching from the end. */
-function findLast(items: TranscriptItem[], predicate: (item: TranscriptItem) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i] as TranscriptItem)) return i;
-  return -1;
-}
-
-function replaceAt(state: ViewState, index: number, item: TranscriptItem): ViewState {
-  const items = state.items.slice();
-  items[index] = item;
-  return { ...state, items };
 }
 
 function openAssistant(state: ViewState, turnId: string): number {
@@ -233,12 +212,6 @@ function toolCall(state: ViewState, event: EventOf<'tool_call'>): ViewState {
     turn: state.turn.phase === 'waiting_permission' ? state.turn : { phase: 'running_tool', turnId: event.turnId, tool: event.tool },
     run: { ...run, calls: [...run.calls, { callId: event.callId, tool: event.tool, summary, status: 'running' }] },
   };
-}
-
-function updateTool(state: ViewState, callId: string, update: (item: ToolItem) => ToolItem): ViewState {
-  const index = findLast(state.items, (item) => item.kind === 'tool' && item.callId === callId);
-  if (index < 0) return state;
-  return replaceAt(state, index, update(state.items[index] as ToolItem));
 }
 
 function toolResult(state: ViewState, event: EventOf<'tool_result'>): ViewState {
@@ -311,50 +284,6 @@ function endEarly(state: ViewState, turnId: string, outcome: string, text: strin
     });
   }
   return { ...next, run: null, turn: { phase: 'idle' }, pendingPermissions: [], lastUsage: run.usage ?? next.lastUsage };
-}
-
-function permissionRequest(state: ViewState, event: EventOf<'permission_request'>): ViewState {
-  if (state.pendingPermissions.some((pending) => pending.requestId === event.requestId)) return state;
-  const { type: _type, sessionId: _sessionId, ts: _ts, ephemeral: _ephemeral, ...request } = event;
-  return {
-    ...state,
-    pendingPermissions: [...state.pendingPermissions, request],
-    turn: { phase: 'waiting_permission', turnId: state.turn.turnId, tool: event.tool },
-  };
-}
-
-const DECISION_WORDS: Record<string, string> = {
-  allow_once: 'allowed once',
-  allow_session: 'allowed for this session',
-  allow_forever: 'allowed forever',
-  deny_once: 'denied once',
-  deny_forever: 'denied forever',
-};
-
-function permissionResolved(state: ViewState, event: EventOf<'permission_resolved'>): ViewState {
-  const request = state.pendingPermissions.find((pending) => pending.requestId === event.requestId);
-  const pendingPermissions = state.pendingPermissions.filter((pending) => pending.requestId !== event.requestId);
-  const tool = request?.tool ?? 'tool';
-  const words = DECISION_WORDS[event.decision] ?? event.decision;
-  const reason = event.reason && event.reason !== 'answered' ? ` (${event.reason})` : '';
-  const level: NoticeLevel = event.decision.startsWith('deny') ? 'warn' : 'info';
-  const text = `${words} by ${event.by}${reason}`;
-  const hasItem = request !== undefined && state.items.some((item) => item.kind === 'tool' && item.callId === request.callId);
-  const next =
-    request && hasItem
-      ? updateTool(state, request.callId, (item) => ({ ...item, permission: { text, allowed: level === 'info' } }))
-      : notice(state, level, `permission for ${tool}${request ? ` ${summarizeArgs(tool, request.args)}` : ''}: ${text}`);
-  const stillWaiting = pendingPermissions.length > 0;
-  const turn =
-    state.turn.phase === 'waiting_permission' && !stillWaiting
-      ? { phase: 'running_tool' as const, turnId: state.turn.turnId, tool: state.turn.tool }
-      : state.turn;
-  return {
-    ...next,
-    pendingPermissions,
-    turn,
-    lastResolved: { requestId: event.requestId, tool, decision: event.decision, by: event.by },
-  };
 }
 
 function addUsage(previous: { inputTokens: number; outputTokens: number } | undefined, add: { inputTokens: number; outputTokens: number }) {
