@@ -12,6 +12,14 @@ import { ToolError } from './define.js';
  * - `maxCommandTimeoutMs: number` — the most a call may ask for with timeout_seconds (600 s)
  * - `env: Record<string,string|undefined>` — what read_env lists (default process.env)
  */
+export interface BuiltinToolServices {
+  jobs?: JobManager;
+  commandEnv?: Record<string, string>;
+  defaultCommandTimeoutMs?: number;
+  maxCommandTimeoutMs?: number;
+  env?: Record<string, string | undefined>;
+}
+
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
 export const MAX_COMMAND_TIMEOUT_MS = 600_000;
 
