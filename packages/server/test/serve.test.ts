@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
-import { loadTokens, readServerInfo } from '../src/index.js';
+import { createServer, type AddressInfo } from 'node:net';
+import { loadTokens, readServerInfo, runServe } from '../src/index.js';
 import { parseServeArgs } from '../src/serve/run-serve.js';
 import { connectClient } from './server-harness.js';
 
@@ -35,6 +36,7 @@ function startBin(args: string[], env: NodeJS.ProcessEnv = {}) {
     lines.once('line', resolveLine);
     child.once('exit', (code) => reject(new Error(`tandem serve exited with ${code} before printing`)));
   });
+  firstLine.catch(() => undefined); // awaited by tests that expect a line; others only watch the exit
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return { child, firstLine, exited };
 }
@@ -81,6 +83,19 @@ describe('tandem serve', () => {
     expect(create.ok === false && create.error.code).toBe('forbidden');
     viewer.close();
     await expect(connectClient(url, 'x', 'not-it')).rejects.toThrow('unauthorized');
+  });
+
+  it('says plainly when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      await expect(
+        runServe({ port, host: '127.0.0.1', dataDir: await tempDir(), handleSignals: false, env: { TANDEM_LOG_FILE: '-', TANDEM_LOG_LEVEL: 'silent' } }),
+      ).rejects.toThrow(`port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('parses its options with the documented defaults', () => {

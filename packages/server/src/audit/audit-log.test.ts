@@ -178,3 +178,11 @@ function recordLike(i: number, pad = '') {
     decision: 'safe',
   };
 }
+
+describe('AuditLog start-up failure', () => {
+  it('says which file it could not open and what to check', async () => {
+    const blocker = path.join(dataDir, 'not-a-dir');
+    await writeFile(blocker, 'x');
+    await expect(AuditLog.open({ dataDir: blocker })).rejects.toThrow(/cannot open the audit log .*not-a-dir.*data directory is writable/);
+  });
+});

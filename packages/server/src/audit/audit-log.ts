@@ -83,8 +83,16 @@ export class AuditLog {
   }
 
   static async open(options: AuditLogOptions): Promise<AuditLog> {
-    await mkdir(options.dataDir, { recursive: true });
     const file = path.join(options.dataDir, AUDIT_FILE);
+    try {
+      return await AuditLog.openFile(file, options);
+    } catch (error) {
+      throw new Error(`cannot open the audit log ${file}: ${(error as Error).message}; check that the data directory is writable`, { cause: error });
+    }
+  }
+
+  private static async openFile(file: string, options: AuditLogOptions): Promise<AuditLog> {
+    await mkdir(options.dataDir, { recursive: true });
     const capacity = options.capacity ?? 1000;
     const last = await readLastLines(file, capacity + 1);
     const records: AuditRecord[] = [];

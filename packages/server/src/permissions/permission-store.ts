@@ -48,9 +48,13 @@ export class PermissionStore {
   }
 
   static async open(options: PermissionStoreOptions): Promise<PermissionStore> {
-    await mkdir(options.dataDir, { recursive: true });
     const store = new PermissionStore(options);
-    await store.load();
+    try {
+      await mkdir(options.dataDir, { recursive: true });
+      await store.load();
+    } catch (error) {
+      throw new Error(`cannot read stored permissions ${store.file}: ${(error as Error).message}; check that the data directory is readable and writable`, { cause: error });
+    }
     return store;
   }
 

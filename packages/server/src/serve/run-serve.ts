@@ -65,7 +65,20 @@ export async function runServe(input: string[] | ServeOptions = {}): Promise<Run
   const tokens = await loadTokens(dataDir, env);
   const logger = createServerLogger(dataDir, env);
   const app = createApplication({ dataDir, tokens, logger, env, ...options.deps });
-  const { url } = await app.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+  const port = options.port ?? DEFAULT_PORT;
+  const host = options.host ?? DEFAULT_HOST;
+  let url: string;
+  try {
+    ({ url } = await app.listen(port, host));
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new Error(`port ${port} on ${host} is already in use (another tandem server? see ${dataDir}/server.json); pass --port 0 for a free port`);
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on host ${host}: it is not an address of this machine`);
+    throw err;
+  }
   // server.json first, so whoever reads the listening line can rely on it being there.
   await writeServerInfo(dataDir, { url, pid: process.pid, startedAt: new Date().toISOString() });
   (options.stdout ?? process.stdout).write(`tandem listening on ${url}\n`);
