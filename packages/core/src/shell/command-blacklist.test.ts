@@ -157,6 +157,8 @@ describe('checkCommandBlacklist: evasions', () => {
     ['bash <<EOF\nrm -rf /\nEOF'],
     ['bash <<< "rm -rf /"'],
     ['echo "rm -rf /" | sh'],
+    ['cat <<EOF | sh\nsudo ls\nEOF'],
+    ['cat <<< "reboot" | bash'],
     // substitution
     ['echo $(rm -rf /)'],
     ['echo `rm -rf /`'],
@@ -250,6 +252,7 @@ describe('checkCommandBlacklist: ordinary commands still run', () => {
     ['echo a#b'],
     ['python -m pytest -k "not slow"'],
     ['cat > notes.md <<EOF\nremember to reboot the server\nEOF'],
+    ['cat <<EOF | grep x\nsudo reboot\nEOF'],
     ['systemctl status nginx'],
     ['cd build && rm -rf *'],
     ['cd packages/app; rm -rf ./*'],

@@ -98,7 +98,7 @@ function checkSegment(segment: ShellSegment, previous: ShellSegment | undefined,
   return { blocked: false };
 }
 
-/** Source a shell reads: here-documents, here-strings, `echo '…' | sh`, `sh <(echo …)`. */
+/** Source a shell reads: here-documents, here-strings, `echo '…' | sh`, `cat <<EOF | sh`, `sh <(echo …)`. */
 function shellInput(segment: ShellSegment, previous: ShellSegment | undefined): string[] {
   const sources = [...segment.heredocs];
   for (const redirect of segment.redirects) if (redirect.op === '<<<') sources.push(redirect.target);
@@ -107,8 +107,13 @@ function shellInput(segment: ShellSegment, previous: ShellSegment | undefined): 
     if (echoed !== undefined) sources.push(echoed);
   }
   if (previous && previous.next === '|') {
-    const echoed = echoedArgs(resolveInvocations(previous.words).argvs[0]);
+    const feeder = resolveInvocations(previous.words).argvs[0];
+    const echoed = echoedArgs(feeder);
     if (echoed !== undefined) sources.push(echoed);
+    // `cat <<EOF | sh` and `cat <<< "…" | bash`
+    if (programName(feeder?.[0] ?? '') === 'cat') {
+      sources.push(...previous.heredocs, ...previous.redirects.filter((r) => r.op === '<<<').map((r) => r.target));
+    }
   }
   return sources;
 }
