@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Clock } from '@tandem/core';
 import { PtyCommandRunner } from './pty-runner.js';
 import { groupAlive, procStat } from './process-group.js';
 
@@ -28,6 +29,35 @@ function runOptions(command: string, extra: Partial<Parameters<PtyCommandRunner[
       ...extra,
     },
   };
+}
+
+/** A clock that moves only when the test says so. */
+class SteppedClock implements Clock {
+  private time = 0;
+  private timers: Array<{ at: number; fire: () => void }> = [];
+
+  now(): number {
+    return this.time;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new Error('aborted'));
+      const timer = { at: this.time + ms, fire: () => resolve() };
+      this.timers.push(timer);
+      signal?.addEventListener('abort', () => {
+        this.timers = this.timers.filter((t) => t !== timer);
+        reject(new Error('aborted'));
+      });
+    });
+  }
+
+  advance(ms: number): void {
+    this.time += ms;
+    const due = this.timers.filter((t) => t.at <= this.time);
+    this.timers = this.timers.filter((t) => t.at > this.time);
+    for (const t of due) t.fire();
+  }
 }
 
 /** Running, not a zombie waiting to be reaped. */
@@ -76,6 +106,23 @@ describe('PtyCommandRunner', () => {
     const child = Number(/child=(\d+)/.exec(result.output)?.[1]);
     expect(child).toBeGreaterThan(0);
     expect(alive(child)).toBe(false);
+  });
+
+  it('takes its timeout from the injected clock, not from wall time', async () => {
+    const clock = new SteppedClock();
+    const runner = new PtyCommandRunner({ logDir: dir, clock, killGraceMs: 5_000 });
+    const { options } = runOptions('echo "leader=$$"; sleep 1000', { timeoutMs: 3_600_000 });
+    const running = runner.run(options);
+    // An hour of clock time passes in a few real milliseconds per step.
+    const stepper = setInterval(() => clock.advance(60_000), 5);
+    try {
+      const result = await running;
+      expect(result.timedOut).toBe(true);
+      const leader = Number(/leader=(\d+)/.exec(result.output)?.[1]);
+      expect(groupAlive(leader)).toBe(false);
+    } finally {
+      clearInterval(stepper);
+    }
   });
 
   it('escalates to SIGKILL when the command ignores SIGTERM', async () => {
