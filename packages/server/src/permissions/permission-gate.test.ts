@@ -144,6 +144,17 @@ describe('createPermissionGate', () => {
     expect(decisions.at(-1)).toMatchObject({ decision: 'timeout', allowed: false });
   });
 
+  it('refuses without a decision when the turn is cancelled while it waits', async () => {
+    const { gate, broker, events, decisions } = await setup();
+    const ac = new AbortController();
+    const verdict = gate.check({ turnId: 't', callId: 'z', tool: 'delete_file', args: { path: 'x' }, danger: 'dangerous', readOnly: false }, ac.signal);
+    await until(() => broker.pending().length === 1, 'the request');
+    ac.abort();
+    expect(await verdict).toEqual({ allow: false, reason: 'the turn was cancelled while waiting for permission' });
+    expect(events.at(-1)).toMatchObject({ type: 'permission_resolved', decision: 'deny_once', by: 'system', reason: 'expired' });
+    expect(decisions.at(-1)).toMatchObject({ callId: 'z', decision: 'cancelled', allowed: false });
+  });
+
   it('never runs the next step after a refusal', async () => {
     const { gate } = await setup();
     let reached = 0;

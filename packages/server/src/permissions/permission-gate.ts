@@ -84,7 +84,7 @@ export function createPermissionGate(options: PermissionGateOptions): ToolGate {
 
     key ??= workspaceKey(options.workspace);
     const workspace = await key;
-    if (call.danger !== 'safe') await store.refresh().catch((e: Error) => warn(`could not re-read stored permissions: ${e.message}`));
+    if (call.danger !== 'safe' || commandTools.has(call.tool)) await store.refresh().catch((e: Error) => warn(`could not re-read stored permissions: ${e.message}`));
     const policy: PolicyOptions = {
       sessionRules: sessionRules.list(),
       storedRules: store.rulesFor(workspace),
