@@ -7,6 +7,7 @@ import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir }
 import { TandemClient } from '@tandem/tui';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTandem, tandemShellLine } from './cli-runner.js';
+import { TcpProxy } from './tcp-proxy.js';
 import { Tmux } from './tmux.js';
 
 // The TUI in a real terminal: a real server (in this process) with a scripted fake model, and
@@ -139,6 +140,42 @@ describe('tandem attach in a real terminal', () => {
     tmux.type('driver', '', 'C-c');
     await tmux.waitFor('driver', 'TANDEM EXITED 0', 15_000);
   }, 30_000);
+});
+
+describe('tandem attach across a dropped connection', () => {
+  it('shows the connection is lost, then catches up on what happened meanwhile', async () => {
+    const proxy = new TcpProxy(Number(new URL(server.url).port));
+    const proxyUrl = await proxy.listen();
+    const other = new TandemClient(server.url, { token: tokens.control, name: 'dee' });
+    try {
+      tmux.start('flaky', tandemShellLine(['attach', sessionId, '--url', proxyUrl, '--token', tokens.control, '--name', 'flo']));
+      await tmux.waitFor('flaky', (s) => s.includes('tui-test') && /driver │ .*idle/.test(s), 45_000);
+
+      proxy.cut();
+      await tmux.waitFor('flaky', /○ reconnecting/, 15_000);
+
+      await other.ready();
+      await other.attach(sessionId, 'driver');
+      fake.enqueue({ chunks: ['Answered ', 'while flo ', 'was away.'] });
+      let done = false;
+      other.subscribe((signal) => {
+        if (signal.kind === 'event' && signal.event.type === 'turn_done') done = true;
+      });
+      await other.request('session:send', { sessionId, text: 'anyone there?' });
+      const deadline = Date.now() + 20_000;
+      while (!done && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(done).toBe(true);
+      expect(tmux.capture('flaky')).not.toContain('Answered while flo was away.');
+
+      proxy.resume();
+      const screen = await tmux.waitFor('flaky', (s) => s.includes('Answered while flo was away.') && s.includes('● 127.0.0.1'), 30_000);
+      expect(screen).toContain('dee › anyone there?');
+      expect(screen.match(/dee › anyone there\?/g)).toHaveLength(1);
+    } finally {
+      other.close();
+      await proxy.close();
+    }
+  }, 90_000);
 });
 
 describe('tandem without a running server', () => {
