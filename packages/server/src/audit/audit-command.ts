@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditRecord } from '@tandem/shared';
-import { AUDIT_FILE, parseRecord } from './audit-log.js';
+import { AUDIT_FILE, parseAuditRecord } from './audit-log.js';
 import { auditTableHeader, auditTableRow } from './audit-format.js';
 import { readLastLines } from './read-last-lines.js';
 
@@ -36,7 +36,7 @@ export async function runAuditCommand(options: AuditCommandOptions): Promise<num
   const print = (r: AuditRecord) => options.out.write(options.json ? `${JSON.stringify(r)}\n` : auditTableRow(r));
 
   const last = await readLastLines(file, options.sessionId === undefined ? limit : Math.max(limit, 1000));
-  const records = last.lines.map(parseRecord).filter((r): r is AuditRecord => r !== null && wanted(r)).slice(-limit);
+  const records = last.lines.map(parseAuditRecord).filter((r): r is AuditRecord => r !== null && wanted(r)).slice(-limit);
   if (!options.json && (records.length > 0 || options.tail)) options.out.write(auditTableHeader());
   records.forEach(print);
   if (!options.tail) {
@@ -45,7 +45,7 @@ export async function runAuditCommand(options: AuditCommandOptions): Promise<num
   }
 
   await follow(file, last.size - last.partialBytes, (line) => {
-    const record = parseRecord(line);
+    const record = parseAuditRecord(line);
     if (record && wanted(record)) print(record);
   }, options);
   return 0;

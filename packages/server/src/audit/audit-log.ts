@@ -98,7 +98,7 @@ export class AuditLog {
     const records: AuditRecord[] = [];
     let skipped = last.partialTail ? 1 : 0;
     for (const line of last.lines) {
-      const record = parseRecord(line);
+      const record = parseAuditRecord(line);
       if (record) records.push(record);
       else skipped++;
     }
@@ -181,7 +181,7 @@ export class AuditLog {
   }
 }
 
-export function parseRecord(line: string): AuditRecord | null {
+export function parseAuditRecord(line: string): AuditRecord | null {
   try {
     const parsed = AuditRecordSchema.safeParse(JSON.parse(line));
     return parsed.success ? parsed.data : null;

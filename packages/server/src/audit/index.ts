@@ -1,4 +1,4 @@
-export { AuditLog, AUDIT_FILE, parseRecord, type AuditEntry, type AuditLogOptions } from './audit-log.js';
+export { AuditLog, AUDIT_FILE, parseAuditRecord, type AuditEntry, type AuditLogOptions } from './audit-log.js';
 export { SessionAuditRecorder } from './session-audit-recorder.js';
 export { createAuditMasker, type AuditMasker, ARG_STRING_MAX, SUMMARY_MAX } from './audit-masker.js';
 export { runAuditCommand, type AuditCommandOptions } from './audit-command.js';
