@@ -47,6 +47,8 @@ export interface ApplicationDeps {
   servicesFactory?: (session: Session) => ToolServices;
   /** Seam for audit recording. */
   hooks?: SessionHooks;
+  /** On close, how long a running turn gets to stop before it is recorded as interrupted anyway (default 5 s). */
+  shutdownGraceMs?: number;
   /** Extra or replacing command handlers (permission:respond, audit:query, session:new, ...). */
   handlers?: HandlerMap;
   /** Seam for per-connection flood control (e.g. rate-limit/createConnectionLimiter); none by default. */
@@ -149,7 +151,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     close() {
       closing ??= (async () => {
         await ready.catch(() => undefined);
-        await sessions.closeAll();
+        await sessions.closeAll(deps.shutdownGraceMs);
         io.disconnectSockets(true);
         await new Promise<void>((resolve) => io.close(() => resolve()));
         if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EngineEvent, TurnOptions } from '@tandem/core';
 import type { SessionEvent } from '@tandem/shared';
 import { ScriptedLoop, idleModelFactory } from './scripted-engine.js';
 import { startTestServer, type TestServer } from './server-harness.js';
@@ -160,5 +161,28 @@ describe('restart', () => {
     const last = JSON.parse(lines.at(-1)!) as SessionEvent;
     expect(last.type).toBe('turn_interrupted');
     expect(lines.filter((l) => l.includes('"turn_cancelled"'))).toHaveLength(0);
+  });
+
+  it('closes a turn whose engine ignores the shutdown, and drops what it says afterwards', async () => {
+    let speak: (() => void) | undefined;
+    const stubborn = (opts: TurnOptions): AsyncIterable<EngineEvent> =>
+      (async function* () {
+        yield { type: 'turn_started', turnId: opts.turnId, model: opts.model.id };
+        await new Promise<void>((r) => (speak = r)); // ignores opts.signal
+        yield { type: 'assistant_text', turnId: opts.turnId, iteration: 1, text: 'too late' };
+      })();
+    const server = await startTestServer({ engine: { runTurn: stubborn }, modelFactory: idleModelFactory, shutdownGraceMs: 100 });
+    const alice = await server.connect('alice');
+    const { session } = await alice.ok('session:create', {});
+    await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
+    await alice.ok('session:send', { sessionId: session.id, text: 'go' });
+    await alice.waitFor((e) => e.type === 'turn_started');
+    await server.stop();
+    speak?.();
+    await new Promise((r) => setTimeout(r, 50));
+    const lines = (await readFile(join(server.dataDir, 'sessions', session.id, 'events.jsonl'), 'utf8')).trim().split('\n');
+    const types = lines.map((l) => (JSON.parse(l) as SessionEvent).type);
+    expect(types.at(-1)).toBe('turn_interrupted');
+    expect(types).not.toContain('assistant_text');
   });
 });

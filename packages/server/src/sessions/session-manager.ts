@@ -107,8 +107,9 @@ export class SessionManager {
     return [...this.sessions.values()];
   }
 
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((s) => s.close()));
+  /** `graceMs`: how long a running turn gets to stop before it is closed as interrupted anyway. */
+  async closeAll(graceMs?: number): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => s.close(graceMs)));
   }
 
   private async open(meta: SessionMeta, fresh: boolean): Promise<Session> {

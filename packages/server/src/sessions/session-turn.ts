@@ -71,6 +71,13 @@ export class SessionTurn {
     this.abort.abort(new Error(SHUTDOWN_REASON));
   }
 
+  /** Ends the turn now as interrupted if the engine has not ended it; later engine events are ignored. */
+  abandon(): void {
+    this.stopping = 'shutdown';
+    if (this.started) this.finish();
+    this.ended = true;
+  }
+
   private async pump(text: string, by: string): Promise<void> {
     try {
       const options = await this.host.turnOptions({

@@ -64,6 +64,7 @@ export class Session {
   private readonly baselines: FileBaselines;
   private model: ModelClient | undefined;
   private closed = false;
+  private logClosed = false;
   private readonly closers: Array<() => Promise<void>> = [];
   /** Filled in by the application once the session exists (they may need the session). */
   runner!: SessionRunner;
@@ -118,6 +119,11 @@ export class Session {
       return event;
     }
     const event = { sessionId: this.id, seq: this.lastSeq + 1, ts, ...body } as SessionEvent;
+    if (this.logClosed) {
+      // Only an engine that ignored the shutdown gets here; the log is final by now.
+      this.parts.logger.warn({ sessionId: this.id, type: body.type }, 'event after the session closed; dropped');
+      return event;
+    }
     this.lastSeq = event.seq;
     this.log.append(event);
     this.conversation.apply(event);
@@ -196,10 +202,15 @@ export class Session {
       await Promise.race([turn.done, this.parts.clock.sleep(graceMs).catch(() => undefined)]);
     }
     await this.runner.killAll?.();
-    if (turn) await Promise.race([turn.done, this.parts.clock.sleep(1000).catch(() => undefined)]);
+    if (turn) {
+      await Promise.race([turn.done, this.parts.clock.sleep(1000).catch(() => undefined)]);
+      // An engine that did not stop in time: its turn is closed here, whatever it does later.
+      turn.abandon();
+    }
     for (const fn of this.closers) {
       await fn().catch((err: unknown) => this.parts.logger.error({ err, sessionId: this.id }, 'a close step failed'));
     }
+    this.logClosed = true;
     await this.log.close();
   }
 
@@ -216,7 +227,7 @@ export class Session {
       by,
     );
     this.turn = turn;
-    void turn.done.then(() => {
+    void turn.done.catch((err: unknown) => this.parts.logger.error({ err, sessionId: this.id }, 'turn pump failed')).then(() => {
       if (this.turn !== turn) return;
       this.turn = undefined;
       this.pendingPermissions = 0;

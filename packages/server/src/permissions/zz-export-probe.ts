@@ -1,0 +1,4 @@
+export * from '../index.js';
+export * from './index.js';
+export * from '../audit/index.js';
+export * from '../rate-limit/index.js';
