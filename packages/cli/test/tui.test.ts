@@ -1,81 +1,35 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { runServe, type RunningServer } from '@tandem/server';
-import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
+import type { RunningServer } from '@tandem/server';
+import { makeTempDir, type FakeModelServer, type TempDir } from '@tandem/testkit';
 import { TandemClient } from '@tandem/tui';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTandem, tandemShellLine } from './cli-runner.js';
+import { sessionEvents, startServerFixture, type ServerFixture } from './server-fixture.js';
 import { TcpProxy } from './tcp-proxy.js';
 import { Tmux } from './tmux.js';
 
 // The TUI in a real terminal: a real server (in this process) with a scripted fake model, and
 // `tandem attach` running from TypeScript source under tsx inside tmux, read with capture-pane.
 
+let fixture: ServerFixture;
 let fake: FakeModelServer;
+let server: RunningServer;
 let dataDir: TempDir;
 let project: TempDir;
-let server: RunningServer;
 let tokens: { control: string; view: string };
 let sessionId: string;
 const tmux = new Tmux();
 
-function serverEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    TANDEM_MODEL: 'openai/gpt-4.1-mini',
-    OPENAI_BASE_URL: fake.openaiBaseURL,
-    OPENAI_API_KEY: 'test-key',
-  };
-  delete env.TANDEM_TOKEN;
-  delete env.TANDEM_VIEW_TOKEN;
-  return env;
-}
-
-/** Every persisted event of the session, as a fresh viewer replays them. */
-async function sessionEvents() {
-  const client = new TandemClient(server.url, { token: tokens.view, name: 'test-probe' });
-  try {
-    await client.ready();
-    const events: unknown[] = [];
-    client.subscribe((signal) => {
-      if (signal.kind === 'event') events.push(signal.event);
-    });
-    await client.attach(sessionId, 'viewer');
-    return events as Array<{ type: string; text?: string; by?: string }>;
-  } finally {
-    client.close();
-  }
-}
-
 beforeAll(async () => {
-  fake = await startFakeModelServer();
-  // Anything the tests did not script (titles, summaries) gets a plain short answer.
-  fake.setHandler(() => ({ text: 'ok' }));
-  dataDir = await makeTempDir('tandem-tui-data-');
-  project = await makeTempDir('tandem-tui-project-');
-  await writeFile(join(project.path, 'README.md'), '# demo project\n');
-  await mkdir(join(project.path, 'src'));
-  await writeFile(join(project.path, 'src', 'main.ts'), 'console.log(1);\n');
-  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-  server = await runServe({ host: '127.0.0.1', port: 0, dataDir: dataDir.path, env: serverEnv(), handleSignals: false, stdout: sink });
-  tokens = {
-    control: (await readFile(join(dataDir.path, 'token'), 'utf8')).trim(),
-    view: (await readFile(join(dataDir.path, 'view-token'), 'utf8')).trim(),
-  };
-  const client = new TandemClient(server.url, { token: tokens.control, name: 'setup' });
-  await client.ready();
-  sessionId = (await client.request('session:create', { cwd: project.path, title: 'tui-test' })).session.id;
-  client.close();
+  fixture = await startServerFixture('tui-test');
+  ({ fake, server, dataDir, project, tokens, sessionId } = fixture);
 }, 60_000);
 
 afterAll(async () => {
   tmux.kill();
-  await server?.close();
-  await fake?.close();
-  await dataDir?.cleanup();
-  await project?.cleanup();
+  await fixture?.close();
 });
 
 describe('tandem attach in a real terminal', () => {
@@ -111,7 +65,7 @@ describe('tandem attach in a real terminal', () => {
     tmux.type('viewer', 'let me drive', 'Enter');
     await tmux.waitFor('viewer', 'watch-only: attached with the view token; a driver must send messages');
     expect(tmux.capture('viewer')).not.toContain('let me drive');
-    const users = (await sessionEvents()).filter((event) => event.type === 'user_message');
+    const users = (await sessionEvents(fixture)).filter((event) => event.type === 'user_message');
     expect(users.map((event) => [event.by, event.text])).toEqual([['ana', 'what is in this project?']]);
   }, 90_000);
 
@@ -184,11 +138,7 @@ describe('tandem without a running server', () => {
     const port = await freePort();
     let pid: number | undefined;
     try {
-      tmux.start('auto', tandemShellLine(['--data-dir', freshData.path, '--port', String(port), '--name', 'cy'], { cwd: project.path }), {
-        TANDEM_MODEL: 'openai/gpt-4.1-mini',
-        OPENAI_BASE_URL: fake.openaiBaseURL,
-        OPENAI_API_KEY: 'test-key',
-      });
+      tmux.start('auto', tandemShellLine(['--data-dir', freshData.path, '--port', String(port), '--name', 'cy'], { cwd: project.path }), fixture.modelEnv);
       const screen = await tmux.waitFor('auto', (s) => /driver │ idle/.test(s), 60_000);
       expect(screen).toContain(`127.0.0.1:${port}`);
       const info = JSON.parse(await readFile(join(freshData.path, 'server.json'), 'utf8')) as { url: string; pid: number };
