@@ -87,7 +87,9 @@ export async function executeCall(call: ToolCall, env: CallEnvironment): Promise
         output: err instanceof ToolError ? err.message : `Tool ${tool.name} failed: ${errorMessage(err)}`,
         isError: true,
       }));
-    const timeout = env.clock.sleep(env.toolTimeoutMs, timer.signal).then(
+    // A tool may ask for more than the default (run_command's own timeout_seconds), never less.
+    const limitMs = Math.max(env.toolTimeoutMs, tool.timeoutMs?.(parsed.data) ?? 0);
+    const timeout = env.clock.sleep(limitMs, timer.signal).then(
       () => 'timeout' as const,
       () => 'stopped' as const,
     );
@@ -98,7 +100,7 @@ export async function executeCall(call: ToolCall, env: CallEnvironment): Promise
     const outcome = await Promise.race([execution, timeout, cancelled]);
     if (outcome === 'timeout') {
       controller.abort(new Error('tool timeout'));
-      return done(`Tool ${tool.name} timed out after ${formatSeconds(env.toolTimeoutMs)} and was stopped.`, true);
+      return done(`Tool ${tool.name} timed out after ${formatSeconds(limitMs)} and was stopped.`, true);
     }
     if (outcome === 'cancelled' || outcome === 'stopped') return done('Cancelled while running.', true, { cancelled: true });
     return done(outcome.output, outcome.isError);
