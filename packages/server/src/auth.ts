@@ -5,6 +5,7 @@ import {
   CONNECT_ERROR_UNAUTHORIZED,
   HandshakeAuthSchema,
   PROTOCOL_VERSION,
+  type HandshakeAuth,
 } from '@tandem/shared';
 
 export interface Tokens {
@@ -28,10 +29,10 @@ export interface ClientIdentity {
  */
 export function authenticate(tokens: Tokens) {
   return (socket: Socket, next: (err?: Error) => void): void => {
-    const parsed = HandshakeAuthSchema.safeParse(socket.handshake.auth ?? {});
-    const kind = parsed.success ? tokenKindOf(parsed.data.token, tokens) : undefined;
-    if (!parsed.success || !kind) return next(new Error(CONNECT_ERROR_UNAUTHORIZED));
-    const version = parsed.data.protocolVersion;
+    const auth = readAuth(socket.handshake.auth);
+    const kind = auth ? tokenKindOf(auth.token, tokens) : undefined;
+    if (!auth || !kind) return next(new Error(CONNECT_ERROR_UNAUTHORIZED));
+    const version = auth.protocolVersion;
     if (version !== undefined && version !== PROTOCOL_VERSION) {
       return next(
         new Error(
@@ -39,10 +40,25 @@ export function authenticate(tokens: Tokens) {
         ),
       );
     }
-    const identity: ClientIdentity = { tokenKind: kind, name: parsed.data.name ?? `client-${socket.id.slice(0, 6)}` };
+    const identity: ClientIdentity = { tokenKind: kind, name: auth.name ?? `client-${socket.id.slice(0, 6)}` };
     socket.data = identity;
     next();
   };
+}
+
+/**
+ * The handshake's auth object. Only the token decides acceptance: a name that is too long or
+ * not a string is trimmed or replaced, never a reason to refuse a valid token.
+ */
+function readAuth(raw: unknown): HandshakeAuth | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const value = raw as Record<string, unknown>;
+  const token = HandshakeAuthSchema.shape.token.safeParse(value.token);
+  if (!token.success) return undefined;
+  const auth: HandshakeAuth = { token: token.data };
+  if (typeof value.name === 'string' && value.name.trim() !== '') auth.name = value.name.trim().slice(0, 64);
+  if (value.protocolVersion !== undefined) auth.protocolVersion = typeof value.protocolVersion === 'number' ? value.protocolVersion : Number.NaN;
+  return auth;
 }
 
 function tokenKindOf(token: string, tokens: Tokens): TokenKind | undefined {

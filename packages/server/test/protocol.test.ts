@@ -31,6 +31,15 @@ describe('handshake', () => {
     expect(await connectError({ token: 42 })).toBe('unauthorized');
   });
 
+  it('accepts a valid token whatever the name looks like', async () => {
+    const socket = connectSocket(server.url, { token: TOKENS.control, name: 'x'.repeat(500) });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    socket.close();
+  });
+
   it('refuses another protocol version, accepts the same one', async () => {
     const message = await connectError({ token: TOKENS.control, protocolVersion: PROTOCOL_VERSION + 1 });
     expect(message.startsWith('protocol_mismatch: ')).toBe(true);

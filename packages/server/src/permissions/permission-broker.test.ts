@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventBody } from '@tandem/shared';
+import { SessionEventSchema, type EventBody } from '@tandem/shared';
 import { PermissionBroker, type PermissionAnswer, type PermissionQuestion } from './permission-broker.js';
 import { expireDanglingRequests } from './expire-dangling.js';
 import { FakeClock, settle } from '../rate-limit/fake-clock.test-helper.js';
@@ -51,6 +51,18 @@ describe('PermissionBroker', () => {
       expect(events[1]).toEqual({ type: 'permission_resolved', requestId: 'req-1', decision, by: 'ana', reason: 'answered', ...(lasting ? { scope: 'npm *' } : {}) });
     },
   );
+
+  it('emits events that match the wire schema', async () => {
+    const { events, broker, clock } = setup();
+    void broker.ask(question, new AbortController().signal);
+    broker.respond('req-1', 'allow_forever', 'npm *', 'ana');
+    void broker.ask(question, new AbortController().signal);
+    await clock.advance(60_000);
+    expect(events.map((e) => e.type)).toEqual(['permission_request', 'permission_resolved', 'permission_request', 'permission_resolved']);
+    for (const [seq, body] of events.entries()) {
+      expect(() => SessionEventSchema.parse({ sessionId: 's', seq: seq + 1, ts: new Date(0).toISOString(), ...body })).not.toThrow();
+    }
+  });
 
   it('takes the narrowest scope when a lasting answer names none', async () => {
     const { broker } = setup();
