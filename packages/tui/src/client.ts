@@ -155,7 +155,7 @@ export class TandemClient {
     const attachment = this.attachment;
     this.attachment = null;
     if (attachment && this.socket.connected) {
-      await this.request('session:detach', { sessionId: attachment.sessionId }).catch(() => undefined);
+      await this.request('session:detach', { sessionId: attachment.sessionId }, 2_000).catch(() => undefined);
     }
   }
 
