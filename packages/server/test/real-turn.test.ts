@@ -132,6 +132,22 @@ describe('a real turn that runs a command', () => {
   });
 });
 
+describe('attaching mid-reply', () => {
+  it('gives the late client the text so far, then the rest, adding up to the whole reply', async () => {
+    const { alice, sessionId } = await startWithTwoClients();
+    fake.enqueue({ chunks: ['Hel', 'lo ', 'wor', 'ld, ', 'every', 'one'], chunkDelayMs: 120 });
+    await alice.ok('session:send', { sessionId, text: 'greet' });
+    await alice.waitFor((e) => e.type === 'text_delta' && e.delta === 'lo ');
+    const carol = await server.connect('carol', TOKENS.view);
+    await carol.ok('session:attach', { sessionId, role: 'viewer' });
+    const done = await carol.waitFor((e) => e.type === 'assistant_text');
+    const deltas = carol.events.filter((e) => e.type === 'text_delta').map((e) => (e.type === 'text_delta' ? e.delta : ''));
+    expect(deltas[0]!.startsWith('Hello ')).toBe(true);
+    expect(deltas.join('')).toBe('Hello world, everyone');
+    expect(done.type === 'assistant_text' && done.text).toBe('Hello world, everyone');
+  });
+});
+
 describe('conversation across a restart', () => {
   it('sends the earlier exchange to the model after the server restarts on the same data dir', async () => {
     const { alice, sessionId } = await startWithTwoClients();
