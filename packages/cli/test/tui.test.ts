@@ -89,6 +89,18 @@ describe('tandem attach in a real terminal', () => {
     await tmux.waitFor('viewer', '! turn cancelled');
   }, 60_000);
 
+  it('/in types a line into the running command', async () => {
+    fake.enqueue(
+      { toolCalls: [{ name: 'run_command', args: { command: 'read -r who; echo "hello, $who"' } }] },
+      { text: 'It greeted you.' },
+    );
+    tmux.type('driver', 'greet me', 'Enter');
+    await tmux.waitFor('driver', (s) => s.includes('⚙ run_command read -r who') && s.includes('… running'), 30_000);
+    tmux.type('driver', '/in world', 'Enter');
+    const screen = await tmux.waitFor('driver', (s) => s.includes('It greeted you.') && s.includes('→ OK'), 30_000);
+    expect(screen).toContain('│ hello, world');
+  }, 60_000);
+
   it('Ctrl-C on an idle driver exits cleanly', async () => {
     await tmux.waitFor('driver', /driver │ (with bo \(watching\) │ )?idle/);
     tmux.type('driver', '', 'C-c');

@@ -109,6 +109,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
           return finish(0);
         case 'help':
           return dispatch({ kind: 'notice', level: 'info', text: SLASH_HELP });
+        case 'input': {
+          const callId = runningCommand(state);
+          if (!callId) return dispatch({ kind: 'notice', level: 'warn', text: '/in: no command is running' });
+          return request('/in', () => client.request('command:input', { sessionId: sessionId(), callId, data: `${command.text}\r` }));
+        }
         case 'unknown':
           return dispatch({ kind: 'notice', level: 'warn', text: `unknown command /${command.name}; /help lists them` });
       }
@@ -190,6 +195,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
     }, TICK_MS);
     layout.render(state, local);
   });
+}
+
+/** The callId of the newest run_command still running, if any. */
+function runningCommand(state: ViewState): string | undefined {
+  for (let i = state.items.length - 1; i >= 0; i--) {
+    const item = state.items[i];
+    if (item?.kind === 'tool' && item.tool === 'run_command' && item.status === 'running') return item.callId;
+  }
+  return undefined;
 }
 
 /** Whether something on screen changes with time alone (spinner, countdown, flash). */

@@ -51,6 +51,8 @@ describe('parseInput', () => {
     expect(parseInput('  /compact ')).toEqual({ kind: 'compact' });
     expect(parseInput('/quit')).toEqual({ kind: 'quit' });
     expect(parseInput('/nope')).toEqual({ kind: 'unknown', name: 'nope' });
+    expect(parseInput('/in yes please')).toEqual({ kind: 'input', text: 'yes please' });
+    expect(parseInput('/input')).toEqual({ kind: 'input', text: '' });
   });
 
   it('sends everything else, and //x as /x', () => {

@@ -5,9 +5,12 @@ export type InputCommand =
   | { kind: 'compact' }
   | { kind: 'quit' }
   | { kind: 'help' }
+  /** Type a line into the running command's terminal (e.g. answer its prompt). */
+  | { kind: 'input'; text: string }
   | { kind: 'unknown'; name: string };
 
-export const SLASH_HELP = '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /quit · //text sends "/text"';
+export const SLASH_HELP =
+  '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · /quit · //text sends "/text"';
 
 export function parseInput(line: string): InputCommand {
   const text = line.trim();
@@ -26,6 +29,9 @@ export function parseInput(line: string): InputCommand {
     case 'help':
     case '?':
       return { kind: 'help' };
+    case 'in':
+    case 'input':
+      return { kind: 'input', text: text.replace(/^\/\S+\s?/, '') };
     default:
       return { kind: 'unknown', name };
   }
