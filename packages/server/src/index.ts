@@ -9,3 +9,6 @@ export { CommandError } from './handlers/command-error.js';
 export type { HandlerMap, Handler, CommandContext } from './handlers/dispatch.js';
 export type { Session, SessionHooks, SessionRunner } from './sessions/session.js';
 export type { SessionEngine, ModelFactory, GrantablePaths } from './sessions/engine.js';
+// Admin commands for the cli (`tandem permissions …`, `tandem audit …`), built beside the data they read.
+export { runPermissionsCommand, type PermissionsCommandOptions } from './permissions/index.js';
+export { runAuditCommand, type AuditCommandOptions } from './audit/index.js';

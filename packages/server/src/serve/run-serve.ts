@@ -40,7 +40,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     .option('--port <port>', 'port to listen on (0 takes a free port)', parsePort, DEFAULT_PORT)
     .option('--data-dir <dir>', 'where sessions, tokens and logs live (default $TANDEM_DATA_DIR or ~/.tandem)')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   command.parse(args, { from: 'user' });
   const opts = command.opts<{ host: string; port: number; dataDir?: string }>();
   return { host: opts.host, port: opts.port, dataDir: opts.dataDir ? resolve(opts.dataDir) : defaultDataDir(env) };
