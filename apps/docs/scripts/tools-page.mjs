@@ -16,5 +16,17 @@ export async function toolsReference() {
     const description = tool.description.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
     lines.push(`| \`${tool.name}\` | ${danger} | ${tool.readOnly ? 'yes' : 'no'} | ${description} |`);
   }
+  const patterns = typeof core.blacklistPatterns === 'function' ? core.blacklistPatterns() : [];
+  if (patterns.length === 0) throw new Error('docs: @tandem/core exports no blacklistPatterns()');
+  lines.push(
+    '',
+    '## Command blacklist',
+    '',
+    `Every \`run_command\` is parsed into segments (a quote-aware shell lexer; \`bash -c\`, \`sh -c\`, \`eval\`, \`$(…)\`, backticks and wrapper commands such as \`env\`, \`nice\`, \`timeout\`, \`xargs\` are looked through) and checked against these ${patterns.length} patterns **before** any permission decision, so no stored approval can unlock them. A refused command returns an error result naming the category and is never executed.`,
+    '',
+    '| category | pattern | why |',
+    '|---|---|---|',
+  );
+  for (const p of patterns) lines.push(`| ${p.category} | \`${p.pattern.replace(/\|/g, '\\|')}\` | ${p.why} |`);
   return lines.join('\n') + '\n';
 }
