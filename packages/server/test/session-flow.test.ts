@@ -83,6 +83,28 @@ describe('a turn seen by several clients', () => {
     expect(onDisk[0]!.type).toBe('session_info');
   });
 
+  it('hands the configured loop limits, the workspace and the session plumbing to the engine', async () => {
+    const loop = new ScriptedLoop();
+    const server = await startTestServer({ engine: { runTurn: loop.runTurn }, modelFactory: idleModelFactory, limits: { maxIterations: 3 } });
+    servers.push(server);
+    const alice = await server.connect('alice');
+    const { session } = await alice.ok('session:create', {});
+    await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
+    await alice.ok('session:send', { sessionId: session.id, text: 'go' });
+    await loop.waitingForRelease();
+    const opts = loop.calls[0]!;
+    expect(opts.limits).toEqual({ maxIterations: 3 });
+    expect(opts.cwd).toBe(server.workspace.path);
+    expect(opts.userText).toBe('go');
+    expect(opts.userName).toBe('alice');
+    expect(opts.model.id).toBe('openai/fake-model');
+    expect(opts.tools.map((t) => t.name)).toContain('run_command');
+    expect(opts.system).toContain(server.workspace.path);
+    expect(typeof (opts.services as { jobs?: { start?: unknown } }).jobs?.start).toBe('function');
+    loop.release();
+    await alice.waitFor((e) => e.type === 'turn_done');
+  });
+
   it('cancels a running turn and goes back to idle', async () => {
     const loop = new ScriptedLoop();
     const server = await start(loop);

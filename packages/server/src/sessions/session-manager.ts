@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { SessionEvent, SessionInfo } from '@tandem/shared';
-import type { AnyTool, Clock, EngineEvent, ToolGate, ToolServices } from '@tandem/core';
+import type { AnyTool, Clock, EngineEvent, ToolGate, ToolServices, TurnLimits } from '@tandem/core';
 import { CommandError } from '../handlers/command-error.js';
 import { expireDanglingRequests } from '../permissions/index.js';
 import type { ModelFactory, SessionEngine } from './engine.js';
@@ -30,6 +30,7 @@ export interface SessionManagerDeps {
   servicesFactory?(session: Session): ToolServices;
   clock: Clock;
   logger: Logger;
+  limits?: Partial<TurnLimits> | undefined;
   hooks: SessionHooks;
   broadcast(sessionId: string, event: SessionEvent): void;
 }
@@ -129,6 +130,7 @@ export class SessionManager {
         modelFactory: deps.modelFactory,
         tools: deps.toolsFactory(),
         clock: deps.clock,
+        limits: deps.limits,
         logger: deps.logger.child({ sessionId: meta.id }),
         hooks: deps.hooks,
         broadcast: (event) => deps.broadcast(meta.id, event),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { EPHEMERAL_EVENT_TYPES, type EventBody, type Role, type SessionEvent, type SessionInfo, type SessionStatus } from '@tandem/shared';
-import type { AnyTool, Clock, CommandRunner, EngineEvent, FileBaselines, ModelClient, ToolGate, ToolServices, TurnOptions } from '@tandem/core';
+import type { AnyTool, Clock, CommandRunner, EngineEvent, FileBaselines, ModelClient, ToolGate, ToolServices, TurnLimits, TurnOptions } from '@tandem/core';
 import { CommandError } from '../handlers/command-error.js';
 import type { ConversationFold, GrantablePaths, ModelFactory, SessionEngine } from './engine.js';
 import { PartialText } from './partial-text.js';
@@ -33,6 +33,7 @@ export interface SessionParts {
   modelFactory: ModelFactory;
   tools: AnyTool[];
   clock: Clock;
+  limits?: Partial<TurnLimits> | undefined;
   logger: Logger;
   hooks: SessionHooks;
   /** Sends an event to every socket attached to this session. */
@@ -258,6 +259,7 @@ export class Session {
       services: this.services,
       gate: this.gate,
       clock: this.parts.clock,
+      ...(this.parts.limits ? { limits: this.parts.limits } : {}),
       signal: t.signal,
       takeSteering: t.takeSteering,
     };
