@@ -69,7 +69,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     });
 
   // ── admin commands: models, permissions, audit, memory ────────────────────────────────
-  registerAdminCommands(program);
+  registerAdminCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
 
   return program;
 }

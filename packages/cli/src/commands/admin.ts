@@ -1,16 +1,73 @@
-import type { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+import { runAuditCommand, runPermissionsCommand } from '@tandem/server';
+
+export interface AdminContext {
+  /** `--data-dir` resolved, or the default data directory. */
+  dataDirOf(flag: string | undefined): string;
+  done(code: number): void;
+}
+
+const DATA_DIR_HELP = 'the local data directory (default $TANDEM_DATA_DIR or ~/.tandem)';
 
 /**
- * The place for `tandem models | permissions | audit | memory`. Each is a thin commander
- * wrapper around a `run…Command` function exported by @tandem/server (parsing and output live
- * there, beside the data they read). Register them here, one `program.command(...)` each, e.g.
- *
- *   program.command('models').description('list the model catalog')
- *     .action(async () => exit(await runModelsCommand({ dataDir: dataDirOf(program) })));
- *
- * Nothing is registered until those functions exist, so `tandem --help` never lists a command
- * that cannot run.
+ * `tandem permissions | audit` (and later `models | memory`): thin commander wrappers around
+ * the `run…Command` functions @tandem/server exports beside the data they read. Each resolves
+ * with an exit code; output goes to stdout.
  */
-export function registerAdminCommands(_program: Command): void {
-  // intentionally empty for now: see the comment above
+export function registerAdminCommands(program: Command, context: AdminContext): void {
+  const permissions = program.command('permissions').description('stored permission decisions (allow / deny forever)');
+  permissions
+    .command('list')
+    .description('list stored decisions')
+    .option('--workspace <dir>', "only this workspace's rules")
+    .option('--json', 'print JSON')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (options: { workspace?: string; json?: boolean; dataDir?: string }) => {
+      context.done(
+        await runPermissionsCommand({
+          dataDir: context.dataDirOf(options.dataDir),
+          action: 'list',
+          ...(options.workspace ? { workspace: options.workspace } : {}),
+          json: Boolean(options.json),
+          out: process.stdout,
+        }),
+      );
+    });
+  permissions
+    .command('revoke')
+    .description('remove a stored decision')
+    .argument('<id>', 'the rule id, as `tandem permissions list` shows it')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (id: string, options: { dataDir?: string }) => {
+      context.done(await runPermissionsCommand({ dataDir: context.dataDirOf(options.dataDir), action: 'revoke', id, out: process.stdout }));
+    });
+
+  program
+    .command('audit')
+    .description('print the audit log (every tool call, its arguments, result and permission decision)')
+    .option('--session <id>', 'only this session')
+    .option('--tail', 'keep printing new records until Ctrl-C')
+    .option('--json', 'one JSON record per line')
+    .option('--limit <n>', 'how many recent records to print first (default 50)', parseCount)
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (options: { session?: string; tail?: boolean; json?: boolean; limit?: number; dataDir?: string }) => {
+      context.done(
+        await runAuditCommand({
+          dataDir: context.dataDirOf(options.dataDir),
+          ...(options.session ? { sessionId: options.session } : {}),
+          tail: Boolean(options.tail),
+          json: Boolean(options.json),
+          ...(options.limit !== undefined ? { limit: options.limit } : {}),
+          out: process.stdout,
+        }),
+      );
+    });
+
+  // `tandem models` and `tandem memory` go here once @tandem/server exports their run…Command.
+}
+
+function parseCount(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
+  return count;
 }

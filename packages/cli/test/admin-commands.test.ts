@@ -1,0 +1,27 @@
+import { makeTempDir } from '@tandem/testkit';
+import { describe, expect, it } from 'vitest';
+import { runTandem } from './cli-runner.js';
+
+// The admin commands are wired to @tandem/server's run…Command functions; these check the
+// wiring end to end (flags reach them, their exit codes come back), not their own behaviour.
+
+describe('tandem admin commands', () => {
+  it('tandem permissions list / revoke work on the data directory', async () => {
+    await using dir = await makeTempDir('tandem-admin-');
+    const listed = await runTandem(['permissions', 'list', '--data-dir', dir.path]);
+    expect(listed).toMatchObject({ code: 0 });
+    expect(listed.stdout).toMatch(/no stored permissions/i);
+    const revoked = await runTandem(['permissions', 'revoke', 'nope', '--data-dir', dir.path]);
+    expect(revoked.code).toBe(1);
+  }, 60_000);
+
+  it('tandem audit reads the audit log and rejects a bad --limit', async () => {
+    await using dir = await makeTempDir('tandem-admin-');
+    const audit = await runTandem(['audit', '--data-dir', dir.path, '--limit', '5']);
+    expect(audit).toMatchObject({ code: 0 });
+    expect(audit.stdout).toMatch(/no audit records/);
+    const bad = await runTandem(['audit', '--limit', 'many', '--data-dir', dir.path]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('expected a positive whole number, got "many"');
+  }, 60_000);
+});
