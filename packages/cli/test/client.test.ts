@@ -129,6 +129,8 @@ describe('TandemClient against a real server', () => {
     const refused = client(server.url, 'not-a-token', 'intruder');
     await expect(refused.ready()).rejects.toThrow(/unauthorized/);
     expect(refused.connection).toMatchObject({ status: 'refused', reason: 'unauthorized' });
+    // Asking again answers at once, with the same reason.
+    await expect(refused.ready(60_000)).rejects.toThrow(/unauthorized \(the token is wrong or missing/);
   });
 
   it('turns error acks into RequestError with the server code', async () => {

@@ -112,6 +112,7 @@ export class TandemClient {
   /** Resolves once connected; rejects if the server refuses us or `timeoutMs` passes first. */
   ready(timeoutMs = 10_000): Promise<void> {
     if (this.state.status === 'connected') return Promise.resolve();
+    if (this.state.status === 'refused' || this.state.status === 'closed') return Promise.reject(new Error(describe(this.state)));
     return new Promise((resolve, reject) => {
       const finish = (err?: Error) => {
         clearTimeout(timer);
