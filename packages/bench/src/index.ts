@@ -3,10 +3,15 @@
 // Numbers are informational; nothing here is a pass/fail test.
 import { benchFanOut } from './fan-out.js';
 import { benchHarnessOverhead } from './harness-overhead.js';
+import { benchPtyVsSpawn } from './pty-vs-spawn.js';
+import { benchContext, benchMemoryRecall } from './context-and-recall.js';
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['harness overhead', benchHarnessOverhead],
   ['fan-out', benchFanOut],
+  ['pty vs spawn', benchPtyVsSpawn],
+  ['context accounting', benchContext],
+  ['memory recall', benchMemoryRecall],
 ];
 
 const only = process.argv.slice(2);
