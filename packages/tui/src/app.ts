@@ -39,6 +39,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     state = reduce(state, action);
     dirty = true;
   };
+  let live = false;
   const local: LocalView = { editor: emptyEditor(), resolvedUntil: 0, flashUntil: 0, spinnerFrame: 0, now: Date.now() };
 
   client.subscribe((signal: ClientSignal) => {
@@ -47,7 +48,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
     else if (signal.kind === 'warning') dispatch({ kind: 'notice', level: 'warn', text: signal.message });
     else {
       const event = signal.event;
-      if (event.type === 'permission_resolved' && state.pendingPermissions.some((p) => p.requestId === event.requestId)) {
+      // Flash who answered only for answers given while we watch, not for replayed history.
+      if (live && event.type === 'permission_resolved' && state.pendingPermissions.some((p) => p.requestId === event.requestId)) {
         local.resolvedUntil = Date.now() + RESOLVED_MS;
       }
       dispatch({ kind: 'event', event });
@@ -58,6 +60,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     await client.ready(options.connectTimeoutMs ?? 10_000);
     const session = await chooseSession(client, options);
     await client.attach(session.id, role);
+    live = true;
   } catch (err) {
     client.close();
     process.stderr.write(`tandem: ${err instanceof Error ? err.message : String(err)}\n`);
