@@ -8,7 +8,12 @@ export class Tmux {
   private readonly socket = `tandem-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
   run(args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+    try {
+      return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('the TUI tests need tmux on PATH (e.g. apt-get install tmux)');
+      throw err;
+    }
   }
 
   /** Starts `command` (a shell line) in a detached 120x40 session. */
