@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { Server as IoServer, type Socket } from 'socket.io';
 import { SESSION_EVENT } from '@tandem/shared';
-import { builtinTools, modelInfo, modelWarnings, systemClock, type AnyTool, type Clock, type ToolGate, type ToolServices, type TurnLimits } from '@tandem/core';
+import { builtinTools, modelInfo, modelWarnings, systemClock, type AnyTool, type Clock, type ToolGate, type ToolServices, type TurnLimits, type TurnOptions } from '@tandem/core';
 import { authenticate, type ClientIdentity, type Tokens } from './auth.js';
 import { bindCommands, type CommandLimiter, type HandlerMap } from './handlers/dispatch.js';
 import { jobHandlers } from './handlers/job-handlers.js';
@@ -47,6 +47,11 @@ export interface ApplicationDeps {
   servicesFactory?: (session: Session) => ToolServices;
   /** Seam for audit recording. */
   hooks?: SessionHooks;
+  /**
+   * Seam for per-turn engine extras (context accounting and compaction, memory): gets the
+   * options the session built and returns the ones to run the turn with.
+   */
+  extendTurn?: (session: Session, options: TurnOptions) => TurnOptions | Promise<TurnOptions>;
   /** Loop limits for every turn (SPEC A5 defaults: 40 iterations, 120 s per tool). */
   limits?: Partial<TurnLimits>;
   /** On close, how long a running turn gets to stop before it is recorded as interrupted anyway (default 5 s). */
@@ -102,6 +107,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     clock,
     logger,
     limits: deps.limits,
+    extendTurn: deps.extendTurn,
     hooks: deps.hooks ?? {},
     broadcast: (sessionId, event) => io.to(sessionRoom(sessionId)).emit(SESSION_EVENT, event),
   });

@@ -85,7 +85,7 @@ describe('a turn seen by several clients', () => {
 
   it('hands the configured loop limits, the workspace and the session plumbing to the engine', async () => {
     const loop = new ScriptedLoop();
-    const server = await startTestServer({ engine: { runTurn: loop.runTurn }, modelFactory: idleModelFactory, limits: { maxIterations: 3 } });
+    const server = await startTestServer({ engine: { runTurn: loop.runTurn }, modelFactory: idleModelFactory, limits: { maxIterations: 3 }, extendTurn: (_s, o) => ({ ...o, temperature: 0.5 }) });
     servers.push(server);
     const alice = await server.connect('alice');
     const { session } = await alice.ok('session:create', {});
@@ -94,6 +94,7 @@ describe('a turn seen by several clients', () => {
     await loop.waitingForRelease();
     const opts = loop.calls[0]!;
     expect(opts.limits).toEqual({ maxIterations: 3 });
+    expect(opts.temperature).toBe(0.5);
     expect(opts.cwd).toBe(server.workspace.path);
     expect(opts.userText).toBe('go');
     expect(opts.userName).toBe('alice');

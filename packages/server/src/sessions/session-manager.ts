@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { SessionEvent, SessionInfo } from '@tandem/shared';
-import type { AnyTool, Clock, EngineEvent, ToolGate, ToolServices, TurnLimits } from '@tandem/core';
+import type { AnyTool, Clock, EngineEvent, ToolGate, ToolServices, TurnLimits, TurnOptions } from '@tandem/core';
 import { CommandError } from '../handlers/command-error.js';
 import { expireDanglingRequests } from '../permissions/index.js';
 import type { ModelFactory, SessionEngine } from './engine.js';
@@ -31,6 +31,7 @@ export interface SessionManagerDeps {
   clock: Clock;
   logger: Logger;
   limits?: Partial<TurnLimits> | undefined;
+  extendTurn?: ((session: Session, options: TurnOptions) => TurnOptions | Promise<TurnOptions>) | undefined;
   hooks: SessionHooks;
   broadcast(sessionId: string, event: SessionEvent): void;
 }
@@ -131,6 +132,7 @@ export class SessionManager {
         tools: deps.toolsFactory(),
         clock: deps.clock,
         limits: deps.limits,
+        extendTurn: deps.extendTurn,
         logger: deps.logger.child({ sessionId: meta.id }),
         hooks: deps.hooks,
         broadcast: (event) => deps.broadcast(meta.id, event),

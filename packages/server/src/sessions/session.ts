@@ -34,6 +34,8 @@ export interface SessionParts {
   tools: AnyTool[];
   clock: Clock;
   limits?: Partial<TurnLimits> | undefined;
+  /** Per-turn extras (context, memory) added by the host. */
+  extendTurn?: ((session: Session, options: TurnOptions) => TurnOptions | Promise<TurnOptions>) | undefined;
   logger: Logger;
   hooks: SessionHooks;
   /** Sends an event to every socket attached to this session. */
@@ -242,7 +244,7 @@ export class Session {
   private async turnOptions(t: TurnRequest): Promise<TurnOptions> {
     const model = this.modelClient();
     const system = await this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: this.parts.tools, now: new Date(this.parts.clock.now()) });
-    return {
+    const options: TurnOptions = {
       sessionId: this.id,
       turnId: t.turnId,
       // The loop works on a copy; the session's own conversation follows the events it emits.
@@ -263,6 +265,7 @@ export class Session {
       signal: t.signal,
       takeSteering: t.takeSteering,
     };
+    return this.parts.extendTurn ? this.parts.extendTurn(this, options) : options;
   }
 
   private modelClient(): ModelClient {
