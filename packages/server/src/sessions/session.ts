@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { EPHEMERAL_EVENT_TYPES, type EventBody, type Role, type SessionEvent, type SessionInfo, type SessionStatus } from '@tandem/shared';
-import type { AnyTool, Clock, CommandRunner, EngineEvent, FileBaselines, ModelClient, ToolGate, ToolServices, TurnLimits, TurnOptions } from '@tandem/core';
+import type { AnyTool, Clock, CommandRunner, EngineEvent, FileBaselines, Message, ModelClient, ToolGate, ToolServices, TurnLimits, TurnOptions } from '@tandem/core';
 import { CommandError } from '../handlers/command-error.js';
 import type { ConversationFold, GrantablePaths, ModelFactory, SessionEngine } from './engine.js';
 import { PartialText } from './partial-text.js';
@@ -105,6 +105,11 @@ export class Session {
   get status(): SessionStatus {
     if (!this.turn) return 'idle';
     return this.pendingPermissions > 0 ? 'waiting_permission' : 'running';
+  }
+
+  /** A copy of the model conversation as the log describes it (for memory consolidation, compaction). */
+  conversationSnapshot(): Message[] {
+    return this.conversation.messages;
   }
 
   info(): SessionInfo {
