@@ -1,4 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineEvent, TurnOptions } from '@tandem/core';
 import type { SessionEvent } from '@tandem/shared';
 import { ScriptedLoop, idleModelFactory } from './scripted-engine.js';
-import { startTestServer, type TestServer } from './server-harness.js';
+import { startTestServer, tempDir, type TestServer } from './server-harness.js';
 
 let servers: TestServer[] = [];
 afterEach(async () => {
@@ -144,7 +144,6 @@ describe('restart', () => {
     const crashCopy = await readFile(logPath, 'utf8');
     await first.stop();
     servers = [];
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(logPath, crashCopy);
     await appendFile(logPath, '{"sessionId":"' + session.id + '","seq":99,"ts":"2026-');
 
@@ -207,5 +206,24 @@ describe('restart', () => {
     const types = lines.map((l) => (JSON.parse(l) as SessionEvent).type);
     expect(types.at(-1)).toBe('turn_interrupted');
     expect(types).not.toContain('assistant_text');
+  });
+
+  it('refuses to start on an unreadable session index, saying which file', async () => {
+    const dataDir = (await tempDir('tandem-badindex-')).path;
+    await writeFile(join(dataDir, 'sessions.json'), '{ not json');
+    await expect(startTestServer({ dataDir })).rejects.toThrow(/cannot read the session index .*sessions\.json.*fix or move the file/);
+  });
+
+  it('gives an indexed session whose log never reached the disk a fresh start', async () => {
+    const first = await start(new ScriptedLoop());
+    const alice = await first.connect('alice');
+    const { session } = await alice.ok('session:create', { title: 'empty' });
+    await first.stop();
+    servers = [];
+    await rm(join(first.dataDir, 'sessions', session.id, 'events.jsonl'));
+    const second = await start(new ScriptedLoop(), first.dataDir);
+    const bob = await second.connect('bob');
+    const attached = await bob.ok('session:attach', { sessionId: session.id, role: 'viewer' });
+    expect(attached.events[0]).toMatchObject({ seq: 1, type: 'session_info', title: 'empty' });
   });
 });

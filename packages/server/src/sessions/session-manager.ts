@@ -144,9 +144,10 @@ export class SessionManager {
     session.gate = deps.gateFactory?.(session);
     session.services = deps.servicesFactory?.(session) ?? {};
     this.sessions.set(meta.id, session);
-    if (fresh) {
+    if (fresh || loaded.lastSeq === 0) {
+      // A new session, or one whose log never reached the disk: the log starts with its info.
       session.emit({ type: 'session_info', title: meta.title, cwd: meta.cwd, model: meta.model });
-      for (const warning of this.safeWarnings(meta.model)) session.emit(warning);
+      if (fresh) for (const warning of this.safeWarnings(meta.model)) session.emit(warning);
     } else {
       // Questions asked by a turn that died with the old process can never be answered.
       for (const expired of expireDanglingRequests(loaded.permissionEvents)) session.emit(expired);
