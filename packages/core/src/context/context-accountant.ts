@@ -82,7 +82,12 @@ export class ContextAccountant {
     for (const m of messages) this.append(m);
   }
 
-  /** Brings the count in line with `conversation`, estimating only new messages. */
+  /**
+   * Brings the count in line with `conversation`, estimating only messages not counted before.
+   * The usual cases (appended, truncated) cost O(new messages). When the array was rebuilt
+   * (a host that hands the loop a fresh copy each turn), the common prefix is found by object
+   * identity — pointer compares, no re-estimation — and only the rest is estimated again.
+   */
   sync(conversation: readonly Message[]): void {
     const counted = this.refs.length;
     const n = conversation.length;
@@ -90,11 +95,17 @@ export class ContextAccountant {
       len === 0 || (conversation[0] === this.refs[0] && conversation[len - 1] === this.refs[len - 1]);
     if (n >= counted && samePrefix(counted)) {
       for (let i = counted; i < n; i++) this.append(conversation[i] as Message);
-    } else if (n < counted && samePrefix(n)) {
-      this.truncate(n);
-    } else {
-      this.reset(conversation);
+      return;
     }
+    if (n < counted && samePrefix(n)) {
+      this.truncate(n);
+      return;
+    }
+    let common = 0;
+    const limit = Math.min(n, counted);
+    while (common < limit && conversation[common] === this.refs[common]) common++;
+    this.truncate(common);
+    for (let i = common; i < n; i++) this.append(conversation[i] as Message);
   }
 
   /** Per-message raw estimates, index-aligned with the counted conversation. */

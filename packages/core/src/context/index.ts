@@ -10,3 +10,4 @@ export * from './run-compaction.js';
 export * from './overflow-retry.js';
 export * from './maybe-compact.js';
 export * from './bench-context.js';
+export * from './session-context.js';

@@ -56,6 +56,17 @@ export function applyCompaction(messages: readonly Message[], event: { foldedMes
 }
 
 /**
+ * Where a turn that started at index `start` starts after a compaction folded `foldedMessages`
+ * (the summary takes index 0): past the fold it moves back by the folded count minus the
+ * summary; inside the fold it becomes 1, so a cancel keeps the summary and drops what follows.
+ * The loop and the conversation rebuilder both use it, so their rollbacks agree.
+ */
+export function startAfterCompaction(start: number, foldedMessages: number): number {
+  const folded = Math.max(0, Math.floor(foldedMessages));
+  return start >= folded ? start - folded + 1 : 1;
+}
+
+/**
  * Summarises messages [0, plan.foldCount) with the auxiliary model and returns the new view
  * plus the stats for a `compaction` event. Failures come back as `{ ok: false, reason }`;
  * the caller keeps the old view.

@@ -7,6 +7,7 @@ import { defineTool, type AnyTool } from '../tools/define.js';
 import { runTurn } from '../loop/run-turn.js';
 import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
 import type { EngineEvent, SteeringMessage, TurnOptions } from '../loop/types.js';
+import { summaryMessage } from '../context/run-compaction.js';
 import { ConversationBuilder, conversationFromEvents, type ConversationEvent } from './conversation-builder.js';
 
 let server: FakeModelServer;
@@ -155,18 +156,22 @@ describe('conversationFromEvents', () => {
     ]);
   });
 
-  it('empties on conversation_cleared, keeps messages on compaction, ignores unrelated events', () => {
+  it('empties on conversation_cleared, folds on compaction, ignores unrelated events', () => {
     const builder = new ConversationBuilder();
     builder.apply({ type: 'user_message', text: 'old', by: 'ana', mode: 'turn' });
     builder.apply({ type: 'conversation_cleared', by: 'ana' });
     expect(builder.messages).toEqual([]);
     builder.apply({ type: 'user_message', text: 'new', by: 'ana', mode: 'turn' });
     builder.apply({ type: 'presence', clients: [] });
-    builder.apply({ type: 'compaction', foldedMessages: 0, tokensBefore: 10, tokensAfter: 10, summary: '' });
+    builder.apply({ type: 'user_message', text: 'newer', by: 'ana', mode: 'turn' });
+    builder.apply({ type: 'compaction', foldedMessages: 1, tokensBefore: 10, tokensAfter: 8, summary: 'asked for new' });
     builder.apply({ type: 'thinking', turnId: 't' });
-    expect(builder.messages).toEqual([{ role: 'user', text: 'new' }]);
+    expect(builder.messages).toEqual([summaryMessage('asked for new', 1), { role: 'user', text: 'newer' }]);
     const copy = builder.messages;
     copy.push({ role: 'user', text: 'mutated' });
-    expect(builder.messages).toHaveLength(1);
+    expect(builder.messages).toHaveLength(2);
+    // A fold count past the end (a corrupt log) folds what there is instead of crashing.
+    builder.apply({ type: 'compaction', foldedMessages: 99, tokensBefore: 8, tokensAfter: 4, summary: 'all' });
+    expect(builder.messages).toEqual([summaryMessage('all', 2)]);
   });
 });

@@ -1,5 +1,6 @@
 import type { EventOf, SessionEvent } from '@tandem/shared';
 import type { AssistantMessage, Message } from '../messages.js';
+import { applyCompaction, startAfterCompaction } from '../context/run-compaction.js';
 import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
 import type { EngineEvent } from '../loop/types.js';
 
@@ -18,7 +19,8 @@ interface OpenCall {
  * Rebuilds the engine's conversation from the session's events, producing exactly what the
  * loop's live conversation held: user messages (turn or steer), one assistant message per
  * (turn, iteration), one tool message per result; a cancelled turn leaves nothing behind; a
- * turn the server lost mid-way gets error results for calls that never finished.
+ * turn the server lost mid-way gets error results for calls that never finished; a `compaction`
+ * replaces the folded prefix with its summary, as the loop did.
  * Each event costs O(1), so the server can keep a builder per session and fold events in live.
  */
 export class ConversationBuilder {
@@ -62,9 +64,7 @@ export class ConversationBuilder {
         this.openCalls.clear();
         return;
       case 'compaction':
-        // The compaction feature owns how a summary replaces older messages; until it defines
-        // that, a compaction event leaves the conversation as it is.
-        return;
+        return this.compacted(event);
       default:
         return;
     }
@@ -98,6 +98,19 @@ export class ConversationBuilder {
         : { id: event.callId, name: event.tool, args: event.args, rawArgs: JSON.stringify(event.args) ?? '' },
     );
     this.openCalls.set(event.callId, { callId: event.callId, turnId: event.turnId, tool: event.tool });
+  }
+
+  /**
+   * The summary replaces the folded prefix, as the loop did in place; turn starts move with it so
+   * a cancel after a mid-turn compaction rolls back to the same point as the live loop. O(n) once
+   * per compaction, which is rare.
+   */
+  private compacted(event: Of<'compaction'>): void {
+    const folded = Math.min(Math.max(0, Math.floor(event.foldedMessages)), this.list.length);
+    this.list = applyCompaction(this.list, { foldedMessages: folded, summary: event.summary });
+    for (const [turnId, start] of this.turnStarts) this.turnStarts.set(turnId, startAfterCompaction(start, folded));
+    if (this.pendingTurnStart !== undefined) this.pendingTurnStart = startAfterCompaction(this.pendingTurnStart, folded);
+    if (this.current && this.list[this.list.length - 1] !== this.current.message) this.current = undefined;
   }
 
   private cancelled(turnId: string): void {

@@ -1,3 +1,4 @@
+import { startAfterCompaction } from '../context/run-compaction.js';
 import type { ToolCall } from '../messages.js';
 import { systemClock } from '../ports/clock.js';
 import { allowAllGate } from '../ports/tool-gate.js';
@@ -6,11 +7,13 @@ import type { ModelRequest } from '../providers/types.js';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { errorMessage } from './argument-errors.js';
 import { AsyncQueue } from './async-queue.js';
+import { overflowGuarded, runContextStep, type ContextStepIo } from './context-step.js';
 import type { CallEnvironment } from './execute-call.js';
 import { LoopDetector } from './loop-detector.js';
 import { readModelReply } from './model-reply.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { CANCEL_NOTE, type TurnEnd } from './turn-end.js';
+import { turnSystemPrompt } from './turn-system.js';
 import { DEFAULT_LIMITS, type EngineEvent, type TurnOptions } from './types.js';
 
 /**
@@ -43,9 +46,9 @@ interface TurnIo {
 
 async function driveTurn(opts: TurnOptions, signal: AbortSignal, io: TurnIo): Promise<void> {
   const { emit } = io;
-  const startLength = opts.conversation.length;
   const usage = { inputTokens: 0, outputTokens: 0 };
-  const state = { iterations: 0 };
+  // `start` is where a cancel truncates back to; a compaction during the turn moves it.
+  const state: TurnState = { iterations: 0, start: opts.conversation.length };
   opts.conversation.push({ role: 'user', text: opts.userText });
   emit({ type: 'turn_started', turnId: opts.turnId, model: opts.model.id });
 
@@ -60,7 +63,7 @@ async function driveTurn(opts: TurnOptions, signal: AbortSignal, io: TurnIo): Pr
 
   emit({ type: 'usage', turnId: opts.turnId, model: opts.model.lastModel ?? opts.model.id, ...usage });
   if (end.kind === 'cancelled') {
-    opts.conversation.length = startLength;
+    opts.conversation.length = Math.min(state.start, opts.conversation.length);
     emit({ type: 'turn_cancelled', turnId: opts.turnId, note: CANCEL_NOTE });
     return;
   }
@@ -80,7 +83,7 @@ async function loop(
   signal: AbortSignal,
   io: TurnIo,
   usage: { inputTokens: number; outputTokens: number },
-  state: { iterations: number },
+  state: TurnState,
 ): Promise<TurnEnd> {
   const { emit } = io;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
@@ -88,6 +91,9 @@ async function loop(
   const specs = opts.tools.map(toToolSpec);
   const detector = new LoopDetector();
   const env = callEnvironment(opts, tools, signal, limits.toolTimeoutMs, emit);
+  const system = await turnSystemPrompt(opts, signal);
+  const contextIo: ContextStepIo = { emit, onCompaction: (folded) => (state.start = startAfterCompaction(state.start, folded)) };
+  const model = opts.context ? overflowGuarded(opts.model, opts.context, signal, contextIo) : opts.model;
 
   // Steering is taken only once the consumer has handled every event so far, so a message the
   // host accepted in reaction to an event is folded in at this boundary, not the next one.
@@ -114,17 +120,22 @@ async function loop(
     const iteration = state.iterations;
     emit({ type: 'thinking', turnId: opts.turnId });
     const request: ModelRequest = {
-      system: opts.system,
+      system,
       messages: opts.conversation,
       tools: specs,
       temperature: opts.temperature ?? DEFAULT_TEMPERATURE,
     };
-    const reply = await readModelReply(opts.model, request, signal, (delta) =>
+    if (opts.context) {
+      await runContextStep(opts.context, request, signal, contextIo);
+      if (signal.aborted) return { kind: 'cancelled' };
+    }
+    const reply = await readModelReply(model, request, signal, (delta) =>
       emit({ type: 'text_delta', turnId: opts.turnId, delta }),
     );
     usage.inputTokens += reply.inputTokens;
     usage.outputTokens += reply.outputTokens;
     if (signal.aborted) return { kind: 'cancelled' };
+    if (opts.context && !reply.error) opts.context.afterReply({ inputTokens: reply.inputTokens, model: model.lastModel ?? model.id });
 
     if (reply.error) {
       const kept = reply.text !== '';
@@ -146,6 +157,12 @@ async function loop(
     const stop = await runToolCalls(calls, { turnId: opts.turnId, iteration, env, detector, conversation: opts.conversation, emit });
     if (stop) return stop;
   }
+}
+
+interface TurnState {
+  iterations: number;
+  /** The conversation length to roll back to on cancel. */
+  start: number;
 }
 
 /** The conversation keeps arguments as canonical JSON, which the event log can reproduce exactly. */
