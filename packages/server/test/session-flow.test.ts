@@ -158,12 +158,15 @@ describe('restart', () => {
     expect(list.sessions.map((s) => s.title)).toEqual(['survivor']);
     expect(list.sessions[0]!.status).toBe('idle');
     const attached = await bob.ok('session:attach', { sessionId: session.id, role: 'viewer' });
-    const last = attached.events.at(-1)!;
+    // After the interruption: nobody from the old process is attached any more.
+    expect(attached.events.at(-1)).toMatchObject({ type: 'presence', clients: [] });
+    const last = attached.events.at(-2)!;
     expect(last.type).toBe('turn_interrupted');
     if (last.type === 'turn_interrupted') expect(last.reason).toBe('the server stopped while this turn was running');
     const turnStarted = before.find((e) => e.type === 'turn_started')!;
     expect(last.type === 'turn_interrupted' && last.turnId).toBe(turnStarted.type === 'turn_started' ? turnStarted.turnId : '');
     expect(attached.events.slice(0, before.length)).toEqual(before);
+    expect(attached.events).toHaveLength(before.length + 2);
     expect(last.seq).toBe(before.at(-1)!.seq + 1);
     // The half-written line is not replayed, and new events continue after the last good seq.
     expect(attached.events.some((e) => e.seq === 99)).toBe(false);

@@ -119,7 +119,7 @@ export class SessionManager {
     const dir = join(deps.dataDir, 'sessions', meta.id);
     const log = new SessionLog(join(dir, 'events.jsonl'), (message) => deps.logger.warn({ sessionId: meta.id }, message));
     const loaded = fresh
-      ? { lastSeq: 0, granted: [], conversation: deps.engine.createConversation(), openTurnId: undefined, permissionEvents: [] }
+      ? { lastSeq: 0, granted: [], conversation: deps.engine.createConversation(), openTurnId: undefined, permissionEvents: [], stalePresence: false }
       : await loadSessionState(log, deps.engine);
     const session = new Session(
       {
@@ -152,6 +152,8 @@ export class SessionManager {
       // Questions asked by a turn that died with the old process can never be answered.
       for (const expired of expireDanglingRequests(loaded.permissionEvents)) session.emit(expired);
       if (loaded.openTurnId) session.emit({ type: 'turn_interrupted', turnId: loaded.openTurnId, reason: SHUTDOWN_REASON });
+      // Whoever was attached to the old process is not attached to this one.
+      if (loaded.stalePresence) session.emit({ type: 'presence', clients: [] });
     }
     return session;
   }
