@@ -29,7 +29,7 @@ describe('a turn seen by several clients', () => {
     const alice = await server.connect('alice');
     const bob = await server.connect('bob');
     const { session } = await alice.ok('session:create', { title: 't' });
-    const a = await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
+    await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
     await bob.ok('session:attach', { sessionId: session.id, role: 'viewer' });
     await alice.waitFor((e) => e.type === 'presence' && e.clients.length === 2);
     const bobSeenBefore = bob.events.at(-1)!.seq;
