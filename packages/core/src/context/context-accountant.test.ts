@@ -44,6 +44,22 @@ describe('ContextAccountant', () => {
     expect(acc.messageEstimates()).toHaveLength(5000);
   });
 
+  it('re-estimates only the changed part of a conversation the host rebuilt as a new array', () => {
+    const reads = { n: 0 };
+    const shared = Array.from({ length: 1000 }, (_, i) => countedMessage(`kept ${i}`, reads));
+    const acc = new ContextAccountant({ windowTokens: 1_000_000, outputReserve: 0 });
+    // The loop's copy: shared history plus this turn's own objects.
+    acc.sync([...shared, countedMessage('loop user', reads), countedMessage('loop answer', reads)]);
+    expect(reads.n).toBe(1002);
+    // Next turn the host hands over a fresh copy whose last messages are its own equal objects.
+    const rebuilt = [...shared, countedMessage('loop user', reads), countedMessage('loop answer', reads), countedMessage('next', reads)];
+    acc.sync(rebuilt);
+    expect(reads.n).toBe(1005); // the 1,000 shared messages were not estimated again
+    const fresh = new ContextAccountant({ windowTokens: 1_000_000, outputReserve: 0 });
+    fresh.reset(rebuilt);
+    expect(acc.usage()).toEqual(fresh.usage());
+  });
+
   it('follows truncation and replacement of the conversation', () => {
     const acc = new ContextAccountant({ windowTokens: 10_000, outputReserve: 0 });
     const conv: Message[] = Array.from({ length: 10 }, (_, i) => ({ role: 'user', text: `m${i} `.repeat(i + 1) }));
