@@ -22,6 +22,8 @@ describe('classifyProviderError', () => {
       [openaiError(429, { error: { type: 'insufficient_quota', code: 'insufficient_quota' } }), 'billing'],
       [openaiError(401, { error: { code: 'invalid_api_key' } }), 'auth'],
       [openaiError(400, { error: { code: 'context_length_exceeded' } }), 'context_overflow'],
+      // OpenAI's real overflow body: a generic type beside the specific code.
+      [openaiError(400, { error: { type: 'invalid_request_error', code: 'context_length_exceeded', param: 'messages' } }), 'context_overflow'],
       [openaiError(400, { error: { message: 'rate limit exceeded, context too long, unauthorized' } }), 'bad_request'],
       [openaiError(400, { error: { code: 400, status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }] } }), 'auth'],
       [openaiError(503, {}), 'server'],

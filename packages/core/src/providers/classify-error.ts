@@ -39,25 +39,28 @@ export function retryAfterMs(headers: Headers | Record<string, string> | undefin
 }
 
 /** The error body's machine-readable type/code, when the provider sent one (not its prose). */
-function errorType(err: SdkApiError): string | undefined {
+function errorTypes(err: SdkApiError): string[] {
   type Body = { type?: unknown; code?: unknown; details?: unknown };
   const body = err.error as (Body & { error?: Body }) | undefined;
+  // Every machine-readable marker counts: OpenAI puts the useful one in `code` beside a generic
+  // `type` (e.g. invalid_request_error + context_length_exceeded).
   const candidates = [body?.error?.type, body?.error?.code, body?.type, body?.code];
-  const found = candidates.find((c): c is string => typeof c === 'string');
+  const found = candidates.filter((c): c is string => typeof c === 'string');
   // Google's APIs answer a bad key with 400 INVALID_ARGUMENT and an ErrorInfo reason.
   const details = body?.error?.details ?? body?.details;
-  const reason = Array.isArray(details)
-    ? details.map((d: { reason?: unknown }) => d?.reason).find((r): r is string => r === 'API_KEY_INVALID')
-    : undefined;
-  return reason ?? found;
+  const reasons = Array.isArray(details)
+    ? details.map((d: { reason?: unknown }) => d?.reason).filter((r): r is string => typeof r === 'string')
+    : [];
+  return [...reasons, ...found];
 }
 
-function kindFromStatus(status: number | undefined, type: string | undefined): ProviderErrorKind {
-  if (type === 'context_length_exceeded' || type === 'request_too_large') return 'context_overflow';
-  if (type === 'API_KEY_INVALID' || type === 'invalid_api_key' || type === 'authentication_error') return 'auth';
-  if (type === 'insufficient_quota' || type === 'billing_error') return 'billing';
-  if (type === 'content_filter' || type === 'content_policy_violation') return 'content_policy';
-  if (type === 'overloaded_error') return 'server';
+function kindFromStatus(status: number | undefined, types: readonly string[]): ProviderErrorKind {
+  const has = (...names: string[]) => names.some((n) => types.includes(n));
+  if (has('context_length_exceeded', 'request_too_large')) return 'context_overflow';
+  if (has('API_KEY_INVALID', 'invalid_api_key', 'authentication_error')) return 'auth';
+  if (has('insufficient_quota', 'billing_error')) return 'billing';
+  if (has('content_filter', 'content_policy_violation')) return 'content_policy';
+  if (has('overloaded_error')) return 'server';
   if (status === undefined) return 'network';
   if (status === 429) return 'rate_limit';
   if (status === 401 || status === 403) return 'auth';
@@ -99,7 +102,7 @@ export function classifyProviderError(err: unknown, ctx: ClassifyContext): Provi
   }
   if (isApiError(err)) {
     const status = err.status ?? undefined;
-    const kind = kindFromStatus(status, errorType(err));
+    const kind = kindFromStatus(status, errorTypes(err));
     const headers = err.headers as Headers | Record<string, string> | undefined;
     return new ProviderError(kind, describeProviderError(kind, ctx, status), {
       ...base,
