@@ -104,6 +104,13 @@ describe('a turn seen by several clients', () => {
     expect(typeof (opts.services as { jobs?: { start?: unknown } }).jobs?.start).toBe('function');
     loop.release();
     await alice.waitFor((e) => e.type === 'turn_done');
+    // The session is idle the moment turn_done is out: the next message starts a turn.
+    expect((await alice.ok('session:list', {})).sessions[0]!.status).toBe('idle');
+    expect(await alice.ok('session:send', { sessionId: session.id, text: 'next' })).toEqual({ mode: 'turn' });
+    await loop.waitingForRelease();
+    loop.release();
+    await alice.waitFor((e) => e.type === 'turn_done' && e.turnId === loop.calls[1]!.turnId);
+    expect(loop.calls).toHaveLength(2);
   });
 
   it('cancels a running turn and goes back to idle', async () => {

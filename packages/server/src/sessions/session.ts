@@ -8,7 +8,7 @@ import { PartialText } from './partial-text.js';
 import { Presence } from './presence.js';
 import type { SessionMeta } from './session-index.js';
 import { SessionLog } from './session-log.js';
-import { SessionTurn, type TurnRequest } from './session-turn.js';
+import { SessionTurn, TURN_END_TYPES, type TurnRequest } from './session-turn.js';
 
 /** The runner a session uses; the pty runner also accepts typed input and can kill everything. */
 export interface SessionRunner extends CommandRunner {
@@ -138,6 +138,8 @@ export class Session {
     this.track(event);
     this.runHooks(event);
     this.parts.broadcast(event);
+    const turn = this.turn;
+    if (turn && TURN_END_TYPES.has(event.type) && (event as { turnId?: string }).turnId === turn.turnId) this.endTurn(turn);
     return event;
   }
 
@@ -235,15 +237,24 @@ export class Session {
       by,
     );
     this.turn = turn;
-    void turn.done.catch((err: unknown) => this.parts.logger.error({ err, sessionId: this.id }, 'turn pump failed')).then(() => {
-      if (this.turn !== turn) return;
-      this.turn = undefined;
-      this.pendingPermissions = 0;
-      const left = turn.leftoverSteering();
-      if (left.length > 0 && !this.closed) {
-        this.startTurn(left.map((m) => m.text).join('\n\n'), left.map((m) => m.by).join(', '));
-      }
-    });
+    // Normally the terminal event ends the turn (in emit); this covers a turn that failed before it started.
+    void turn.done
+      .catch((err: unknown) => this.parts.logger.error({ err, sessionId: this.id }, 'turn pump failed'))
+      .then(() => this.endTurn(turn));
+  }
+
+  /**
+   * The session is idle again as soon as the turn's terminal event is out, so a message sent in
+   * reaction to it starts a new turn. Steering that arrived too late to be folded in starts one too.
+   */
+  private endTurn(turn: SessionTurn): void {
+    if (this.turn !== turn) return;
+    this.turn = undefined;
+    this.pendingPermissions = 0;
+    const left = turn.leftoverSteering();
+    if (left.length > 0 && !this.closed) {
+      this.startTurn(left.map((m) => m.text).join('\n\n'), left.map((m) => m.by).join(', '));
+    }
   }
 
   private async turnOptions(t: TurnRequest): Promise<TurnOptions> {
