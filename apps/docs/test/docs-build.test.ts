@@ -1,0 +1,34 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { Commands, EventSchemas } from '@tandem/shared';
+import { blacklistPatterns, builtinTools } from '@tandem/core';
+
+const docsDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const site = (page: string) => readFileSync(join(docsDir, 'site', page), 'utf8');
+
+describe('docs site', () => {
+  // Builds from the packages' dist (pnpm test builds first), as `pnpm build` does.
+  execFileSync(process.execPath, [join(docsDir, 'scripts/build.mjs')], { cwd: docsDir, stdio: 'pipe' });
+
+  it('has every page of the navigation', () => {
+    for (const page of ['index', 'getting-started', 'architecture', 'protocol', 'cli', 'configuration', 'tools', 'safety', 'providers', 'context-and-memory']) {
+      expect(site(`${page}.html`)).toContain('<main>');
+    }
+  });
+
+  it('documents every command and every session event of the protocol', () => {
+    const protocol = site('protocol.md');
+    for (const name of Object.keys(Commands)) expect(protocol).toContain(`\`${name}\``);
+    for (const type of Object.keys(EventSchemas)) expect(protocol).toContain(`\`${type}\``);
+  });
+
+  it('lists every built-in tool and every blacklist pattern', () => {
+    const tools = site('tools.md');
+    for (const tool of builtinTools()) expect(tools).toContain(`\`${tool.name}\``);
+    expect(blacklistPatterns().length).toBeGreaterThanOrEqual(23);
+    for (const p of blacklistPatterns()) expect(tools).toContain(p.why);
+  });
+});
