@@ -5,21 +5,43 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { Server as IoServer, type Socket } from 'socket.io';
 import { SESSION_EVENT } from '@tandem/shared';
-import { builtinTools, modelInfo, modelWarnings, systemClock, type AnyTool, type Clock, type ToolGate, type ToolServices, type TurnLimits, type TurnOptions } from '@tandem/core';
+import {
+  builtinTools,
+  estimateTextTokens,
+  Governor,
+  memoryTools,
+  modelInfo,
+  modelWarnings,
+  systemClock,
+  type AnyTool,
+  type Clock,
+  type ToolGate,
+  type ToolServices,
+  type TurnLimits,
+  type TurnOptions,
+} from '@tandem/core';
 import { authenticate, type ClientIdentity, type Tokens } from './auth.js';
+import { loadServerSettings, type ServerSettings } from './config/server-settings.js';
+import { SessionContexts } from './context/session-contexts.js';
+import { contextHandlers } from './handlers/context-handlers.js';
 import { bindCommands, type CommandLimiter, type HandlerMap } from './handlers/dispatch.js';
+import { memoryHandlers } from './handlers/memory-handlers.js';
 import { jobHandlers } from './handlers/job-handlers.js';
 import { modelHandlers } from './handlers/model-handlers.js';
 import { sandboxHandlers } from './handlers/sandbox-handlers.js';
 import { sessionHandlers, sessionRoom } from './handlers/session-handlers.js';
 import { turnHandlers } from './handlers/turn-handlers.js';
 import { SessionJobs } from './jobs/job-manager.js';
+import { WorkspaceMemories } from './memory/workspace-memories.js';
+import { DeferredGuards } from './permissions/deferred-guards.js';
+import type { GuardsHostOptions } from './permissions/guards-host.js';
 import { PtyCommandRunner } from './pty/pty-runner.js';
 import { defaultEngine } from './sessions/default-engine.js';
 import type { ModelFactory, SessionEngine } from './sessions/engine.js';
 import { defaultModelFactory, loadProvidersConfig } from './sessions/model-factory.js';
 import { SessionManager } from './sessions/session-manager.js';
 import type { Session, SessionHooks, SessionRunner } from './sessions/session.js';
+import { turnExtras } from './sessions/turn-extras.js';
 
 export const DEFAULT_MODEL = 'openai/gpt-4.1-mini';
 
@@ -58,8 +80,16 @@ export interface ApplicationDeps {
   shutdownGraceMs?: number;
   /** Extra or replacing command handlers (permission:respond, audit:query, session:new, ...). */
   handlers?: HandlerMap;
-  /** Seam for per-connection flood control (e.g. rate-limit/createConnectionLimiter); none by default. */
+  /** Replaces the per-connection flood control of the guards (20 commands/s, burst 40). */
   commandLimiterFactory?: (socket: Socket) => CommandLimiter;
+  /**
+   * The guards (permission gate, per-session call rate limit, audit log, per-connection command
+   * limiter) are on unless this is `'off'` — only for tests of unrelated features. An object
+   * tunes them (over config.json's values).
+   */
+  guards?: 'off' | Partial<Omit<GuardsHostOptions, 'dataDir' | 'clock'>>;
+  /** Server limits; default `<dataDir>/config.json` (see README). */
+  settings?: ServerSettings;
 }
 
 export interface Application {
@@ -79,15 +109,40 @@ export function createApplication(deps: ApplicationDeps): Application {
   const logger = deps.logger ?? pino({ level: 'silent' });
   const clock = deps.clock ?? systemClock;
   const config = loadProvidersConfig(deps.dataDir, logger);
+  const settings = deps.settings ?? loadSettings(deps.dataDir, logger);
   const engine: SessionEngine = { ...defaultEngine(config), ...deps.engine };
-  const modelFactory = deps.modelFactory ?? defaultModelFactory(env, config, clock);
+  const governor = new Governor({ clock });
+  const modelFactory = deps.modelFactory ?? defaultModelFactory(env, config, clock, governor);
+  const guards = deps.guards === 'off' ? undefined : new DeferredGuards(guardsOptions(deps, settings, clock, logger));
 
   const httpServer = createServer((_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('tandem server: connect with a tandem client (socket.io)\n');
   });
   const io = new IoServer(httpServer, { serveClient: false, maxHttpBufferSize: 4 * 1024 * 1024 });
 
-  const sessions = new SessionManager({
+  const resolve = { env, config, clock, governor, estimateTokens: estimateTextTokens };
+  const contexts = new SessionContexts(resolve);
+  let sessions: SessionManager | undefined;
+  const memories = new WorkspaceMemories({
+    dataDir: deps.dataDir,
+    clock,
+    onQuarantine: ({ kind, reason, source }) => {
+      if (source) sessions?.get(source)?.emit({ type: 'memory_quarantined', kind, reason });
+    },
+  });
+  const extras = turnExtras({ contexts, memories, logger });
+  const commandServices: ToolServices = {
+    ...(settings.commandTimeoutMs !== undefined ? { defaultCommandTimeoutMs: settings.commandTimeoutMs } : {}),
+    ...(settings.maxCommandTimeoutMs !== undefined ? { maxCommandTimeoutMs: settings.maxCommandTimeoutMs } : {}),
+    ...(settings.commandEnv ? { commandEnv: settings.commandEnv } : {}),
+  };
+  const limits: Partial<TurnLimits> = {
+    ...(settings.maxIterations !== undefined ? { maxIterations: settings.maxIterations } : {}),
+    ...(settings.toolTimeoutMs !== undefined ? { toolTimeoutMs: settings.toolTimeoutMs } : {}),
+    ...deps.limits,
+  };
+
+  sessions = new SessionManager({
     dataDir: deps.dataDir,
     home: deps.home ?? homedir(),
     defaultCwd: deps.defaultCwd ?? process.cwd(),
@@ -96,45 +151,56 @@ export function createApplication(deps: ApplicationDeps): Application {
     modelFactory,
     checkModel: (spec) => void modelInfo(spec, config),
     modelWarnings: (spec) => modelWarnings(spec, config, env),
-    toolsFactory: deps.toolsFactory ?? builtinTools,
+    toolsFactory: deps.toolsFactory ?? (() => [...builtinTools(), ...memoryTools]),
     runnerFactory: deps.runnerFactory ?? ((session) => new PtyCommandRunner({ logDir: session.commandLogDir, clock })),
-    gateFactory: deps.gateFactory,
+    gateFactory: deps.gateFactory ?? guards?.gateFactory,
     servicesFactory: (session) => {
       const jobs = new SessionJobs({ sessionId: session.id, logDir: join(session.dir, 'jobs'), emit: (body) => session.emit(body), clock });
       session.onClose(() => jobs.stopAll());
-      return { jobs, ...deps.servicesFactory?.(session) };
+      return { jobs, ...commandServices, ...deps.servicesFactory?.(session) };
     },
     clock,
     logger,
-    limits: deps.limits,
-    extendTurn: deps.extendTurn,
-    hooks: deps.hooks ?? {},
+    limits: Object.keys(limits).length > 0 ? limits : undefined,
+    extendTurn: async (session, options) => {
+      const extended = await extras(session, options);
+      return deps.extendTurn ? deps.extendTurn(session, extended) : extended;
+    },
+    hooks: composeHooks(guards, deps.hooks),
     broadcast: (sessionId, event) => io.to(sessionRoom(sessionId)).emit(SESSION_EVENT, event),
   });
-  const ready = sessions.loadAll();
+  const manager = sessions;
+  const ready = (async () => {
+    await guards?.open();
+    await manager.loadAll();
+  })();
   ready.catch(() => undefined);
 
   const handlers: HandlerMap = {
-    ...sessionHandlers(sessions),
-    ...turnHandlers(sessions),
-    ...jobHandlers(sessions),
-    ...sandboxHandlers(sessions),
+    ...sessionHandlers(manager),
+    ...turnHandlers(manager),
+    ...jobHandlers(manager),
+    ...sandboxHandlers(manager),
     ...modelHandlers(() => engine.listModels()),
+    ...contextHandlers(manager, contexts),
+    ...memoryHandlers({ sessions: manager, memories, dataDir: deps.dataDir, resolve }),
+    ...guards?.handlers(),
     ...deps.handlers,
   };
   const access = {
-    requireSession: (id: string) => void sessions.require(id),
-    isDriver: (id: string, socketId: string) => sessions.get(id)?.presence.roleOf(socketId) === 'driver',
+    requireSession: (id: string) => void manager.require(id),
+    isDriver: (id: string, socketId: string) => manager.get(id)?.presence.roleOf(socketId) === 'driver',
   };
+  const limiterFactory = deps.commandLimiterFactory ?? (guards ? () => guards.commandLimiterFactory() : undefined);
 
   io.use(authenticate(deps.tokens));
   io.on('connection', (socket) => {
     const client = socket.data as ClientIdentity;
     logger.info({ socketId: socket.id, name: client.name, token: client.tokenKind }, 'client connected');
-    bindCommands(socket, handlers, access, logger, deps.commandLimiterFactory?.(socket));
+    bindCommands(socket, handlers, access, logger, limiterFactory?.(socket));
     socket.on('disconnect', (reason) => {
       logger.info({ socketId: socket.id, reason }, 'client disconnected');
-      for (const session of sessions.all()) session.detachClient(socket.id);
+      for (const session of manager.all()) session.detachClient(socket.id);
     });
   });
 
@@ -142,7 +208,7 @@ export function createApplication(deps: ApplicationDeps): Application {
   return {
     httpServer,
     io,
-    sessions,
+    sessions: manager,
     ready,
     async listen(port, host = '127.0.0.1') {
       await ready;
@@ -160,12 +226,51 @@ export function createApplication(deps: ApplicationDeps): Application {
     close() {
       closing ??= (async () => {
         await ready.catch(() => undefined);
-        await sessions.closeAll(deps.shutdownGraceMs);
+        await manager.closeAll(deps.shutdownGraceMs);
+        await guards?.close();
         io.disconnectSockets(true);
         await new Promise<void>((resolve) => io.close(() => resolve()));
         if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       })();
       return closing;
     },
+  };
+}
+
+function loadSettings(dataDir: string, logger: Logger): ServerSettings {
+  const { settings, warnings } = loadServerSettings(dataDir);
+  for (const warning of warnings) logger.warn(warning);
+  return settings;
+}
+
+/** config.json's limits, then whatever the embedder passed in `deps.guards`. */
+function guardsOptions(deps: ApplicationDeps, settings: ServerSettings, clock: Clock, logger: Logger): GuardsHostOptions {
+  const tuned = deps.guards === 'off' ? {} : (deps.guards ?? {});
+  const rateLimit = {
+    ...(settings.toolCallsPerMinute !== undefined ? { maxCalls: settings.toolCallsPerMinute, windowMs: 60_000 } : {}),
+    ...(settings.identicalCallCooldownMs !== undefined ? { identicalCooldownMs: settings.identicalCallCooldownMs } : {}),
+    ...tuned.rateLimit,
+  };
+  return {
+    dataDir: deps.dataDir,
+    clock,
+    // The audit log masks the secrets of the server's environment and of what the sessions get.
+    auditEnv: deps.env && deps.env !== process.env ? { ...process.env, ...deps.env } : process.env,
+    onWarning: (message) => logger.warn(message),
+    ...(settings.permissionTimeoutMs !== undefined ? { permissionTimeoutMs: settings.permissionTimeoutMs } : {}),
+    ...tuned,
+    ...(Object.keys(rateLimit).length > 0 ? { rateLimit } : {}),
+  };
+}
+
+/** The guards' audit hook first, then the embedder's hooks. */
+function composeHooks(guards: DeferredGuards | undefined, hooks: SessionHooks = {}): SessionHooks {
+  if (!guards) return hooks;
+  return {
+    onEvent(session, event) {
+      guards.onEvent(session, event);
+      hooks.onEvent?.(session, event);
+    },
+    ...(hooks.onToolResult ? { onToolResult: hooks.onToolResult } : {}),
   };
 }

@@ -42,6 +42,7 @@ describe('background jobs', () => {
     const viewer = await server.connect('viewer', TOKENS.view);
     const { session } = await alice.ok('session:create', {});
     await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
+    alice.approveAll(session.id);
     await viewer.ok('session:attach', { sessionId: session.id, role: 'viewer' });
     fake.enqueue(
       { toolCalls: [{ name: 'run_command', args: { command: 'echo "pid=$$"; sleep 1000 & wait', background: true } }] },

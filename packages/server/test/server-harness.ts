@@ -72,6 +72,17 @@ export class TestClient {
     });
   }
 
+  /**
+   * Answers every permission question of `sessionId` through this (driver) socket with
+   * `decision`, as a person at the TUI would: for tests whose subject is not the permission flow.
+   */
+  approveAll(sessionId: string, decision: 'allow_once' | 'allow_session' = 'allow_once'): void {
+    this.socket.on(SESSION_EVENT, (event: SessionEvent) => {
+      if (event.type !== 'permission_request' || event.sessionId !== sessionId) return;
+      void this.request('permission:respond', { sessionId, requestId: event.requestId, decision });
+    });
+  }
+
   persisted(): SessionEvent[] {
     return this.events.filter((e) => !e.ephemeral);
   }

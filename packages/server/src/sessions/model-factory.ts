@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { Governor, parseProvidersConfig, resolveModelClient, type Clock, type ProvidersConfig } from '@tandem/core';
+import { estimateTextTokens, Governor, parseProvidersConfig, resolveModelClient, type Clock, type ProvidersConfig } from '@tandem/core';
 import type { ModelFactory } from './engine.js';
 
 /**
@@ -31,8 +31,10 @@ export function loadProvidersConfig(dataDir: string, logger: Logger): ProvidersC
   return parsed.config;
 }
 
-/** `resolveModelClient` with the server's environment, config and one governor shared by every session. */
-export function defaultModelFactory(env: NodeJS.ProcessEnv, config: ProvidersConfig, clock: Clock): ModelFactory {
-  const governor = new Governor({ clock });
-  return (spec, { onEvent }) => resolveModelClient(spec, { env, config, clock, onEvent, governor });
+/**
+ * `resolveModelClient` with the server's environment, config, one governor shared by every
+ * session, and core's CJK-aware token estimate for sizing requests (SPEC C2).
+ */
+export function defaultModelFactory(env: NodeJS.ProcessEnv, config: ProvidersConfig, clock: Clock, governor = new Governor({ clock })): ModelFactory {
+  return (spec, { onEvent }) => resolveModelClient(spec, { env, config, clock, onEvent, governor, estimateTokens: estimateTextTokens });
 }

@@ -68,6 +68,9 @@ export class Session {
   private model: ModelClient | undefined;
   private closed = false;
   private logClosed = false;
+  /** What maintenance (compaction, `/new`) runs now, if any; no turn may start meanwhile. */
+  private busy: string | undefined;
+  private readonly closing = new AbortController();
   private readonly closers: Array<() => Promise<void>> = [];
   /** Filled in by the application once the session exists (they may need the session). */
   runner!: SessionRunner;
@@ -162,9 +165,32 @@ export class Session {
     return true;
   }
 
+  /** Aborts when the session starts closing (for work outside a turn, e.g. a compaction). */
+  get closingSignal(): AbortSignal {
+    return this.closing.signal;
+  }
+
+  /**
+   * Runs maintenance on the conversation (`session:compact`, `session:new`) while no turn runs.
+   * Refused with `conflict` during a turn or other maintenance; messages sent meanwhile are
+   * refused too, so the conversation cannot change under it.
+   */
+  async exclusive<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.closed) throw new CommandError('conflict', `session ${this.id} is shutting down`);
+    if (this.turn) throw new CommandError('conflict', `cannot ${what} while a turn is running; wait for it to end or cancel it first`);
+    if (this.busy) throw new CommandError('conflict', `cannot ${what} now: the session is busy (${this.busy}); try again when that finishes`);
+    this.busy = what;
+    try {
+      return await fn(this.closing.signal);
+    } finally {
+      this.busy = undefined;
+    }
+  }
+
   /** A driver's message: starts a turn when idle, otherwise steers the running one. */
   send(text: string, by: string): 'turn' | 'steer' {
     if (this.closed) throw new CommandError('conflict', `session ${this.id} is shutting down`);
+    if (this.busy) throw new CommandError('conflict', `the session is busy (${this.busy}); send your message again when that finishes`);
     if (this.turn) {
       this.turn.steer({ text, by });
       return 'steer';
@@ -206,6 +232,7 @@ export class Session {
   async close(graceMs = 5000): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.closing.abort(new Error('the server is shutting down'));
     const turn = this.turn;
     if (turn) {
       turn.interrupt();

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The server's own limits in `<dataDir>/config.json` (beside the providers part core reads).
+ * Every field is optional; a missing one keeps the SPEC default.
+ */
+const ms = (min: number, max: number) => z.number().int().min(min).max(max);
+
+export const ServerSettingsShape = {
+  /** SPEC P2: no answer to a permission question within this is an automatic deny (60 s). */
+  permissionTimeoutMs: ms(1_000, 3_600_000),
+  /** SPEC P5: tool calls per minute per session (30). */
+  toolCallsPerMinute: z.number().int().min(1).max(10_000),
+  /** SPEC P5: the identical call waits this long after the last one (5 s). */
+  identicalCallCooldownMs: ms(0, 600_000),
+  /** SPEC A5: iterations per turn (40). */
+  maxIterations: z.number().int().min(1).max(1_000),
+  /** SPEC A5: time per tool call (120 s). */
+  toolTimeoutMs: ms(1_000, 3_600_000),
+  /** SPEC A5: run_command's default timeout (60 s). */
+  commandTimeoutMs: ms(1_000, 3_600_000),
+  /** The most a run_command call may ask for with timeout_seconds (600 s). */
+  maxCommandTimeoutMs: ms(1_000, 86_400_000),
+  /** Extra environment for run_command (e.g. `{ "NODE_ENV": "development" }`). */
+  commandEnv: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.string()),
+} as const;
+
+export type ServerSettings = { -readonly [K in keyof typeof ServerSettingsShape]?: z.output<(typeof ServerSettingsShape)[K]> };
+
+export interface LoadedSettings {
+  settings: ServerSettings;
+  /** One readable sentence per field that was ignored (bad value) or a file that could not be read. */
+  warnings: string[];
+}
+
+/**
+ * Reads the server settings from config.json. Each field is checked on its own: a bad value is
+ * reported (naming the field, what it must be, and that the default applies) and the rest still
+ * count, so a typo never keeps the server from starting nor silently loosens another limit.
+ */
+export function loadServerSettings(dataDir: string): LoadedSettings {
+  const path = join(dataDir, 'config.json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return { settings: {}, warnings: [] };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { settings: {}, warnings: [`${path} is not valid JSON (${(err as Error).message}); using the default limits`] };
+  }
+  return parseServerSettings(raw, path);
+}
+
+export function parseServerSettings(raw: unknown, where = 'config.json'): LoadedSettings {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { settings: {}, warnings: [`${where} must hold a JSON object; using the default limits`] };
+  }
+  const settings: Record<string, unknown> = {};
+  const warnings: string[] = [];
+  for (const [key, schema] of Object.entries(ServerSettingsShape)) {
+    const value = (raw as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const parsed = (schema as z.ZodType).safeParse(value);
+    if (parsed.success) settings[key] = parsed.data;
+    else {
+      const issue = parsed.error.issues[0];
+      const path = issue && issue.path.length > 0 ? `${key}.${issue.path.join('.')}` : key;
+      warnings.push(`${where}: ${path}: ${issue?.message ?? 'invalid'} (got ${JSON.stringify(value)}); the default applies until you fix it`);
+    }
+  }
+  return { settings: settings as ServerSettings, warnings };
+}

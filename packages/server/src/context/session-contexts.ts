@@ -1,0 +1,58 @@
+import {
+  resolveMemoryClient,
+  resolveModelInfo,
+  SessionContext,
+  TokenCalibration,
+  type Clock,
+  type EngineEvent,
+  type Governor,
+  type ProvidersConfig,
+  type TokenEstimator,
+} from '@tandem/core';
+
+export interface SessionContextsOptions {
+  env: NodeJS.ProcessEnv;
+  config: ProvidersConfig;
+  clock: Clock;
+  governor: Governor;
+  estimateTokens: TokenEstimator;
+}
+
+/** What a context needs of its session. */
+export interface ContextSession {
+  readonly id: string;
+  readonly meta: { model: string };
+  emit(body: EngineEvent): unknown;
+  onClose(fn: () => Promise<void>): void;
+}
+
+/**
+ * One `SessionContext` per session (SPEC C1, C2): the window of the session's model (asked of a
+ * local Ollama / llama.cpp server, else the catalog or config.json), the cheap memory chain as
+ * the summariser, and one `TokenCalibration` shared by every session so what one learns about
+ * a model's tokenizer helps the others.
+ */
+export class SessionContexts {
+  private readonly calibration = new TokenCalibration();
+  private readonly contexts = new Map<string, Promise<SessionContext>>();
+
+  constructor(private readonly options: SessionContextsOptions) {}
+
+  for(session: ContextSession): Promise<SessionContext> {
+    let context = this.contexts.get(session.id);
+    if (!context) {
+      context = this.create(session);
+      this.contexts.set(session.id, context);
+      context.catch(() => this.contexts.delete(session.id));
+      session.onClose(async () => void this.contexts.delete(session.id));
+    }
+    return context;
+  }
+
+  private async create(session: ContextSession): Promise<SessionContext> {
+    const { env, config, clock, governor, estimateTokens } = this.options;
+    const model = await resolveModelInfo(session.meta.model, env, config);
+    const compactionClient = resolveMemoryClient({ env, config, clock, governor, estimateTokens, onEvent: (event) => void session.emit(event) });
+    return new SessionContext({ model, compactionClient, calibration: this.calibration, clock });
+  }
+}
