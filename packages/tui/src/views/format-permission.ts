@@ -22,7 +22,8 @@ export function formatPermission(request: PendingPermission, options: { role: Ro
     '',
     ...argLines(request.tool, request.args),
   ];
-  if (request.preview) {
+  const command = isRecord(request.args) && typeof request.args.command === 'string' ? request.args.command : undefined;
+  if (request.preview && request.preview.trim() !== command?.trim()) {
     lines.push('', dim('preview:'));
     const preview = request.preview.split(/\r?\n/);
     for (const line of preview.slice(0, PREVIEW_LINES)) lines.push(diffLine(line));
@@ -68,6 +69,10 @@ function argLines(tool: string, args: unknown): string[] {
   const shown = lines.slice(0, ARG_LINES).map((line) => esc(line));
   if (lines.length > ARG_LINES) shown.push(dim(`… (+${lines.length - ARG_LINES} more lines)`));
   return [dim(`${esc(tool)} arguments:`), ...shown];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function diffLine(line: string): string {

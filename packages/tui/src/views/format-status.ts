@@ -10,10 +10,11 @@ export function formatStatus(state: ViewState, spinnerFrame: number): string {
   if (state.session) parts.push(`${bold(esc(state.session.title || 'untitled'))} ${dim(esc(shortId(state.session.id)))}`);
   if (state.model) parts.push(esc(state.model));
   parts.push(state.role === 'driver' ? 'driver' : color('magenta', 'viewer'));
-  const others = state.presence.filter((client) => client.name !== state.me);
-  if (others.length > 0) parts.push(`with ${others.map((client) => esc(`${client.name}${client.role === 'viewer' ? ' (watching)' : ''}`)).join(', ')}`);
   parts.push(turnPart(state, spinnerFrame));
   if (state.context) parts.push(contextPart(state.context.percent));
+  // Least important last: a narrow terminal cuts the line from the right.
+  const others = state.presence.filter((client) => client.name !== state.me);
+  if (others.length > 0) parts.push(`with ${others.map((client) => esc(`${client.name}${client.role === 'viewer' ? ' (watching)' : ''}`)).join(', ')}`);
   if (state.lastUsage) parts.push(dim(`last turn ${state.lastUsage.inputTokens}↑ ${state.lastUsage.outputTokens}↓ tok`));
   return ` ${parts.join(dim(' │ '))}`;
 }

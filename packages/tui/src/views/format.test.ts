@@ -80,6 +80,7 @@ describe('status and help', () => {
       expect(line).toContain(part);
     }
     expect(line).not.toContain('with ana');
+    expect(line.indexOf('running run_command')).toBeLessThan(line.indexOf('with bo'));
   });
 
   it('says why the connection is down', () => {
@@ -113,6 +114,11 @@ describe('permission dialog', () => {
     for (const answer of ['[y] allow once', '[s] allow for this session', '[a] allow forever', '[n] deny once', '[d] deny forever']) {
       expect(text).toContain(answer);
     }
+  });
+
+  it('does not repeat a preview that is just the command', () => {
+    const text = formatPermission({ ...request, preview: 'rm -r build' }, { role: 'driver', now, more: 0 }).map(plain).join('\n');
+    expect(text).not.toContain('preview:');
   });
 
   it('is read-only for a viewer and shows a diff preview', () => {
