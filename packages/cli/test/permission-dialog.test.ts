@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tandemShellLine } from './cli-runner.js';
+import { startServerFixture, type ServerFixture } from './server-fixture.js';
+import { Tmux } from './tmux.js';
+
+// The permission dialog in a real terminal: run_command is dangerous, so the server asks the
+// attached drivers; the driver answers with one key, a viewer sees the question read-only.
+
+let fixture: ServerFixture;
+const tmux = new Tmux();
+
+beforeAll(async () => {
+  fixture = await startServerFixture('permission-test');
+}, 60_000);
+
+afterAll(async () => {
+  tmux.kill();
+  await fixture?.close();
+});
+
+describe('the permission dialog', () => {
+  it('asks the driver; the viewer sees it read-only and who answered', async () => {
+    const { server, sessionId, tokens, dataDir, fake } = fixture;
+    tmux.start('driver', tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'ana']));
+    tmux.start('viewer', tandemShellLine(['attach', sessionId, '--url', server.url, '--viewer', '--data-dir', dataDir.path, '--name', 'bo']));
+    await tmux.waitFor('driver', (s) => /driver │ .*idle/.test(s), 45_000);
+    await tmux.waitFor('viewer', (s) => /viewer │ .*idle/.test(s), 45_000);
+
+    fake.enqueue(
+      { toolCalls: [{ name: 'run_command', args: { command: 'echo tandem-$((6*7))' } }] },
+      { chunks: ['The command ', 'printed tandem-42.'], chunkDelayMs: 20 },
+    );
+    tmux.type('driver', 'run the echo', 'Enter');
+    const asked = await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('[d] deny forever'), 30_000);
+    expect(asked).toContain('[DANGEROUS]');
+    expect(asked).toContain('command: echo tandem-$((6*7))');
+    expect(asked).toMatch(/auto-deny in \d+ s/);
+    expect(asked).toContain('waiting for permission');
+
+    const watching = await tmux.waitFor('viewer', (s) => s.includes('Permission needed: run_command'));
+    expect(watching).toContain('watch-only: a driver answers this request');
+    expect(watching).not.toContain('[y] allow once');
+    tmux.type('viewer', 'y');
+    await tmux.waitFor('viewer', 'watch-only: attached with the view token');
+    expect(tmux.capture('driver')).toContain('Permission needed: run_command');
+
+    tmux.type('driver', 'y');
+    const done = await tmux.waitFor('driver', (s) => s.includes('printed tandem-42.') && /run_command\("echo tandem-\$\(\(6\*7\)\)"\) → OK/.test(s), 30_000);
+    expect(done).toContain('✔ allowed once by ana');
+    expect(done).toContain('│ tandem-42');
+    await tmux.waitFor('viewer', (s) => s.includes('✔ allowed once by ana') && s.includes('printed tandem-42.'));
+  }, 120_000);
+});
