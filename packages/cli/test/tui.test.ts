@@ -104,6 +104,12 @@ describe('tandem attach in a real terminal', () => {
     expect(screen).toContain('│ hello, world');
   }, 60_000);
 
+  it('/compact asks the server and shows what it did', async () => {
+    tmux.type('driver', '/compact', 'Enter');
+    const screen = await tmux.waitFor('driver', (s) => /\/compact: nothing compacted: \S|· context compacted: \d+ messages|! compaction skipped: \S/.test(s), 30_000);
+    expect(screen).not.toContain('/compact failed');
+  }, 60_000);
+
   it('Ctrl-C on an idle driver exits cleanly', async () => {
     await tmux.waitFor('driver', /driver │ idle/);
     tmux.type('driver', '', 'C-c');
