@@ -51,7 +51,7 @@ describe('dependency direction', () => {
 
       const violations: string[] = [];
       for (const file of sourceFiles(join(pkgDir, 'src'))) {
-        const isTest = file.endsWith('.test.ts');
+        const isTest = file.endsWith('.test.ts') || file.endsWith('.test-helper.ts');
         for (const spec of importsOf(file)) {
           const where = relative(root, file);
           if (spec.startsWith('@tandem/')) {

@@ -15,7 +15,7 @@ import {
   OPENAI_KEY_2,
   recorder,
   testModel,
-} from './testing/chain-fixture.js';
+} from './testing/chain-fixture.test-helper.js';
 import type { ModelRequest, ToolSpec } from './types.js';
 
 let server: FakeModelServer;

@@ -5,7 +5,7 @@ import { Governor, KEY_COOLDOWN_MS } from './governor.js';
 import { ProviderError } from './provider-error.js';
 import { resolveModelClient } from './resolve.js';
 import { FakeClock } from './testing/fake-clock.js';
-import { bearer, configWith, drain, fakeEnv, OPENAI_KEY, OPENAI_KEY_2, recorder, testModel } from './testing/chain-fixture.js';
+import { bearer, configWith, drain, fakeEnv, OPENAI_KEY, OPENAI_KEY_2, recorder, testModel } from './testing/chain-fixture.test-helper.js';
 
 let server: FakeModelServer;
 beforeEach(async () => {

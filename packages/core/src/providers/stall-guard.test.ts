@@ -5,7 +5,7 @@ import { ProviderError } from './provider-error.js';
 import { resolveModelClient } from './resolve.js';
 import { DEFAULT_STALL_LIMITS } from './stall-guard.js';
 import { FakeClock } from './testing/fake-clock.js';
-import { configWith, drain, fakeEnv, HELLO, recorder, testModel } from './testing/chain-fixture.js';
+import { configWith, drain, fakeEnv, HELLO, recorder, testModel } from './testing/chain-fixture.test-helper.js';
 import type { ModelStreamEvent } from './types.js';
 
 let server: FakeModelServer;
