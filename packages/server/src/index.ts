@@ -12,3 +12,5 @@ export type { SessionEngine, ModelFactory, GrantablePaths } from './sessions/eng
 // Admin commands for the cli (`tandem permissions …`, `tandem audit …`), built beside the data they read.
 export { runPermissionsCommand, type PermissionsCommandOptions } from './permissions/index.js';
 export { runAuditCommand, type AuditCommandOptions } from './audit/index.js';
+// The server's limits in <dataDir>/config.json (permission timeout, rate limits, loop and command limits).
+export { loadServerSettings, parseServerSettings, type ServerSettings, type LoadedSettings } from './config/server-settings.js';
