@@ -6,6 +6,7 @@ import { parseInput, SLASH_HELP } from './input/slash-commands.js';
 import { chooseSession, type SessionChoice } from './session-choice.js';
 import { type Action, initialState, reduce } from './state/reducer.js';
 import type { ViewState } from './state/types.js';
+import { LASTING_DECISIONS } from './views/format-permission.js';
 import { Layout, type LocalView } from './views/layout.js';
 
 export interface TuiOptions extends SessionChoice {
@@ -40,7 +41,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
     dirty = true;
   };
   let live = false;
-  const local: LocalView = { editor: emptyEditor(), resolvedUntil: 0, flashUntil: 0, spinnerFrame: 0, now: Date.now() };
+  const local: LocalView = { editor: emptyEditor(), resolvedUntil: 0, flashUntil: 0, spinnerFrame: 0, now: Date.now(), scopeIndex: 0 };
+  let scopeFor = '';
 
   client.subscribe((signal: ClientSignal) => {
     if (signal.kind === 'connection') dispatch({ kind: 'connection', connection: signal.connection });
@@ -125,9 +127,19 @@ export async function runTui(options: TuiOptions): Promise<number> {
     const decide = (decision: Decision) => {
       const pending = state.pendingPermissions[0];
       if (!pending) return;
+      const scopes = pending.scopes ?? [];
+      const scope = LASTING_DECISIONS.has(decision) && scopes.length > 0 ? scopes[currentScope(pending.requestId) % scopes.length] : undefined;
       request('answering the permission request', () =>
-        client.request('permission:respond', { sessionId: sessionId(), requestId: pending.requestId, decision }),
+        client.request('permission:respond', { sessionId: sessionId(), requestId: pending.requestId, decision, ...(scope ? { scope } : {}) }),
       );
+    };
+    /** The scope choice belongs to one request; a new request starts at the narrowest again. */
+    const currentScope = (requestId: string) => {
+      if (scopeFor !== requestId) {
+        scopeFor = requestId;
+        local.scopeIndex = 0;
+      }
+      return local.scopeIndex;
     };
 
     layout.screen.on('keypress', (ch: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined) => {
@@ -150,6 +162,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
           return request('cancelling', () => client.request('session:cancel', { sessionId: sessionId() }));
         case 'decide':
           return decide(intent.decision);
+        case 'next_scope': {
+          const pending = state.pendingPermissions[0];
+          if (pending) local.scopeIndex = currentScope(pending.requestId) + 1;
+          dirty = true;
+          return;
+        }
         case 'scroll':
           layout.scroll(intent.pages);
           dirty = true;
@@ -188,6 +206,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
       }
       if (!dirty) return;
       dirty = false;
+      const first = state.pendingPermissions[0];
+      if (first) currentScope(first.requestId);
       try {
         layout.render(state, local);
       } catch (err) {

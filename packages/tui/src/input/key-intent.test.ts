@@ -32,6 +32,13 @@ describe('keyIntent', () => {
     expect(keyIntent(asking, ch('x'))).toEqual({ kind: 'none' });
   });
 
+  it('Tab offers another scope only when there is more than one', () => {
+    const tab = { name: 'tab', ch: '\t', ctrl: false, meta: false };
+    expect(keyIntent(asking, tab)).toEqual({ kind: 'none' });
+    const scoped: ViewState = { ...asking, pendingPermissions: [{ ...asking.pendingPermissions[0]!, scopes: ['npm test', 'npm *'] }] };
+    expect(keyIntent(scoped, tab)).toEqual({ kind: 'next_scope' });
+  });
+
   it('a viewer cannot type or answer', () => {
     expect(keyIntent(viewer, ch('h'))).toEqual({ kind: 'watch_only' });
     expect(keyIntent(viewer, { name: 'enter', ctrl: false, meta: false })).toEqual({ kind: 'watch_only' });

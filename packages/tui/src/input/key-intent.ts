@@ -8,6 +8,8 @@ export type KeyIntent =
   | { kind: 'exit' }
   | { kind: 'cancel_turn' }
   | { kind: 'decide'; decision: Decision }
+  /** Tab in the permission dialog: offer the next scope for a lasting decision. */
+  | { kind: 'next_scope' }
   | { kind: 'scroll'; pages: number }
   | { kind: 'watch_only' }
   | { kind: 'edit' }
@@ -29,6 +31,7 @@ export function keyIntent(state: ViewState, key: KeyPress): KeyIntent {
     return typed !== null || key.name === 'enter' || key.name === 'backspace' ? { kind: 'watch_only' } : { kind: 'none' };
   }
   if (state.pendingPermissions.length > 0) {
+    if (key.name === 'tab') return (state.pendingPermissions[0]?.scopes?.length ?? 0) > 1 ? { kind: 'next_scope' } : { kind: 'none' };
     const decision = typed !== null ? DECISION_KEYS[typed.toLowerCase()] : undefined;
     return decision ? { kind: 'decide', decision } : { kind: 'none' };
   }

@@ -31,7 +31,8 @@ export function permissionResolved(state: ViewState, event: EventOf<'permission_
   const words = DECISION_WORDS[event.decision] ?? event.decision;
   const reason = event.reason && event.reason !== 'answered' ? ` (${event.reason})` : '';
   const level: NoticeLevel = event.decision.startsWith('deny') ? 'warn' : 'info';
-  const text = `${words} by ${event.by}${reason}`;
+  const scope = event.scope ? ` (${event.scope})` : '';
+  const text = `${words}${scope} by ${event.by}${reason}`;
   const hasItem = request !== undefined && state.items.some((item) => item.kind === 'tool' && item.callId === request.callId);
   const next =
     request && hasItem

@@ -187,14 +187,16 @@ describe('reduce: permissions', () => {
     expect(asked.pendingPermissions).toEqual([
       expect.objectContaining({ requestId: 'r1', tool: 'run_command', danger: 'dangerous', expiresAt: '2026-01-01T00:01:00.000Z' }),
     ]);
-    const resolved = fold(stamp([...ASK, { type: 'permission_resolved', requestId: 'r1', decision: 'allow_session', by: 'ana@box', reason: 'answered' }]));
+    const resolved = fold(
+      stamp([...ASK, { type: 'permission_resolved', requestId: 'r1', decision: 'allow_session', by: 'ana@box', reason: 'answered', scope: 'rm -r *' }]),
+    );
     expect(resolved.pendingPermissions).toEqual([]);
     expect(resolved.turn.phase).toBe('running_tool');
     expect(resolved.lastResolved).toEqual({ requestId: 'r1', tool: 'run_command', decision: 'allow_session', by: 'ana@box' });
     expect(resolved.items.at(-1)).toMatchObject({
       kind: 'tool',
       callId: 'c1',
-      permission: { text: 'allowed for this session by ana@box', allowed: true },
+      permission: { text: 'allowed for this session (rm -r *) by ana@box', allowed: true },
     });
   });
 

@@ -15,7 +15,13 @@ const PREVIEW_LINES = 12;
 const ARG_LINES = 8;
 
 /** The dialog's lines for the first pending request; `now` drives the countdown. */
-export function formatPermission(request: PendingPermission, options: { role: Role; now: number; more: number }): string[] {
+/** Decisions that are stored, and so apply to a scope (the narrowest offered by default). */
+export const LASTING_DECISIONS: ReadonlySet<Decision> = new Set(['allow_session', 'allow_forever', 'deny_forever']);
+
+export function formatPermission(
+  request: PendingPermission,
+  options: { role: Role; now: number; more: number; scopeIndex?: number },
+): string[] {
   const dangerColor = request.danger === 'dangerous' ? 'red' : request.danger === 'medium' ? 'yellow' : 'green';
   const lines = [
     `${bold(`Permission needed: ${esc(request.tool)}`)}  ${color(dangerColor, `[${request.danger.toUpperCase()}]`)}`,
@@ -29,7 +35,12 @@ export function formatPermission(request: PendingPermission, options: { role: Ro
     for (const line of preview.slice(0, PREVIEW_LINES)) lines.push(diffLine(line));
     if (preview.length > PREVIEW_LINES) lines.push(dim(`… (+${preview.length - PREVIEW_LINES} more lines)`));
   }
-  if (request.scopes && request.scopes.length > 0) lines.push('', dim(`"allow forever" covers: ${esc(request.scopes.join(', '))}`));
+  const scopes = request.scopes ?? [];
+  if (scopes.length > 0) {
+    const chosen = (options.scopeIndex ?? 0) % scopes.length;
+    const shown = scopes.map((scope, i) => (i === chosen ? bold(color('cyan', `[${esc(scope)}]`)) : dim(esc(scope)))).join(dim(' · '));
+    lines.push('', `${dim('s / a / d apply to:')} ${shown}${scopes.length > 1 && options.role === 'driver' ? dim('   (Tab: another scope)') : ''}`);
+  }
   lines.push('', countdown(request.expiresAt, options.now));
   if (options.more > 0) lines.push(dim(`(+${options.more} more request${options.more === 1 ? '' : 's'} waiting)`));
   lines.push('');

@@ -116,6 +116,14 @@ describe('permission dialog', () => {
     }
   });
 
+  it('shows which scope a lasting decision applies to', () => {
+    const scoped = { ...request, scopes: ['rm -r build', 'rm -r *', 'rm *'] };
+    const first = formatPermission(scoped, { role: 'driver', now, more: 0 }).map(plain).join('\n');
+    expect(first).toContain('s / a / d apply to: [rm -r build] · rm -r * · rm *   (Tab: another scope)');
+    const third = formatPermission(scoped, { role: 'driver', now, more: 0, scopeIndex: 5 }).map(plain).join('\n');
+    expect(third).toContain('rm -r build · rm -r * · [rm *]');
+  });
+
   it('does not repeat a preview that is just the command', () => {
     const text = formatPermission({ ...request, preview: 'rm -r build' }, { role: 'driver', now, more: 0 }).map(plain).join('\n');
     expect(text).not.toContain('preview:');

@@ -16,6 +16,8 @@ export interface LocalView {
   resolvedUntil: number;
   spinnerFrame: number;
   now: number;
+  /** Which offered scope a lasting permission decision applies to. */
+  scopeIndex: number;
 }
 
 /**
@@ -90,7 +92,7 @@ export class Layout {
     const [first] = state.pendingPermissions;
     let lines: string[] | null = null;
     if (first) {
-      lines = formatPermission(first, { role: state.role, now: local.now, more: state.pendingPermissions.length - 1 });
+      lines = formatPermission(first, { role: state.role, now: local.now, more: state.pendingPermissions.length - 1, scopeIndex: local.scopeIndex });
     } else if (state.lastResolved && local.now < local.resolvedUntil) {
       lines = formatResolved(state.lastResolved);
     }
