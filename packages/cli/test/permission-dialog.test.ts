@@ -50,4 +50,22 @@ describe('the permission dialog', () => {
     expect(done).toContain('│ tandem-42');
     await tmux.waitFor('viewer', (s) => s.includes('✔ allowed once by ana') && s.includes('printed tandem-42.'));
   }, 120_000);
+
+  it('Tab picks the scope a lasting answer applies to', async () => {
+    const { fake } = fixture;
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'ls -a src' } }] }, { text: 'Listed.' });
+    await tmux.waitFor('driver', /driver │ idle/);
+    tmux.type('driver', 'list src', 'Enter');
+    const first = await tmux.waitFor('driver', (s) => s.includes('command: ls -a src') && s.includes('apply to:'), 30_000);
+    const narrowest = /apply to: \[([^\]]+)\]/.exec(first)?.[1];
+    expect(narrowest).toBeDefined();
+    tmux.type('driver', '', 'Tab');
+    const moved = await tmux.waitFor('driver', (s) => /apply to: \S.* · \[[^\]]+\]/.test(s));
+    const chosen = /· \[([^\]]+)\]/.exec(moved)?.[1];
+    expect(chosen).toBeDefined();
+    expect(chosen).not.toBe(narrowest);
+    tmux.type('driver', 's');
+    const done = await tmux.waitFor('driver', (s) => s.includes('Listed.') && s.includes('→ OK'), 30_000);
+    expect(done).toContain(`✔ allowed for this session (${chosen}) by ana`);
+  }, 90_000);
 });
