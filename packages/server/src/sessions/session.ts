@@ -252,11 +252,13 @@ export class Session {
   }
 
   private startTurn(text: string, by: string): void {
+    // The loop appends the user's message itself: it gets the conversation as it was before it.
+    const before = this.conversation.messages;
     this.emit({ type: 'user_message', text, by, mode: 'turn' });
     const turn = new SessionTurn(
       {
         emit: (event) => this.emit(event),
-        turnOptions: (t) => this.turnOptions(t),
+        turnOptions: (t) => this.turnOptions(t, before),
         runTurn: (options) => this.parts.engine.runTurn(options),
         logger: this.parts.logger,
       },
@@ -284,14 +286,14 @@ export class Session {
     }
   }
 
-  private async turnOptions(t: TurnRequest): Promise<TurnOptions> {
+  private async turnOptions(t: TurnRequest, conversation: Message[]): Promise<TurnOptions> {
     const model = this.modelClient();
     const system = await this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: this.parts.tools, now: new Date(this.parts.clock.now()) });
     const options: TurnOptions = {
       sessionId: this.id,
       turnId: t.turnId,
       // The loop works on a copy; the session's own conversation follows the events it emits.
-      conversation: this.conversation.messages,
+      conversation,
       userText: t.text,
       userName: t.by,
       system,
