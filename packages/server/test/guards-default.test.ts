@@ -1,12 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '@tandem/shared';
 import { createFakeClock, startFakeModelServer, type FakeClock, type FakeModelServer } from '@tandem/testkit';
 import { AUDIT_FILE } from '../src/audit/audit-log.js';
 import { PermissionStore, workspaceKey } from '../src/permissions/index.js';
-import { startTestServer, tempDir, TOKENS, type TestClient, type TestServer } from './server-harness.js';
+import { runServe } from '../src/index.js';
+import { connectClient, startTestServer, tempDir, TOKENS, type TestClient, type TestServer } from './server-harness.js';
 
 /**
  * The guards as `createApplication` wires them by default (no seams passed): permission gate,
@@ -67,6 +69,8 @@ describe('permissions by default', () => {
     const request = await asked(alice);
     expect(await asked(bob)).toEqual(request);
     expect(request).toMatchObject({ tool: 'run_command', danger: 'dangerous' });
+    const badScope = await alice.request('permission:respond', { sessionId, requestId: request.requestId, decision: 'allow_forever', scope: 'rm *' });
+    expect(badScope).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('was not offered') } });
     const fromViewer = await bob.request('permission:respond', { sessionId, requestId: request.requestId, decision: 'allow_once' });
     expect(fromViewer).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     const replies = await Promise.all([
@@ -262,5 +266,30 @@ describe('audit and flood control by default', () => {
     expect(limited[0]).toMatchObject({ ok: false, error: { code: 'rate_limited', message: expect.stringContaining('retry in') } });
     const calm = await s.connect('calm');
     expect(await calm.request('session:list', {})).toMatchObject({ ok: true });
+  });
+});
+
+describe('tandem serve', () => {
+  it('runs with the guards: a command asks first, and the admin commands answer', async () => {
+    const dataDir = (await tempDir('tandem-serve-guards-')).path;
+    const workspace = (await tempDir('tandem-serve-ws-')).path;
+    const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const serve = await runServe({ host: '127.0.0.1', port: 0, dataDir, env: { ...env(), TANDEM_MODEL: 'openai/fake-model' }, handleSignals: false, stdout: sink });
+    try {
+      const token = (await readFile(join(dataDir, 'token'), 'utf8')).trim();
+      const alice = await connectClient(serve.url, 'alice', token);
+      const { session } = await alice.ok('session:create', { cwd: workspace });
+      await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
+      fake.enqueue(command('echo via-serve'), { text: 'ok' });
+      await alice.ok('session:send', { sessionId: session.id, text: 'go' });
+      const request = await asked(alice);
+      await alice.ok('permission:respond', { sessionId: session.id, requestId: request.requestId, decision: 'allow_once' });
+      await alice.waitFor(isDone);
+      expect((await alice.ok('audit:query', {})).records).toEqual([expect.objectContaining({ decision: 'allow_once', decidedBy: 'alice' })]);
+      expect(await alice.ok('permissions:list', {})).toEqual({ permissions: [] });
+      alice.close();
+    } finally {
+      await serve.close();
+    }
   });
 });

@@ -2,8 +2,9 @@ import type { EventBody, SessionEvent } from '@tandem/shared';
 import { checkCommandBlacklist, systemClock, type Clock, type ToolGate } from '@tandem/core';
 import { AuditLog } from '../audit/audit-log.js';
 import type { Env } from '../audit/audit-masker.js';
-import { CommandError } from '../handlers/command-error.js';
+import { auditHandlers } from '../handlers/audit-handlers.js';
 import type { HandlerMap } from '../handlers/dispatch.js';
+import { permissionHandlers } from '../handlers/permission-handlers.js';
 import type { CallRateLimitOptions } from '../rate-limit/call-rate-limit.js';
 import { createConnectionLimiter, type ConnectionLimiter, type ConnectionLimiterOptions } from '../rate-limit/connection-limiter.js';
 import type { BlacklistCheck } from './permission-gate.js';
@@ -65,27 +66,9 @@ export async function openGuardsHost(options: GuardsHostOptions): Promise<Guards
   const sessions = new Map<string, SessionGuards>();
   const blacklist = options.blacklist ?? ((command: string) => checkCommandBlacklist(command));
 
-  const requireGuards = (sessionId: string): SessionGuards => {
-    const guards = sessions.get(sessionId);
-    if (!guards) throw new CommandError('not_found', `session ${sessionId} has no open permission requests (it is not running here)`);
-    return guards;
-  };
-
   const handlers: HandlerMap = {
-    'permission:respond': ({ sessionId, requestId, decision, scope }, { client }) => {
-      const result = requireGuards(sessionId).broker.respond(requestId, decision, scope, client.name);
-      if (!result.ok) throw new CommandError(result.error, result.message);
-      return {};
-    },
-    'audit:query': ({ sessionId, limit }) => ({
-      records: audit.query({ ...(sessionId !== undefined ? { sessionId } : {}), ...(limit !== undefined ? { limit } : {}) }),
-    }),
-    'permissions:list': async ({ workspace }) => ({ permissions: await store.list(workspace) }),
-    'permissions:revoke': async ({ id }) => {
-      const result = await store.revoke(id);
-      if (!result.ok) throw new CommandError('not_found', result.message);
-      return {};
-    },
+    ...permissionHandlers(store, (sessionId) => sessions.get(sessionId)),
+    ...auditHandlers(audit),
   };
 
   return {
