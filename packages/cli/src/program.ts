@@ -53,7 +53,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--json', 'print JSON instead of a table')
     .option('--data-dir <dir>', 'the local data directory (default $TANDEM_DATA_DIR or ~/.tandem)')
     .action(async (options: { url?: string; token?: string; json?: boolean; dataDir?: string }) => {
-      hooks.done(await listSessions({ ...options, name: `${defaultClientName()} (ls)`, dataDir: dataDirOf(options.dataDir) }));
+      hooks.done(await listSessions({ ...options, dataDir: dataDirOf(options.dataDir) }));
     });
 
   program

@@ -1,5 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { runAuditCommand, runPermissionsCommand } from '@tandem/server';
+import { showMemory } from './memory.js';
+import { listModels } from './models.js';
 
 export interface AdminContext {
   /** `--data-dir` resolved, or the default data directory. */
@@ -8,11 +10,13 @@ export interface AdminContext {
 }
 
 const DATA_DIR_HELP = 'the local data directory (default $TANDEM_DATA_DIR or ~/.tandem)';
+const URL_HELP = 'server URL (default: the local server from <data-dir>/server.json)';
 
 /**
- * `tandem permissions | audit` (and later `models | memory`): thin commander wrappers around
- * the `run…Command` functions @tandem/server exports beside the data they read. Each resolves
- * with an exit code; output goes to stdout.
+ * `tandem permissions | audit`: thin commander wrappers around the `run…Command` functions
+ * @tandem/server exports beside the data they read (no server needed). `tandem models | memory`
+ * ask a running server over the wire (models:list, memory:show). Each resolves with an exit
+ * code; output goes to stdout.
  */
 export function registerAdminCommands(program: Command, context: AdminContext): void {
   const permissions = program.command('permissions').description('stored permission decisions (allow / deny forever)');
@@ -63,7 +67,27 @@ export function registerAdminCommands(program: Command, context: AdminContext): 
       );
     });
 
-  // `tandem models` and `tandem memory` go here once @tandem/server exports their run…Command.
+  program
+    .command('models')
+    .description("list the server's model catalog")
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', 'a token of that server (default: from the data directory)')
+    .option('--json', 'print JSON')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (options: { url?: string; token?: string; json?: boolean; dataDir?: string }) => {
+      context.done(await listModels({ ...options, viewer: true, dataDir: context.dataDirOf(options.dataDir) }));
+    });
+
+  program
+    .command('memory')
+    .description("show a session's long-term memory and history (default: the session for this directory)")
+    .argument('[session]', 'session id or a unique prefix of one')
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', 'a token of that server (default: from the data directory)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (session: string | undefined, options: { url?: string; token?: string; dataDir?: string }) => {
+      context.done(await showMemory({ ...options, session, viewer: true, dataDir: context.dataDirOf(options.dataDir) }));
+    });
 }
 
 function parseCount(value: string): number {
