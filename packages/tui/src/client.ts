@@ -315,3 +315,8 @@ export function describe(state: ConnectionStatus): string {
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** `connect(url, { token, name })`: a client that starts connecting at once (protocol version included). */
+export function connect(url: string, options: ClientOptions): TandemClient {
+  return new TandemClient(url, options);
+}

@@ -1,5 +1,5 @@
 export { runTui, type TuiOptions } from './app.js';
-export { TandemClient, RequestError, describe as describeConnection, type ClientSignal, type ClientOptions } from './client.js';
+export { TandemClient, RequestError, connect, describe as describeConnection, type ClientSignal, type ClientOptions } from './client.js';
 export { chooseSession, mostRecent, type SessionChoice } from './session-choice.js';
 export { initialState, reduce, reduceAll, type Action } from './state/reducer.js';
 export type * from './state/types.js';
