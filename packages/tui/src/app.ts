@@ -4,7 +4,9 @@ import { keyIntent } from './input/key-intent.js';
 import { editLine, emptyEditor, type KeyPress } from './input/line-editor.js';
 import { parseInput, SLASH_HELP } from './input/slash-commands.js';
 import { chooseSession, type SessionChoice } from './session-choice.js';
-import { type Action, initialState, reduce } from './state/reducer.js';
+import { PanelController } from './panels/panel-controller.js';
+import { panelContent } from './panels/panel-content.js';
+import { type Action, initialState, reduce, runningCommand } from './state/reducer.js';
 import type { ViewState } from './state/types.js';
 import { LASTING_DECISIONS } from './views/format-permission.js';
 import { Layout, type LocalView } from './views/layout.js';
@@ -89,8 +91,23 @@ export async function runTui(options: TuiOptions): Promise<number> {
       });
     };
     const sessionId = () => state.session?.id ?? '';
+    const panels = new PanelController({
+      request: (command, payload) => client.request(command, payload),
+      state: () => state,
+      dispatch,
+      changed: () => {
+        dirty = true;
+      },
+      pageRows: () => layout.panelRows(),
+    });
+    const typeIntoCommand = (data: string) => {
+      const callId = state.commandFocus;
+      if (!callId) return;
+      request('typing into the command', () => client.request('command:input', { sessionId: sessionId(), callId, data }));
+    };
 
     const submit = (line: string) => {
+      if (state.commandFocus) return typeIntoCommand(`${line}\r`);
       const command = parseInput(line);
       switch (command.kind) {
         case 'send':
@@ -119,6 +136,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
           if (!callId) return dispatch({ kind: 'notice', level: 'warn', text: '/in: no command is running' });
           return request('/in', () => client.request('command:input', { sessionId: sessionId(), callId, data: `${command.text}\r` }));
         }
+        case 'panel':
+          return panels.open(command.panel);
         case 'unknown':
           return dispatch({ kind: 'notice', level: 'warn', text: `unknown command /${command.name}; /help lists them` });
       }
@@ -154,6 +173,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
 
     const onKey = (ch: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined) => {
       const press: KeyPress = { ch, name: key?.name, ctrl: Boolean(key?.ctrl), meta: Boolean(key?.meta) };
+      // An open panel takes every key but quit/cancel; a permission request still comes first.
+      const quitting = press.ctrl && (press.name === 'c' || press.name === 'd');
+      if (panels.panel && !quitting && state.pendingPermissions.length === 0 && panels.key(press)) return;
       const intent = keyIntent(state, press);
       switch (intent.kind) {
         case 'exit':
@@ -172,12 +194,24 @@ export async function runTui(options: TuiOptions): Promise<number> {
           layout.scroll(intent.pages);
           dirty = true;
           return;
+        case 'open_panel':
+          return panels.open(intent.panel);
+        case 'toggle_command_focus': {
+          if (state.commandFocus) return dispatch({ kind: 'command_focus', callId: null });
+          const callId = runningCommand(state);
+          if (!callId) return flash('Ctrl-T: no command is running to type into');
+          return dispatch({ kind: 'command_focus', callId });
+        }
+        case 'leave_command_focus':
+          return dispatch({ kind: 'command_focus', callId: null });
         case 'watch_only':
           local.flash = 'watch-only: attached with the view token; a driver must send messages';
           local.flashUntil = Date.now() + FLASH_MS;
           dirty = true;
           return;
         case 'edit': {
+          // In a command, an empty Enter still matters (accept a default, page on).
+          if (state.commandFocus && press.name === 'enter' && local.editor.text.length === 0) return typeIntoCommand('\r');
           const result = editLine(local.editor, press);
           local.editor = result.editor;
           dirty = true;
@@ -187,6 +221,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
         case 'none':
           return;
       }
+    };
+    const flash = (text: string) => {
+      local.flash = text;
+      local.flashUntil = Date.now() + FLASH_MS;
+      dirty = true;
     };
     layout.screen.on('resize', () => {
       dirty = true;
@@ -209,7 +248,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
       const first = state.pendingPermissions[0];
       if (first) currentScope(first.requestId);
       try {
-        layout.render(state, local);
+        layout.render(state, local, panels.panel ? { panel: panels.panel, content: panelContent(panels.panel, state) } : null);
       } catch (err) {
         // Reported once: a drawing bug must not flood the transcript on every tick.
         if (!drawFailed) dispatch({ kind: 'notice', level: 'error', text: `internal error while drawing: ${errorText(err)}` });
@@ -218,15 +257,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
     }, TICK_MS);
     layout.render(state, local);
   });
-}
-
-/** The callId of the newest run_command still running, if any. */
-function runningCommand(state: ViewState): string | undefined {
-  for (let i = state.items.length - 1; i >= 0; i--) {
-    const item = state.items[i];
-    if (item?.kind === 'tool' && item.tool === 'run_command' && item.status === 'running') return item.callId;
-  }
-  return undefined;
 }
 
 /** Whether something on screen changes with time alone (spinner, countdown, flash). */

@@ -67,3 +67,28 @@ describe('parseInput', () => {
     expect(parseInput('//etc/hosts?')).toEqual({ kind: 'send', text: '/etc/hosts?' });
   });
 });
+
+describe('panel and command-focus keys', () => {
+  it('F3–F6 open the panels, for viewers too', () => {
+    const f = (name: string) => ({ name, ctrl: false, meta: false });
+    expect(keyIntent(base, f('f3'))).toEqual({ kind: 'open_panel', panel: 'jobs' });
+    expect(keyIntent(base, f('f4'))).toEqual({ kind: 'open_panel', panel: 'permissions' });
+    expect(keyIntent(viewer, f('f5'))).toEqual({ kind: 'open_panel', panel: 'audit' });
+    expect(keyIntent(viewer, f('f6'))).toEqual({ kind: 'open_panel', panel: 'memory' });
+  });
+
+  it('Ctrl-T toggles typing into the command for a driver; Esc leaves it', () => {
+    expect(keyIntent(running, ctrl('t'))).toEqual({ kind: 'toggle_command_focus' });
+    expect(keyIntent(viewer, ctrl('t'))).toEqual({ kind: 'watch_only' });
+    const focused: ViewState = { ...running, commandFocus: 'c1' };
+    expect(keyIntent(focused, { name: 'escape', ctrl: false, meta: false })).toEqual({ kind: 'leave_command_focus' });
+    expect(keyIntent(running, { name: 'escape', ctrl: false, meta: false })).toEqual({ kind: 'none' });
+  });
+
+  it('/jobs /permissions /audit /memory open panels', () => {
+    expect(parseInput('/jobs')).toEqual({ kind: 'panel', panel: 'jobs' });
+    expect(parseInput('/permissions')).toEqual({ kind: 'panel', panel: 'permissions' });
+    expect(parseInput('/audit')).toEqual({ kind: 'panel', panel: 'audit' });
+    expect(parseInput('/memory')).toEqual({ kind: 'panel', panel: 'memory' });
+  });
+});

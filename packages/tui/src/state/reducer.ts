@@ -1,7 +1,8 @@
-import type { EventOf, Role, SessionEvent, SessionInfo } from '@tandem/shared';
+import type { EventOf, JobInfo, Role, SessionEvent, SessionInfo } from '@tandem/shared';
 import { summarizeArgs } from './arg-summary.js';
 import { noticeFor } from './event-notices.js';
 import { MAX_ITEMS, notice, pushItem, replaceAt, updateTool } from './items.js';
+import { jobExited, jobStarted, jobsListed } from './jobs.js';
 import { permissionRequest, permissionResolved } from './permission-events.js';
 import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
 import type {
@@ -28,7 +29,11 @@ export type Action =
   | { kind: 'connection'; connection: ConnectionStatus }
   | { kind: 'attached'; session: SessionInfo; role: Role }
   | { kind: 'notice'; level: NoticeLevel; text: string }
-  | { kind: 'focus'; focus: ViewState['focus'] };
+  | { kind: 'focus'; focus: ViewState['focus'] }
+  /** A jobs:list answer. */
+  | { kind: 'jobs'; jobs: JobInfo[] }
+  /** Ctrl-T: type into this running command (a callId), or back to chat (null). */
+  | { kind: 'command_focus'; callId: string | null };
 
 /** Result lines kept per tool call. */
 export const RESULT_LINES = 4;
@@ -51,6 +56,8 @@ export function initialState(options: { url: string; me: string; role: Role }): 
     pendingPermissions: [],
     lastResolved: null,
     focus: 'input',
+    jobs: [],
+    commandFocus: null,
   };
 }
 
@@ -66,6 +73,10 @@ export function reduce(state: ViewState, action: Action): ViewState {
       return pushItem(state, { kind: 'notice', level: action.level, text: action.text });
     case 'focus':
       return { ...state, focus: action.focus };
+    case 'jobs':
+      return jobsListed(state, action.jobs);
+    case 'command_focus':
+      return focusCommand(state, action.callId);
   }
 }
 
@@ -156,11 +167,36 @@ function applyEvent(state: ViewState, event: SessionEvent): ViewState {
       return { ...notice(state, 'info', `── conversation cleared by ${event.by} ──`), context: null };
     case 'command_input':
       return state;
+    case 'job_started':
+      return jobStarted(withNotice(state, event), event);
+    case 'job_exited':
+      return jobExited(withNotice(state, event), event);
     default: {
       const line = noticeFor(event);
       return line ? notice(state, line.level, line.text) : state;
     }
   }
+}
+
+function withNotice(state: ViewState, event: SessionEvent): ViewState {
+  const line = noticeFor(event);
+  return line ? notice(state, line.level, line.text) : state;
+}
+
+/** Only a run_command that is still running can take the input line. */
+function focusCommand(state: ViewState, callId: string | null): ViewState {
+  if (callId === null) return state.commandFocus === null ? state : { ...state, commandFocus: null };
+  const running = state.items.some((item) => item.kind === 'tool' && item.callId === callId && item.tool === 'run_command' && item.status === 'running');
+  return running ? { ...state, commandFocus: callId } : state;
+}
+
+/** The callId of the newest run_command still running, if any. */
+export function runningCommand(state: ViewState): string | undefined {
+  for (let i = state.items.length - 1; i >= 0; i--) {
+    const item = state.items[i];
+    if (item?.kind === 'tool' && item.tool === 'run_command' && item.status === 'running') return item.callId;
+  }
+  return undefined;
 }
 
 function withPhase(state: ViewState, phase: 'thinking' | 'writing'): ViewState {
@@ -222,6 +258,7 @@ function toolResult(state: ViewState, event: EventOf<'tool_result'>): ViewState 
     const calls = next.run.calls.map((call) => (call.callId === event.callId ? { ...call, status, durationMs: event.durationMs } : call));
     next = { ...next, run: { ...next.run, calls } };
   }
+  if (next.commandFocus === event.callId) next = { ...next, commandFocus: null };
   if (next.turn.phase === 'running_tool' && next.pendingPermissions.length === 0) {
     next = { ...next, turn: { phase: 'thinking', turnId: next.turn.turnId } };
   }
@@ -261,6 +298,7 @@ function turnDone(state: ViewState, event: EventOf<'turn_done'>): ViewState {
     turn: { phase: 'idle' },
     pendingPermissions: [],
     lastUsage: usage ?? state.lastUsage,
+    commandFocus: null,
   };
 }
 
@@ -283,7 +321,7 @@ function endEarly(state: ViewState, turnId: string, outcome: string, text: strin
       ...(run.usage ? { usage: run.usage } : {}),
     });
   }
-  return { ...next, run: null, turn: { phase: 'idle' }, pendingPermissions: [], lastUsage: run.usage ?? next.lastUsage };
+  return { ...next, run: null, turn: { phase: 'idle' }, pendingPermissions: [], lastUsage: run.usage ?? next.lastUsage, commandFocus: null };
 }
 
 function addUsage(previous: { inputTokens: number; outputTokens: number } | undefined, add: { inputTokens: number; outputTokens: number }) {

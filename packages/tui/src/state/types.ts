@@ -1,4 +1,4 @@
-import type { ClientInfo, Danger, Decision, EventOf, Role, SessionInfo, Usage } from '@tandem/shared';
+import type { ClientInfo, Danger, Decision, EventOf, JobInfo, Role, SessionInfo, Usage } from '@tandem/shared';
 import type { OutputBuffer } from './output-buffer.js';
 
 /** How the TUI is connected to the server, as the status line shows it. */
@@ -127,4 +127,11 @@ export interface ViewState {
   pendingPermissions: PendingPermission[];
   lastResolved: ResolvedPermission | null;
   focus: 'input' | 'transcript';
+  /** The session's background jobs (job_started / job_exited, refreshed by jobs:list). */
+  jobs: JobInfo[];
+  /**
+   * The callId of the running command the input line types into (Ctrl-T), or null for chat.
+   * Cleared when that command reports its result or the turn ends.
+   */
+  commandFocus: string | null;
 }

@@ -11,6 +11,9 @@ export function formatStatus(state: ViewState, spinnerFrame: number): string {
   if (state.model) parts.push(esc(state.model));
   parts.push(state.role === 'driver' ? 'driver' : color('magenta', 'viewer'));
   parts.push(turnPart(state, spinnerFrame));
+  if (state.commandFocus) parts.push(color('yellow', bold('⌨ typing into the command')));
+  const jobs = state.jobs.filter((job) => job.status === 'running').length;
+  if (jobs > 0) parts.push(color('cyan', `${jobs} job${jobs === 1 ? '' : 's'} (F3)`));
   if (state.context) parts.push(contextPart(state.context.percent));
   // Least important last: a narrow terminal cuts the line from the right.
   const others = state.presence.filter((client) => client.name !== state.me);
@@ -61,8 +64,10 @@ function shortId(id: string): string {
 
 /** The help line under the input: what the keys do right now. */
 export function formatHelp(state: ViewState): string {
-  if (state.role === 'viewer') return dim(' watching · PgUp/PgDn scroll · Ctrl-D or Ctrl-C quit');
+  if (state.role === 'viewer') return dim(' watching · PgUp/PgDn scroll · F3 jobs · F6 memory · Ctrl-D or Ctrl-C quit');
   if (state.pendingPermissions.length > 0) return dim(' y allow once · s session · a forever · n deny · d deny forever');
+  if (state.commandFocus) return dim(' Enter types the line + Enter into the command · Ctrl-T or Esc back to chat · Ctrl-C cancel turn');
   const cancel = state.turn.phase === 'idle' ? 'Ctrl-C quit' : 'Ctrl-C cancel turn';
-  return dim(` Enter send · ${cancel} · Ctrl-D quit · PgUp/PgDn scroll · /new /compact /quit`);
+  const focus = state.turn.phase === 'running_tool' && state.turn.tool === 'run_command' ? ' · Ctrl-T type into command' : '';
+  return dim(` Enter send · ${cancel}${focus} · Ctrl-D quit · PgUp/PgDn · F3 jobs F4 perms F5 audit F6 memory · /help`);
 }

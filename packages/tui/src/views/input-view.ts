@@ -2,14 +2,17 @@ import type { LineEditor } from '../input/line-editor.js';
 import { color, dim, esc } from './tags.js';
 
 const PROMPT = '› ';
+/** The prompt while the line types into the running command (Ctrl-T). */
+const COMMAND_PROMPT = '$ ';
 
 /**
  * The input line as tagged text: the prompt, the visible window of the text around the
  * cursor, and the cursor as an inverse cell. `width` is the widget's inner width.
  */
-export function formatInput(editor: LineEditor, width: number, options: { viewer: boolean; flash?: string | undefined }): string {
+export function formatInput(editor: LineEditor, width: number, options: { viewer: boolean; flash?: string | undefined; command?: boolean }): string {
   if (options.flash) return color('magenta', esc(options.flash));
   if (options.viewer) return dim('watch-only: attached with the view token, you cannot send messages');
+  const prompt = options.command ? color('yellow', COMMAND_PROMPT) : color('cyan', PROMPT);
   const room = Math.max(4, width - PROMPT.length - 1);
   const start = Math.max(0, Math.min(editor.cursor - Math.floor(room * 0.8), editor.text.length - room + 1));
   const from = Math.max(0, start);
@@ -18,6 +21,7 @@ export function formatInput(editor: LineEditor, width: number, options: { viewer
   const before = visible.slice(0, at);
   const under = visible[at] ?? ' ';
   const after = visible.slice(at + 1);
-  const placeholder = editor.text.length === 0 ? dim('type a message, Enter to send') : '';
-  return `${color('cyan', PROMPT)}${esc(before)}{inverse}${esc(under)}{/inverse}${esc(after)}${placeholder}`;
+  const hint = options.command ? 'typing into the running command: Enter sends the line (empty: just Enter)' : 'type a message, Enter to send';
+  const placeholder = editor.text.length === 0 ? dim(hint) : '';
+  return `${prompt}${esc(before)}{inverse}${esc(under)}{/inverse}${esc(after)}${placeholder}`;
 }

@@ -5,6 +5,11 @@ import { formatTranscript } from './format-transcript.js';
 import { formatPermission, formatResolved } from './format-permission.js';
 import { formatHelp, formatStatus } from './format-status.js';
 import { formatInput } from './input-view.js';
+import { formatPanel, PANEL_CHROME_LINES } from './format-panel.js';
+import type { PanelContent, PanelState } from '../panels/types.js';
+
+/** The open panel and what it shows, or null. */
+export type OpenPanel = { panel: PanelState; content: PanelContent } | null;
 
 /** What the screen shows besides the view state: the input line and short-lived UI bits. */
 export interface LocalView {
@@ -31,6 +36,8 @@ export class Layout {
   private readonly input: blessed.Widgets.BoxElement;
   private readonly help: blessed.Widgets.BoxElement;
   private readonly dialog: blessed.Widgets.BoxElement;
+  /** One overlay for every panel (jobs, permissions, audit, memory); Esc closes it. */
+  private readonly panel: blessed.Widgets.BoxElement;
   /** Follow new output unless the user scrolled up. */
   private follow = true;
   private lastItems: ViewState['items'] | null = null;
@@ -64,6 +71,23 @@ export class Layout {
       style: { border: { fg: 'magenta' } },
       hidden: true,
     });
+    this.panel = blessed.box({
+      parent: this.screen,
+      top: 1,
+      left: 'center',
+      width: '94%',
+      height: '100%-5',
+      tags: true,
+      border: { type: 'line' },
+      padding: { left: 1, right: 1 },
+      style: { border: { fg: 'cyan' }, label: { fg: 'cyan' } },
+      hidden: true,
+    });
+  }
+
+  /** Rows of a panel's list that fit on screen (a page for PgUp/PgDn). */
+  panelRows(): number {
+    return Math.max(1, Number(this.screen.height) - 5 - 2 - PANEL_CHROME_LINES);
   }
 
   /** Scrolls the transcript by pages; scrolling to the bottom resumes following. */
@@ -73,7 +97,7 @@ export class Layout {
     this.follow = this.transcript.getScrollPerc() >= 100;
   }
 
-  render(state: ViewState, local: LocalView): void {
+  render(state: ViewState, local: LocalView, open: OpenPanel = null): void {
     if (state.items !== this.lastItems) {
       this.transcript.setContent(formatTranscript(state.items).join('\n'));
       this.lastItems = state.items;
@@ -82,8 +106,9 @@ export class Layout {
     this.status.setContent(formatStatus(state, local.spinnerFrame));
     const width = Number(this.input.width) || 80;
     const flash = local.flash && local.now < local.flashUntil ? local.flash : undefined;
-    this.input.setContent(formatInput(local.editor, width, { viewer: state.role === 'viewer', flash }));
+    this.input.setContent(formatInput(local.editor, width, { viewer: state.role === 'viewer', flash, command: state.commandFocus !== null }));
     this.help.setContent(formatHelp(state));
+    this.renderPanel(open);
     this.renderDialog(state, local);
     this.screen.render();
   }
@@ -104,6 +129,19 @@ export class Layout {
     this.dialog.height = Math.min(lines.length + 2, Math.max(5, Number(this.screen.height) - 4));
     if (this.dialog.hidden) this.dialog.show();
     this.dialog.setFront();
+  }
+
+  private renderPanel(open: OpenPanel): void {
+    if (!open) {
+      if (!this.panel.hidden) this.panel.hide();
+      return;
+    }
+    const height = Math.max(3, Number(this.screen.height) - 5 - 2);
+    const width = Math.max(10, Number(this.panel.width) - 4);
+    this.panel.setLabel(` ${open.content.title.replace(/[{}]/g, '')} `);
+    this.panel.setContent(formatPanel(open.content, open.panel, height, width).join('\n'));
+    if (this.panel.hidden) this.panel.show();
+    this.panel.setFront();
   }
 
   destroy(): void {

@@ -1,0 +1,150 @@
+import type { CommandName, CommandPayload, CommandResult } from '@tandem/shared';
+import type { KeyPress } from '../input/line-editor.js';
+import type { Action } from '../state/reducer.js';
+import type { ViewState } from '../state/types.js';
+import { AUDIT_LIMIT } from './audit-panel.js';
+import { panelContent } from './panel-content.js';
+import { moveSelection, panelKey } from './panel-keys.js';
+import { emptyPanel, type PanelAction, type PanelKind, type PanelState } from './types.js';
+
+export interface PanelHost {
+  request<C extends CommandName>(command: C, payload: CommandPayload<C>): Promise<CommandResult<C>>;
+  state(): ViewState;
+  dispatch(action: Action): void;
+  /** Something on screen changed; redraw on the next tick. */
+  changed(): void;
+  /** Rows the list shows per page (for PgUp/PgDn). */
+  pageRows(): number;
+}
+
+/**
+ * The one open panel (or none): opens it, fetches what it shows, moves the selection, runs
+ * its actions. Answers arriving after the panel closed or was replaced are dropped.
+ */
+export class PanelController {
+  panel: PanelState | null = null;
+  private generation = 0;
+
+  constructor(private readonly host: PanelHost) {}
+
+  open(kind: PanelKind): void {
+    this.generation += 1;
+    this.panel = emptyPanel(kind);
+    this.host.changed();
+    this.load();
+  }
+
+  close(): void {
+    this.generation += 1;
+    this.panel = null;
+    this.host.changed();
+  }
+
+  /** Handles a key while a panel is open; false when no panel is open. */
+  key(press: KeyPress): boolean {
+    const panel = this.panel;
+    if (!panel) return false;
+    const content = panelContent(panel, this.host.state());
+    const intent = panelKey(press, content);
+    switch (intent.kind) {
+      case 'close':
+        this.close();
+        break;
+      case 'move':
+        this.update({ selected: moveSelection(panel.selected, intent.to, content.rows.length, this.host.pageRows()) });
+        break;
+      case 'refresh':
+        this.update({ message: null });
+        this.load();
+        break;
+      case 'action': {
+        const row = content.rows[panel.selected];
+        if (row) this.act(intent.action, row.key, row.text);
+        break;
+      }
+      case 'none':
+        break;
+    }
+    return true;
+  }
+
+  private load(): void {
+    const panel = this.panel;
+    if (!panel) return;
+    const sessionId = this.host.state().session?.id ?? '';
+    switch (panel.kind) {
+      case 'jobs':
+        return this.fetch(() => this.host.request('jobs:list', { sessionId }), (data) => {
+          this.host.dispatch({ kind: 'jobs', jobs: data.jobs });
+          return {};
+        });
+      case 'permissions': {
+        const workspace = this.host.state().session?.cwd;
+        return this.fetch(() => this.host.request('permissions:list', workspace ? { workspace } : {}), (data) => ({ permissions: data.permissions }));
+      }
+      case 'audit':
+        return this.fetch(() => this.host.request('audit:query', { sessionId, limit: AUDIT_LIMIT }), (data) => ({ audit: data.records }));
+      case 'memory':
+        return this.fetch(() => this.host.request('memory:show', { sessionId }), (data) => ({ memory: data }));
+    }
+  }
+
+  private act(action: PanelAction, key: string, text: string): void {
+    const sessionId = this.host.state().session?.id ?? '';
+    if (action.name === 'stop_job') {
+      const job = this.host.state().jobs.find((candidate) => candidate.jobId === key);
+      if (job && job.status !== 'running') return this.update({ message: { level: 'info', text: `${key} is not running (${job.status})` } });
+      this.run(() => this.host.request('job:stop', { sessionId, jobId: key }), `stop requested for ${key}`, () => this.load());
+    } else {
+      this.run(() => this.host.request('permissions:revoke', { id: key }), `revoked: ${text.replace(/\s+/g, ' ').trim()}`, () => this.load());
+    }
+  }
+
+  private fetch<T>(request: () => Promise<T>, apply: (data: T) => Partial<PanelState>): void {
+    const generation = this.generation;
+    this.update({ loading: true });
+    request().then(
+      (data) => {
+        if (generation === this.generation) this.update({ loading: false, ...apply(data) });
+      },
+      (err: unknown) => {
+        if (generation === this.generation) this.update({ loading: false, message: { level: 'error', text: failure(this.panel?.kind, err) } });
+      },
+    );
+  }
+
+  private run(request: () => Promise<unknown>, done: string, after: () => void): void {
+    const generation = this.generation;
+    request().then(
+      () => {
+        if (generation !== this.generation) return;
+        this.update({ message: { level: 'info', text: done } });
+        after();
+      },
+      (err: unknown) => {
+        if (generation === this.generation) this.update({ message: { level: 'error', text: failure(this.panel?.kind, err) } });
+      },
+    );
+  }
+
+  private update(change: Partial<PanelState>): void {
+    if (!this.panel) return;
+    const next = { ...this.panel, ...change };
+    // Keep the selection on the list after it shrank (a revoked rule, a refreshed list).
+    const rows = panelContent(next, this.host.state()).rows.length;
+    next.selected = Math.min(next.selected, Math.max(0, rows - 1));
+    this.panel = next;
+    this.host.changed();
+  }
+}
+
+/** A failed request as the panel says it; forbidden gets what to do about it. */
+export function failure(kind: PanelKind | undefined, err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === 'forbidden' || code === 'unauthorized') {
+    const what = kind === 'permissions' ? 'stored permissions' : kind === 'audit' ? 'the audit log' : kind === 'jobs' ? 'stopping a job' : 'this';
+    return `${what}: needs the control token, and this client attached with the view token (server: ${message})`;
+  }
+  return message;
+}
