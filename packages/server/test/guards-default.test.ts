@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '@tandem/shared';
-import { createFakeClock, startFakeModelServer, type FakeClock, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock, startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
 import { AUDIT_FILE } from '../src/audit/audit-log.js';
 import { PermissionStore, workspaceKey } from '../src/permissions/index.js';
 import { runServe } from '../src/index.js';
@@ -148,7 +148,7 @@ describe('permissions by default', () => {
   it('denies on its own when nobody answers within config.json permissionTimeoutMs (fake clock), and the turn ends', async () => {
     const dataDir = (await tempDir('tandem-guards-timeout-')).path;
     await writeFile(join(dataDir, 'config.json'), JSON.stringify({ permissionTimeoutMs: 5000 }));
-    const clock = createFakeClock(Date.now());
+    const clock = new FakeClock(Date.now());
     const s = await start({ dataDir, clock });
     const { alice, sessionId } = await newSession(s);
     fake.enqueue(command('echo never-runs'), { text: 'never' });
@@ -216,7 +216,7 @@ describe('permissions by default', () => {
     const workspace = (await tempDir('tandem-guards-ws-')).path;
     const store = await PermissionStore.open({ dataDir });
     await store.add(await workspaceKey(workspace), { tool: 'run_command', match: 'prefix', pattern: 'echo', effect: 'allow', by: 'admin' });
-    const clock = createFakeClock(Date.now());
+    const clock = new FakeClock(Date.now());
     const s = await start({ dataDir, defaultCwd: workspace, clock });
     const { alice, sessionId } = await newSession(s);
     fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo same' } }, { name: 'run_command', args: { command: 'echo same' } }] }, { text: 'ok' });

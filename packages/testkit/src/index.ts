@@ -2,3 +2,4 @@ export * from './fake-reply.js';
 export * from './fake-model-server.js';
 export * from './temp-dir.js';
 export * from './fake-clock.js';
+export * from './settle.js';

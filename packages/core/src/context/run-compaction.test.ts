@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock, type FakeModelServer, startFakeModelServer } from '@tandem/testkit';
 import type { Message } from '../messages.js';
 import { createOpenAIChatClient } from '../providers/openai-chat.js';
 import { planCompaction } from './plan-compaction.js';
 import { applyCompaction, runCompaction, SUMMARY_PREFIX } from './run-compaction.js';
-import { FakeClock } from './testing/fake-clock.js';
 
 let server: FakeModelServer;
 beforeAll(async () => {
@@ -83,7 +82,7 @@ describe('runCompaction through the real OpenAI adapter and the fake model serve
   });
 
   it('gives up on a hanging summary call when its timeout passes (fake clock)', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(Date.UTC(2026, 11, 2, 14, 3));
     const plan = planCompaction(conversation, budget);
     server.script('aux-hang', { hang: true });
     const before = server.requests.length;

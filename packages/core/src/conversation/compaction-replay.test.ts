@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createFakeClock, startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock, startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
 import { estimateTextTokens } from '../context/estimate-tokens.js';
 import { SessionContext } from '../context/session-context.js';
 import type { Message } from '../messages.js';
@@ -81,7 +81,7 @@ function contextFor(window: number, keepRecentMessages: number): SessionContext 
     compactionClient: createOpenAIChatClient({ id: 'openai/summary', model: 'summary', baseURL: server.openaiBaseURL, apiKey: 'k' }),
     outputReserve: 200,
     keepRecentMessages,
-    clock: createFakeClock(),
+    clock: new FakeClock(),
   });
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SessionEventSchema } from '@tandem/shared';
-import { createFakeClock, startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock, startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
 import { ContextAccountant } from '../context/context-accountant.js';
 import { SUMMARY_PREFIX } from '../context/run-compaction.js';
 import { SessionContext, type SessionContextOptions } from '../context/session-context.js';
@@ -61,7 +61,7 @@ function sessionContext(over: Partial<SessionContextOptions> & { contextWindow: 
     compactionClient: client('summary-mini'),
     outputReserve: RESERVE,
     keepRecentMessages: 2,
-    clock: createFakeClock(),
+    clock: new FakeClock(),
     ...rest,
   });
 }
@@ -106,7 +106,7 @@ describe('context accounting and compaction inside a real turn', () => {
       models: [{ id: 'openai/fake-gpt', label: 'Fake', provider: 'openai', protocol: 'openai-chat', contextWindow: window, maxOutput: 4096, tools: true, tier: 'test', description: '' }],
     });
     expect(info.contextWindow).toBe(window);
-    const context = new SessionContext({ model: info, compactionClient: client('summary-mini'), outputReserve: RESERVE, keepRecentMessages: 2, clock: createFakeClock() });
+    const context = new SessionContext({ model: info, compactionClient: client('summary-mini'), outputReserve: RESERVE, keepRecentMessages: 2, clock: new FakeClock() });
     server.script('summary-mini', { text: 'Modules 1-3 explained: single-pass parser building the syntax tree.' });
     server.script('fake-gpt', { text: 'Module 4 is the code generator.' });
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createFakeClock, startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock, startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
 import type { Message } from '../messages.js';
 import { createAnthropicClient } from '../providers/anthropic-messages.js';
 import { createOpenAIChatClient } from '../providers/openai-chat.js';
@@ -410,7 +410,7 @@ describe('runTurn', () => {
   });
 
   it('times a tool out on the injected clock and reports it as an error result', async () => {
-    const clock = createFakeClock();
+    const clock = new FakeClock();
     server.enqueue({ toolCalls: [{ id: 'h', name: 'hang', args: {} }] }, { text: 'it timed out' });
     const gen = collect(runTurn(options({ clock, limits: { toolTimeoutMs: 1500 } })));
     await clock.waitForSleepers(1);

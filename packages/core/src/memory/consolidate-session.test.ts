@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionEventSchema } from '@tandem/shared';
-import { createFakeClock, makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
+import { FakeClock, makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
 import type { Message } from '../messages.js';
 import { resolveMemoryChain } from '../providers/resolve.js';
 import { ARCHIVAL_FAILED } from './consolidation-outcome.js';
@@ -21,7 +21,7 @@ afterEach(async () => {
 const KEY = 'sk-proj-TESTKEY0123456789abcdefghijklmnop';
 
 /** The chain the server builds: TANDEM_MEMORY_MODELS through the real resilient OpenAI clients. */
-function chain(models: string, clock = createFakeClock()) {
+function chain(models: string, clock = new FakeClock()) {
   const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.openaiBaseURL, TANDEM_MEMORY_MODELS: models };
   return { env, clock, ...resolveMemoryChain({ env, clock }) };
 }
@@ -88,7 +88,7 @@ describe('consolidateSession (session:new)', () => {
 
   it('moves on from a model that does not answer within the attempt timeout (fake clock)', async () => {
     const wm = await WorkspaceMemory.open({ dataDir: dir.path, workspace: dir.path });
-    const clock = createFakeClock();
+    const clock = new FakeClock();
     const c = chain('openai/mem-slow,openai/mem-fast', clock);
     server.script('mem-slow', { hang: true });
     server.script('mem-fast', { toolCalls: [{ name: 'save_memory', args: { memory_update: '# Memory\n- fast', history_entry: 'Renamed the flag.' } }] });

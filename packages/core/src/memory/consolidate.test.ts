@@ -1,15 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
+import { FakeClock, makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
 import type { Message } from '../messages.js';
 import { createAnthropicClient } from '../providers/anthropic-messages.js';
 import { createOpenAIChatClient } from '../providers/openai-chat.js';
-import { FakeClock } from '../context/testing/fake-clock.js';
 import { consolidateMemory } from './consolidate.js';
 import { consolidationOutcome } from './consolidation-outcome.js';
 import { MemoryStore } from './memory-store.js';
 
 let server: FakeModelServer;
+/** The history entries below are stamped with this time. */
+const DEC_2_14_03 = Date.UTC(2026, 11, 2, 14, 3);
 const dirs: TempDir[] = [];
 beforeAll(async () => {
   server = await startFakeModelServer();
@@ -52,7 +53,7 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
     const store = await openStore('# Memory\n- old fact');
     server.script('c-first', save());
     const before = server.requests.length;
-    const result = await consolidateMemory({ conversation, store, chain: [openai('c-first'), openai('c-unused')], clock: new FakeClock() });
+    const result = await consolidateMemory({ conversation, store, chain: [openai('c-first'), openai('c-unused')], clock: new FakeClock(DEC_2_14_03) });
     expect(result).toMatchObject({ ok: true, model: 'groq/c-first', historyEntry: '[2026-12-02 14:03] Set up vitest for packages/core; user prefers pnpm.' });
     expect(server.requests.length).toBe(before + 1);
     const request = server.requests.at(-1)!;
@@ -72,7 +73,7 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
     const store = await openStore();
     server.script('c-chatty', { text: 'Here is a summary: the user prefers pnpm.' });
     server.script('c-second', save());
-    const result = await consolidateMemory({ conversation, store, chain: [openai('c-chatty'), anthropic('c-second')], clock: new FakeClock() });
+    const result = await consolidateMemory({ conversation, store, chain: [openai('c-chatty'), anthropic('c-second')], clock: new FakeClock(DEC_2_14_03) });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.model).toBe('anthropic/c-second'); // across protocols
@@ -97,7 +98,7 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
 
   it('times out a hanging model after 30 s of clock time and uses the next one', async () => {
     const store = await openStore();
-    const clock = new FakeClock();
+    const clock = new FakeClock(DEC_2_14_03);
     server.script('c-hang', { hang: true });
     server.script('c-after-hang', save());
     const before = server.requests.length;
@@ -121,7 +122,7 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
     server.script('f-500', { status: 500 }, { status: 500 }, { status: 500 });
     server.script('f-other-tool', { toolCalls: [{ name: 'read_file', args: { path: 'x' } }] });
     const chain = [openai('f-text'), openai('f-500'), anthropic('f-other-tool'), openai('f-text')];
-    const result = await consolidateMemory({ conversation, store, chain, clock: new FakeClock() });
+    const result = await consolidateMemory({ conversation, store, chain, clock: new FakeClock(DEC_2_14_03) });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.reason).toMatch(/^all 3 memory models failed: groq\/f-text answered with text instead of calling save_memory; groq\/f-500 .*500.*; anthropic\/f-other-tool answered with other tools \(read_file\)/);
@@ -136,13 +137,13 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
 
   it('refuses plainly without a chain, and skips an empty conversation', async () => {
     const store = await openStore();
-    expect(await consolidateMemory({ conversation, store, chain: [], clock: new FakeClock() })).toMatchObject({ ok: false, reason: expect.stringMatching(/no memory consolidation model is configured/) });
-    expect(await consolidateMemory({ conversation: [], store, chain: [openai('x')], clock: new FakeClock() })).toMatchObject({ ok: true, skipped: 'the conversation is empty' });
+    expect(await consolidateMemory({ conversation, store, chain: [], clock: new FakeClock(DEC_2_14_03) })).toMatchObject({ ok: false, reason: expect.stringMatching(/no memory consolidation model is configured/) });
+    expect(await consolidateMemory({ conversation: [], store, chain: [openai('x')], clock: new FakeClock(DEC_2_14_03) })).toMatchObject({ ok: true, skipped: 'the conversation is empty' });
   });
 
   it('stops when the caller cancels', async () => {
     const store = await openStore('# Memory\n- keep me');
-    const clock = new FakeClock();
+    const clock = new FakeClock(DEC_2_14_03);
     server.script('c-cancel', { hang: true });
     const controller = new AbortController();
     const before = server.requests.length;
@@ -166,7 +167,7 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
       },
     });
     server.script('c-nospace', save());
-    const result = await consolidateMemory({ conversation, store, chain: [openai('c-nospace')], clock: new FakeClock() });
+    const result = await consolidateMemory({ conversation, store, chain: [openai('c-nospace')], clock: new FakeClock(DEC_2_14_03) });
     expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/MEMORY\.md could not be written \(ENOSPC/) });
     expect(await readFile(store.historyPath, 'utf8').catch(() => '')).toBe('');
   });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
+import { FakeClock, type FakeModelServer, makeTempDir, startFakeModelServer, type TempDir } from '@tandem/testkit';
 import { benchRecall } from './bench-recall.js';
 import { Bm25Index } from './bm25-index.js';
 import { createOpenAIEmbeddings } from './embeddings-client.js';
@@ -8,7 +8,6 @@ import { MemoryRecall } from './memory-recall.js';
 import { recallTerms } from './recall-tokenizer.js';
 import { reciprocalRankFusion } from './rrf.js';
 import { VectorIndex } from './vector-index.js';
-import { FakeClock } from '../context/testing/fake-clock.js';
 
 describe('recallTerms', () => {
   it('lower-cases words, drops stop words and splits CJK into bigrams', () => {
@@ -173,7 +172,7 @@ describe('MemoryRecall over a real /v1/embeddings endpoint (fake server, officia
   it('falls back to BM25 and says so when the endpoint fails', async () => {
     const items = await itemsWith(['The automobile is parked in garage 3.', 'Our car rental ends Monday.']);
     failEmbeddings = true;
-    const clock = new FakeClock();
+    const clock = new FakeClock(Date.UTC(2026, 11, 2, 14, 3));
     const recall = new MemoryRecall(items, createOpenAIEmbeddings({ id: 'openai/text-embedding-3-small', model: 'text-embedding-3-small', baseURL: server.openaiBaseURL, apiKey: 'k' }), clock);
     const result = await recall.recall('car');
     expect(result.mode).toBe('bm25');

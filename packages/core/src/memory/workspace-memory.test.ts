@@ -1,8 +1,7 @@
 import { appendFile, readdir, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@tandem/testkit';
+import { FakeClock, makeTempDir, type TempDir } from '@tandem/testkit';
 import type { ToolContext } from '../tools/define.js';
-import { FakeClock } from '../context/testing/fake-clock.js';
 import { ItemStore } from './memory-items.js';
 import { exportMemory, readMemory } from './memory-export.js';
 import { memoryPromptSection } from './memory-prompt.js';
@@ -89,7 +88,7 @@ describe('WorkspaceMemory, tools, prompt section and export', () => {
   it('the tools work through ctx.services.memory', async () => {
     const data = await tmp();
     const quarantined: unknown[] = [];
-    const memory = await WorkspaceMemory.open({ dataDir: data, workspace: data, clock: new FakeClock(), onQuarantine: (e) => quarantined.push(e) });
+    const memory = await WorkspaceMemory.open({ dataDir: data, workspace: data, clock: new FakeClock(Date.UTC(2026, 11, 2, 14, 3)), onQuarantine: (e) => quarantined.push(e) });
     await memory.store.appendHistory('[2026-12-01 10:00] Migrated the build to turbo.');
     const ctx = ctxWith({ memory });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Governor, KEY_COOLDOWN_MS } from './governor.js';
-import { FakeClock } from './testing/fake-clock.js';
+import { FakeClock } from '@tandem/testkit';
 
 describe('governor', () => {
   it('lets a minute\'s worth of requests through at once, then one per refill interval', async () => {

@@ -1,11 +1,10 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock, type FakeModelServer, settle, startFakeModelServer } from '@tandem/testkit';
 import type { Message } from '../messages.js';
 import { Governor } from './governor.js';
 import { ProviderError } from './provider-error.js';
 import { resolveModelClient } from './resolve.js';
-import { FakeClock, settle } from './testing/fake-clock.js';
 import {
   ANTHROPIC_KEY,
   configWith,

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock, type FakeModelServer, startFakeModelServer } from '@tandem/testkit';
 import { ApiKey } from './credentials.js';
 import { Governor, KEY_COOLDOWN_MS } from './governor.js';
 import { ProviderError } from './provider-error.js';
 import { resolveModelClient } from './resolve.js';
-import { FakeClock } from './testing/fake-clock.js';
 import { bearer, configWith, drain, fakeEnv, OPENAI_KEY, OPENAI_KEY_2, recorder, testModel } from './testing/chain-fixture.test-helper.js';
 
 let server: FakeModelServer;

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock, type FakeModelServer, startFakeModelServer, until } from '@tandem/testkit';
 import type { AdapterFactory } from './adapter-factory.js';
 import { ProviderError } from './provider-error.js';
 import { resolveModelClient } from './resolve.js';
 import { DEFAULT_STALL_LIMITS } from './stall-guard.js';
-import { FakeClock } from './testing/fake-clock.js';
 import { configWith, drain, fakeEnv, HELLO, recorder, testModel } from './testing/chain-fixture.test-helper.js';
 import type { ModelStreamEvent } from './types.js';
 
@@ -16,11 +15,6 @@ afterEach(async () => {
   await server.close();
 });
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-}
-
 describe('stalled replies', () => {
   it('abandons a reply that sends nothing for 5 minutes and retries it in place', async () => {
     server.script('m-a', { hang: true }, { text: 'second try' });
@@ -28,7 +22,7 @@ describe('stalled replies', () => {
     const rec = recorder();
     const client = resolveModelClient('openai/m-a', { env: fakeEnv(server), config: configWith([testModel('openai/m-a')]), clock, onEvent: rec.onEvent });
     const pending = drain(client);
-    await until(() => server.requests.length === 1 && clock.pending === 1);
+    await until(() => server.requests.length === 1 && clock.pendingSleeps() === 1);
     await clock.advance(DEFAULT_STALL_LIMITS.firstEventMs - 1);
     expect(server.requests).toHaveLength(1);
     await clock.advance(1);
@@ -61,7 +55,7 @@ describe('stalled replies', () => {
         failure = err;
       }
     })();
-    await until(() => seen.length === 1 && clock.pending === 1);
+    await until(() => seen.length === 1 && clock.pendingSleeps() === 1);
     await clock.advance(DEFAULT_STALL_LIMITS.idleMs - 1);
     expect(failure).toBeUndefined();
     await clock.advance(1);

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { until } from '../rate-limit/fake-clock.test-helper.js';
+import { until } from '@tandem/testkit';
 import { AUDIT_FILE, AuditLog } from './audit-log.js';
 import { runAuditCommand } from './audit-command.js';
 

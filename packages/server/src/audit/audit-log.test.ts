@@ -4,7 +4,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../rate-limit/fake-clock.test-helper.js';
+import { FakeClock } from '@tandem/testkit';
 import { AuditLog, AUDIT_FILE, type AuditEntry } from './audit-log.js';
 import { SessionAuditRecorder } from './session-audit-recorder.js';
 
@@ -97,9 +97,9 @@ describe('AuditLog file', () => {
     await log.flush();
     expect((await fileText()).trim().split('\n')).toHaveLength(1);
     log.record(entry(2));
-    expect(clock.pendingSleeps).toBe(1); // a flush is scheduled
+    expect(clock.pendingSleeps()).toBe(1); // a flush is scheduled
     for (let i = 3; i <= 5; i++) log.record(entry(i));
-    expect(clock.pendingSleeps).toBe(0); // the full batch went out at once, no timer left
+    expect(clock.pendingSleeps()).toBe(0); // the full batch went out at once, no timer left
     await log.flush(); // nothing queued: waits for the batch already handed to the file
     expect((await fileText()).trim().split('\n')).toHaveLength(5);
   });

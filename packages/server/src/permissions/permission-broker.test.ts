@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionEventSchema, type EventBody } from '@tandem/shared';
 import { PermissionBroker, type PermissionAnswer, type PermissionQuestion } from './permission-broker.js';
 import { expireDanglingRequests } from './expire-dangling.js';
-import { FakeClock, settle } from '../rate-limit/fake-clock.test-helper.js';
+import { FakeClock, settle } from '@tandem/testkit';
 
 const question: PermissionQuestion = {
   callId: 'call-1',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventBody } from '@tandem/shared';
 import { checkCommandBlacklist, type GateCall, type GateVerdict, type ToolGate } from '@tandem/core';
-import { FakeClock, until } from '../rate-limit/fake-clock.test-helper.js';
+import { FakeClock, until } from '@tandem/testkit';
 import { composeGates } from './compose-gates.js';
 import { PermissionBroker } from './permission-broker.js';
 import { createPermissionGate, type BlacklistCheck, type GateDecision } from './permission-gate.js';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventBody } from '@tandem/shared';
 import { checkCommandBlacklist, type GateCall, type GateVerdict } from '@tandem/core';
 import { AuditLog, AUDIT_FILE } from '../audit/audit-log.js';
-import { FakeClock, until } from '../rate-limit/fake-clock.test-helper.js';
+import { FakeClock, until } from '@tandem/testkit';
 import { PermissionStore } from './permission-store.js';
 import { createSessionGuards } from './session-guards.js';
 

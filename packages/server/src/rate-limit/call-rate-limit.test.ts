@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventBody } from '@tandem/shared';
 import type { GateCall, GateVerdict } from '@tandem/core';
 import { createCallRateLimitGate, IDENTICAL_CALL_REASON } from './call-rate-limit.js';
-import { FakeClock, settle } from './fake-clock.test-helper.js';
+import { FakeClock, settle } from '@tandem/testkit';
 
 function call(n: number, tool = 'read_file', args: unknown = { path: `f${n}.txt` }): GateCall {
   return { turnId: 't1', callId: `c${n}`, tool, args, danger: 'safe', readOnly: true };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createConnectionLimiter } from './connection-limiter.js';
-import { FakeClock } from './fake-clock.test-helper.js';
+import { FakeClock } from '@tandem/testkit';
 
 describe('createConnectionLimiter', () => {
   it('allows a burst, then refuses until tokens refill at the configured rate', async () => {
