@@ -1,21 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { parseToolArgs } from '../conversation/tool-args.js';
+import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-options.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
 import { toAnthropicMessages, toAnthropicTools } from './anthropic-request.js';
 import { midStreamError } from './openai-chat.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
 
-export interface AnthropicClientOptions {
-  /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
-  id: string;
-  model: string;
-  baseURL?: string;
-  apiKey: string;
-  headers?: Record<string, string>;
-  /** Retries inside the SDK; default 0 because retrying belongs to the resilience layer. */
-  maxRetries?: number;
-}
+/** The Anthropic adapter sends no temperature and always uses `max_tokens`. */
+export type AnthropicClientOptions = Omit<AdapterOptions, 'supportsTemperature' | 'maxTokensField'>;
 
 /**
  * The Messages API requires max_tokens; a main turn gets a generous one (SPEC A11).
@@ -33,14 +26,8 @@ interface OpenBlock {
 
 /** A ModelClient over the Anthropic Messages API. */
 export function createAnthropicClient(options: AnthropicClientOptions): ModelClient {
-  const client = new Anthropic({
-    apiKey: options.apiKey,
-    maxRetries: options.maxRetries ?? 0,
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    ...(options.headers ? { defaultHeaders: options.headers } : {}),
-  });
-  const provider = options.id.split('/')[0] ?? options.id;
-  const ctx = { provider, model: options.model };
+  const client = new Anthropic(sdkClientSettings(options));
+  const ctx = errorContext(options);
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     let afterContent = false;

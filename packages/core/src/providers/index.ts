@@ -12,6 +12,7 @@ export * from './governor.js';
 export * from './backoff.js';
 export * from './request-budget.js';
 export * from './local-context.js';
+export type { AdapterOptions } from './adapter-options.js';
 export * from './adapter-factory.js';
 export * from './stall-guard.js';
 export * from './resilient-client.js';

@@ -1,26 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import { parseToolArgs } from '../conversation/tool-args.js';
+import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-options.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-request.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
 
-export interface OpenAIChatClientOptions {
-  /** `provider/model`, e.g. `openai/gpt-4.1-mini` or `groq/llama-3.3-70b-versatile`. */
-  id: string;
-  /** The model name the API expects. */
-  model: string;
-  baseURL?: string;
-  apiKey: string;
-  headers?: Record<string, string>;
-  /** Retries inside the SDK; default 0 because retrying belongs to the resilience layer. */
-  maxRetries?: number;
-  /** Which field carries `maxOutputTokens`; some OpenAI-compatible servers only know `max_tokens`. */
-  maxTokensField?: 'max_completion_tokens' | 'max_tokens';
-  /** False for models that reject a temperature (e.g. reasoning models). Default true. */
-  supportsTemperature?: boolean;
-}
+/** The OpenAI-compatible adapter takes every adapter option. */
+export type OpenAIChatClientOptions = AdapterOptions;
 
 export const DEFAULT_TEMPERATURE = 0.2;
 
@@ -32,14 +20,8 @@ interface PendingCall {
 
 /** A ModelClient over the OpenAI Chat Completions API (OpenAI and every compatible gateway). */
 export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelClient {
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    maxRetries: options.maxRetries ?? 0,
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    ...(options.headers ? { defaultHeaders: options.headers } : {}),
-  });
-  const provider = options.id.split('/')[0] ?? options.id;
-  const ctx = { provider, model: options.model };
+  const client = new OpenAI(sdkClientSettings(options));
+  const ctx = errorContext(options);
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     let afterContent = false;

@@ -1,0 +1,39 @@
+/** What it takes to build one SDK adapter: one model, one endpoint, one key. */
+export interface AdapterOptions {
+  /** `provider/model`, e.g. `openai/gpt-4.1-mini` or `anthropic/claude-sonnet-4-5`; used in error messages. */
+  id: string;
+  /** The provider's own model name, as the API expects it. */
+  model: string;
+  baseURL?: string;
+  apiKey: string;
+  headers?: Record<string, string>;
+  /** Retries inside the SDK; default 0 because retrying belongs to the resilience layer. */
+  maxRetries?: number;
+  /** False for models that reject a temperature (e.g. reasoning models). Default true. OpenAI-compatible adapter only. */
+  supportsTemperature?: boolean;
+  /**
+   * Which field carries `maxOutputTokens`: OpenAI's own API wants `max_completion_tokens` (the
+   * default), some OpenAI-compatible servers only know `max_tokens`. OpenAI-compatible adapter only.
+   */
+  maxTokensField?: 'max_completion_tokens' | 'max_tokens';
+}
+
+/** The connection settings both SDK constructors take under the same names. */
+export function sdkClientSettings(options: AdapterOptions): {
+  apiKey: string;
+  maxRetries: number;
+  baseURL?: string;
+  defaultHeaders?: Record<string, string>;
+} {
+  return {
+    apiKey: options.apiKey,
+    maxRetries: options.maxRetries ?? 0,
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    ...(options.headers ? { defaultHeaders: options.headers } : {}),
+  };
+}
+
+/** Who an adapter's errors name: the provider part of `provider/model`, and the model. */
+export function errorContext(options: AdapterOptions): { provider: string; model: string } {
+  return { provider: options.id.split('/')[0] ?? options.id, model: options.model };
+}
