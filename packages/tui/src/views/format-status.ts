@@ -10,8 +10,9 @@ export function formatStatus(state: ViewState, spinnerFrame: number): string {
   if (state.session) parts.push(`${bold(esc(state.session.title || 'untitled'))} ${dim(esc(shortId(state.session.id)))}`);
   if (state.model) parts.push(esc(state.model));
   parts.push(state.role === 'driver' ? 'driver' : color('magenta', 'viewer'));
+  // Before the turn state: a narrow terminal cuts the line from the right.
+  if (state.commandFocus) parts.push(color('yellow', bold('⌨ typing into command')));
   parts.push(turnPart(state, spinnerFrame));
-  if (state.commandFocus) parts.push(color('yellow', bold('⌨ typing into the command')));
   const jobs = state.jobs.filter((job) => job.status === 'running').length;
   if (jobs > 0) parts.push(color('cyan', `${jobs} job${jobs === 1 ? '' : 's'} (F3)`));
   if (state.context) parts.push(contextPart(state.context.percent));
