@@ -1,0 +1,79 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '@tandem/testkit';
+import { groupAlive, procStat } from '../src/pty/process-group.js';
+import { startTestServer, type TestServer } from './server-harness.js';
+
+/**
+ * SPEC T1 end to end through the model's own tools: run_command { background } → read_job_output
+ * (the server's job manager reading the log) → stop_job, and no process left afterwards.
+ */
+let fake: FakeModelServer;
+let server: TestServer | undefined;
+
+beforeAll(async () => {
+  fake = await startFakeModelServer();
+});
+afterAll(async () => fake.close());
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+function alive(pid: number): boolean {
+  const stat = procStat(pid);
+  return stat !== undefined && stat.state !== 'Z';
+}
+
+/** The text of every tool result the model has been sent so far. */
+function toolResults(req: FakeRequest): string[] {
+  const messages = (req.body?.messages ?? []) as Array<{ role: string; content?: unknown }>;
+  return messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+}
+
+describe('background jobs through the model tools', () => {
+  it('starts a job, reads its output so far, stops it, and leaves no process behind', async () => {
+    let jobId = '';
+    fake.setHandler((req): FakeReply => {
+      const results = toolResults(req);
+      const last = results.at(-1) ?? '';
+      if (results.length === 0) {
+        return { toolCalls: [{ name: 'run_command', args: { command: 'echo "pid=$$"; echo first-line; sleep 1000 & wait', background: true } }] };
+      }
+      if (results.length === 1) {
+        jobId = /job (\S+);/.exec(last)?.[1] ?? '';
+        return { toolCalls: [{ name: 'read_job_output', args: { job_id: jobId } }] };
+      }
+      if (results.length === 2 && !last.includes('first-line')) {
+        // The job has not printed yet: read again (a different offset-free call is still identical,
+        // so vary max_bytes to stay clear of the identical-call cooldown).
+        return { toolCalls: [{ name: 'read_job_output', args: { job_id: jobId, max_bytes: 65_536 } }] };
+      }
+      if (!results.some((r) => r.startsWith('Stopped job'))) return { toolCalls: [{ name: 'stop_job', args: { job_id: jobId } }] };
+      return { text: 'Done.' };
+    });
+
+    server = await startTestServer({ env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL } });
+    const alice = await server.connect('alice');
+    const { session } = await alice.ok('session:create', {});
+    await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
+    alice.approveAll(session.id);
+    await alice.ok('session:send', { sessionId: session.id, text: 'start it, check it, stop it' });
+    const done = await alice.waitFor((e) => e.type === 'turn_done', 30_000);
+    expect(done).toMatchObject({ outcome: 'answered' });
+
+    const results = alice.events.flatMap((e) => (e.type === 'tool_result' ? [e] : []));
+    const started = results.find((r) => r.tool === 'run_command');
+    expect(started?.output).toContain(`job ${jobId}`);
+    const read = results.filter((r) => r.tool === 'read_job_output').at(-1);
+    expect(read?.isError).toBe(false);
+    expect(read?.output).toContain('first-line');
+    const pid = Number(/pid=(\d+)/.exec(read?.output ?? '')?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    const stopped = results.find((r) => r.tool === 'stop_job');
+    expect(stopped).toMatchObject({ isError: false });
+    await alice.waitFor((e) => e.type === 'job_exited');
+    expect(alive(pid)).toBe(false);
+    // The job's shell led its own process group: its `sleep` child must be gone too.
+    expect(groupAlive(pid)).toBe(false);
+  });
+});
