@@ -1,76 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
-import type { Message } from '../messages.js';
-import { createOpenAIChatClient } from '../providers/openai-chat.js';
-import { defineTool, type AnyTool } from '../tools/define.js';
-import { runTurn } from '../loop/run-turn.js';
+import { describe, expect, it } from 'vitest';
+import type { AnyTool } from '../tools/define.js';
+import { echoTool, fakeModelServerPerTest, hangTool, openaiClient } from '../loop/turn-harness.test-helper.js';
 import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
-import type { EngineEvent, SteeringMessage, TurnOptions } from '../loop/types.js';
+import type { SteeringMessage } from '../loop/types.js';
 import { summaryMessage } from '../context/run-compaction.js';
 import { ConversationBuilder, conversationFromEvents, type ConversationEvent } from './conversation-builder.js';
+import { recordedSession } from './recorded-session.test-helper.js';
 
-let server: FakeModelServer;
-beforeEach(async () => {
-  server = await startFakeModelServer();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-const echo = defineTool({
-  name: 'echo',
-  description: 'Echoes text.',
-  schema: z.object({ text: z.string() }),
-  danger: 'safe',
-  readOnly: true,
-  execute: async ({ text }) => `echo: ${text}`,
-});
-const hang = defineTool({
-  name: 'hang',
-  description: 'Waits until aborted.',
-  schema: z.object({}),
-  danger: 'safe',
-  readOnly: false,
-  execute: (_a, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))),
-});
+const fake = fakeModelServerPerTest();
 
 describe('conversationFromEvents', () => {
   it('rebuilds exactly the live conversation after text, tool, error, cancel, steering, limit and loop turns', async () => {
-    const model = createOpenAIChatClient({ id: 'openai/fake', model: 'fake', baseURL: server.openaiBaseURL, apiKey: 'k' });
-    const conversation: Message[] = [];
-    const log: ConversationEvent[] = [];
-    let turn = 0;
-    async function play(text: string, over: Partial<TurnOptions> = {}, onEvent?: (e: EngineEvent) => void): Promise<void> {
-      const turnId = `t${++turn}`;
-      log.push({ type: 'user_message', text, by: 'ana', mode: 'turn' });
-      const opts: TurnOptions = {
-        sessionId: 's',
-        turnId,
-        conversation,
-        userText: text,
-        userName: 'ana',
-        system: 'sys',
-        model,
-        tools: [echo, hang] as AnyTool[],
-        cwd: '/w',
-        runner: { run: async () => ({ exitCode: 0, output: '', timedOut: false }) },
-        paths: { resolve: async (p) => p },
-        baselines: { recordRead() {}, assertFresh: async () => {}, recordWrite() {} },
-        signal: new AbortController().signal,
-        ...over,
-      };
-      for await (const e of runTurn(opts)) {
-        // what the server persists: JSON, with text deltas left out
-        if (e.type !== 'text_delta') log.push(JSON.parse(JSON.stringify(e)) as EngineEvent);
-        onEvent?.(e);
-      }
-    }
+    const { conversation, log, play } = recordedSession({ model: openaiClient(fake.server, 'fake'), tools: [echoTool, hangTool] as AnyTool[] });
 
-    server.enqueue({ text: 'Hello.' });
+    fake.server.enqueue({ text: 'Hello.' });
     await play('hi');
 
-    server.enqueue(
+    fake.server.enqueue(
       {
         text: 'Looking.',
         toolCalls: [
@@ -83,31 +29,31 @@ describe('conversationFromEvents', () => {
     );
     await play('look');
 
-    server.enqueue({ status: 401 });
+    fake.server.enqueue({ status: 401 });
     await play('fails');
 
-    server.enqueue({ chunks: ['partial ', 'text', ' lost'], cutAfterChunks: 3 });
+    fake.server.enqueue({ chunks: ['partial ', 'text', ' lost'], cutAfterChunks: 3 });
     await play('cut');
 
     const ac = new AbortController();
-    server.enqueue({ text: 'Waiting.', toolCalls: [{ id: 'h', name: 'hang', args: {} }] });
+    fake.server.enqueue({ text: 'Waiting.', toolCalls: [{ id: 'h', name: 'hang', args: {} }] });
     await play('cancel me', { signal: ac.signal }, (e) => {
       if (e.type === 'tool_call') setTimeout(() => ac.abort(), 10);
     });
 
     const pending: SteeringMessage[] = [];
-    server.enqueue({ toolCalls: [{ id: 's1', name: 'echo', args: { text: 's' } }] }, { text: 'first' }, { text: 'second' });
+    fake.server.enqueue({ toolCalls: [{ id: 's1', name: 'echo', args: { text: 's' } }] }, { text: 'first' }, { text: 'second' });
     await play('steer', { takeSteering: () => pending.splice(0) }, (e) => {
       if (e.type === 'tool_call') pending.push({ text: 'and also', by: 'bo' });
       if (e.type === 'assistant_text' && e.text === 'first') pending.push({ text: 'one more', by: 'ana' });
     });
 
     let n = 0;
-    server.setHandler(() => ({ toolCalls: [{ name: 'echo', args: { text: `r${++n}` } }] }));
+    fake.server.setHandler(() => ({ toolCalls: [{ name: 'echo', args: { text: `r${++n}` } }] }));
     await play('limit', { limits: { maxIterations: 3 } });
 
     let m = 0;
-    server.setHandler(() =>
+    fake.server.setHandler(() =>
       ++m < 3
         ? { toolCalls: [{ name: 'echo', args: { text: 'same' } }] }
         : {

@@ -1,39 +1,24 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
 import { SessionEventSchema } from '@tandem/shared';
-import { FakeClock, startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock } from '@tandem/testkit';
 import { ContextAccountant } from '../context/context-accountant.js';
 import { SUMMARY_PREFIX } from '../context/run-compaction.js';
 import { SessionContext, type SessionContextOptions } from '../context/session-context.js';
 import type { Message } from '../messages.js';
 import { modelInfo } from '../providers/resolve.js';
-import { createOpenAIChatClient } from '../providers/openai-chat.js';
-import { defineTool, toToolSpec, type AnyTool } from '../tools/define.js';
+import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { runTurn } from './run-turn.js';
+import { collect, echoTool, fakeModelServerPerTest, ofType, openaiClient, turnOptions } from './turn-harness.test-helper.js';
 import type { EngineEvent, TurnOptions } from './types.js';
 
-let server: FakeModelServer;
-beforeEach(async () => {
-  server = await startFakeModelServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const fake = fakeModelServerPerTest();
 
 const SYSTEM = 'You are a test agent.';
 const RESERVE = 200;
-const echo = defineTool({
-  name: 'echo',
-  description: 'Echoes text.',
-  schema: z.object({ text: z.string() }),
-  danger: 'safe',
-  readOnly: true,
-  execute: async ({ text }) => `echo: ${text}`,
-});
-const tools = [echo] as AnyTool[];
+const tools = [echoTool] as AnyTool[];
 
-const client = (model: string) => createOpenAIChatClient({ id: `openai/${model}`, model, baseURL: server.openaiBaseURL, apiKey: 'k' });
-const requestsTo = (model: string) => server.requests.filter((r) => r.model === model);
+const client = (model: string) => openaiClient(fake.server, model);
+const requestsTo = (model: string) => fake.server.requests.filter((r) => r.model === model);
 
 /** Three earlier exchanges of a few hundred tokens each. */
 function earlier(): Message[] {
@@ -66,33 +51,8 @@ function sessionContext(over: Partial<SessionContextOptions> & { contextWindow: 
   });
 }
 
-function options(over: Partial<TurnOptions>): TurnOptions {
-  return {
-    sessionId: 's1',
-    turnId: 't1',
-    conversation: [],
-    userText: 'and module 4?',
-    userName: 'ana',
-    system: SYSTEM,
-    model: client('fake-gpt'),
-    tools,
-    cwd: '/work',
-    runner: { run: async () => ({ exitCode: 0, output: '', timedOut: false }) },
-    paths: { resolve: async (p) => p },
-    baselines: { recordRead() {}, assertFresh: async () => {}, recordWrite() {} },
-    signal: new AbortController().signal,
-    ...over,
-  };
-}
-
-async function collect(gen: AsyncIterable<EngineEvent>): Promise<EngineEvent[]> {
-  const events: EngineEvent[] = [];
-  for await (const e of gen) events.push(e);
-  return events;
-}
-
-const ofType = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =>
-  events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);
+const options = (over: Partial<TurnOptions>): TurnOptions =>
+  turnOptions({ userText: 'and module 4?', system: SYSTEM, model: client('fake-gpt'), tools, ...over });
 const stamp = (e: EngineEvent, seq: number) => SessionEventSchema.parse({ sessionId: 's1', seq, ts: new Date(0).toISOString(), ...e });
 
 describe('context accounting and compaction inside a real turn', () => {
@@ -107,8 +67,8 @@ describe('context accounting and compaction inside a real turn', () => {
     });
     expect(info.contextWindow).toBe(window);
     const context = new SessionContext({ model: info, compactionClient: client('summary-mini'), outputReserve: RESERVE, keepRecentMessages: 2, clock: new FakeClock() });
-    server.script('summary-mini', { text: 'Modules 1-3 explained: single-pass parser building the syntax tree.' });
-    server.script('fake-gpt', { text: 'Module 4 is the code generator.' });
+    fake.server.script('summary-mini', { text: 'Modules 1-3 explained: single-pass parser building the syntax tree.' });
+    fake.server.script('fake-gpt', { text: 'Module 4 is the code generator.' });
 
     const events = await collect(runTurn(options({ conversation, context })));
 
@@ -138,7 +98,7 @@ describe('context accounting and compaction inside a real turn', () => {
     const conversation = earlier();
     const used = firstRequestTokens(conversation, 'and module 4?');
     const context = sessionContext({ contextWindow: Math.ceil(used / 0.79) });
-    server.script('fake-gpt', { text: 'Module 4 is the code generator.' });
+    fake.server.script('fake-gpt', { text: 'Module 4 is the code generator.' });
 
     const events = await collect(runTurn(options({ conversation, context })));
 
@@ -160,7 +120,7 @@ describe('context accounting and compaction inside a real turn', () => {
     ];
     const huge = `Please review this log: ${'error at line 12 of parser.ts; '.repeat(300)}`;
     const context = sessionContext({ contextWindow: Math.floor(firstRequestTokens([], huge) * 0.9) });
-    server.script('fake-gpt', { text: 'That log is long.' });
+    fake.server.script('fake-gpt', { text: 'That log is long.' });
 
     const events = await collect(runTurn(options({ conversation, context, userText: huge })));
 
@@ -168,14 +128,14 @@ describe('context accounting and compaction inside a real turn', () => {
     expect(skipped).toHaveLength(1);
     expect(skipped[0]!.reason).toMatch(/most recent exchange alone .* already reaches 80% of the \d+-token window/);
     expect(requestsTo('summary-mini')).toHaveLength(0);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
     expect(ofType(events, 'context_usage')[0]!.percent).toBeGreaterThan(100);
     expect(ofType(events, 'turn_done')[0]).toMatchObject({ outcome: 'answered' });
   });
 
   it('emits context_usage before every model request of the turn', async () => {
     const context = sessionContext({ contextWindow: 100_000 });
-    server.script(
+    fake.server.script(
       'fake-gpt',
       { toolCalls: [{ name: 'echo', args: { text: 'one' } }], usage: { input: 50, output: 5 } },
       { toolCalls: [{ name: 'echo', args: { text: 'two' } }], usage: { input: 60, output: 5 } },
@@ -202,7 +162,7 @@ describe('context accounting and compaction inside a real turn', () => {
       probe.sync([...conversation, { role: 'user', text: 'and module 4?' }]);
       return probe.rawInputEstimate();
     })();
-    server.script('fake-gpt', { text: 'ok', usage: { input: Math.round(raw * 1.5), output: 1 } });
+    fake.server.script('fake-gpt', { text: 'ok', usage: { input: Math.round(raw * 1.5), output: 1 } });
     await collect(runTurn(options({ conversation, context })));
     expect(context.calibration.ratio('openai/fake-gpt')).toBeCloseTo(1.5, 2);
   });
@@ -218,12 +178,12 @@ describe('a context overflow reported by the provider', () => {
     it(`compacts once and retries the request once (${name})`, async () => {
       const conversation = earlier();
       const context = sessionContext({ contextWindow: 100_000 });
-      server.script('fake-gpt', overflow, { text: 'Module 4 is the code generator.' });
-      server.script('summary-mini', { text: 'Modules 1-3: a single-pass parser.' });
+      fake.server.script('fake-gpt', overflow, { text: 'Module 4 is the code generator.' });
+      fake.server.script('summary-mini', { text: 'Modules 1-3: a single-pass parser.' });
 
       const events = await collect(runTurn(options({ conversation, context })));
 
-      expect(server.requests.map((r) => r.model)).toEqual(['fake-gpt', 'summary-mini', 'fake-gpt']);
+      expect(fake.server.requests.map((r) => r.model)).toEqual(['fake-gpt', 'summary-mini', 'fake-gpt']);
       expect(ofType(events, 'agent_error')).toHaveLength(0);
       expect(ofType(events, 'compaction')).toHaveLength(1);
       expect(ofType(events, 'assistant_text')[0]).toMatchObject({ text: 'Module 4 is the code generator.' });
@@ -237,21 +197,21 @@ describe('a context overflow reported by the provider', () => {
   it('reports the error as today when the retry overflows again: no second compaction, no loop', async () => {
     const conversation = earlier();
     const context = sessionContext({ contextWindow: 100_000 });
-    server.script('fake-gpt', { status: 413 }, { status: 413 });
-    server.script('summary-mini', { text: 'Modules 1-3: a single-pass parser.' });
+    fake.server.script('fake-gpt', { status: 413 }, { status: 413 });
+    fake.server.script('summary-mini', { text: 'Modules 1-3: a single-pass parser.' });
 
     const events = await collect(runTurn(options({ conversation, context })));
 
-    expect(server.requests.map((r) => r.model)).toEqual(['fake-gpt', 'summary-mini', 'fake-gpt']);
+    expect(fake.server.requests.map((r) => r.model)).toEqual(['fake-gpt', 'summary-mini', 'fake-gpt']);
     expect(ofType(events, 'agent_error')).toEqual([expect.objectContaining({ code: 'context_overflow' })]);
     expect(ofType(events, 'turn_done')[0]).toMatchObject({ outcome: 'error' });
   });
 
   it('gives up at once when there is nothing to fold (the retry would fail the same way)', async () => {
     const context = sessionContext({ contextWindow: 100_000 });
-    server.script('fake-gpt', { status: 413 });
+    fake.server.script('fake-gpt', { status: 413 });
     const events = await collect(runTurn(options({ context })));
-    expect(server.requests.map((r) => r.model)).toEqual(['fake-gpt']);
+    expect(fake.server.requests.map((r) => r.model)).toEqual(['fake-gpt']);
     expect(ofType(events, 'compaction_skipped')).toHaveLength(1);
     expect(ofType(events, 'agent_error')).toEqual([expect.objectContaining({ code: 'context_overflow' })]);
   });
@@ -261,7 +221,7 @@ describe('SessionContext.compactNow (session:compact)', () => {
   it('compacts an idle conversation on request and returns the events to persist', async () => {
     const conversation = earlier();
     const context = sessionContext({ contextWindow: 100_000 });
-    server.script('summary-mini', { text: 'Modules 1-2 explained.' });
+    fake.server.script('summary-mini', { text: 'Modules 1-2 explained.' });
     const out = await context.compactNow({ conversation, signal: new AbortController().signal });
     expect(out).toMatchObject({ compacted: true });
     expect(out.events.map((e) => e.type)).toEqual(['compaction', 'context_usage']);
@@ -274,7 +234,7 @@ describe('SessionContext.compactNow (session:compact)', () => {
     const signal = new AbortController().signal;
     expect(await context.compactNow({ conversation: [], signal })).toEqual({ compacted: false, reason: 'there is nothing to compact: the conversation is empty', events: [] });
     const conversation = earlier();
-    server.script('summary-mini', { status: 400, errorBody: { error: { message: 'bad request', type: 'invalid_request_error' } } });
+    fake.server.script('summary-mini', { status: 400, errorBody: { error: { message: 'bad request', type: 'invalid_request_error' } } });
     const out = await context.compactNow({ conversation, signal });
     expect(out.compacted).toBe(false);
     expect(out.reason).toMatch(/^compaction failed: the summary call to openai\/summary-mini failed/);

@@ -1,29 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { FakeClock, startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock } from '@tandem/testkit';
 import type { Message } from '../messages.js';
-import { createAnthropicClient } from '../providers/anthropic-messages.js';
-import { createOpenAIChatClient } from '../providers/openai-chat.js';
 import type { ModelClient } from '../providers/types.js';
 import { ToolError, defineTool, type AnyTool } from '../tools/define.js';
 import type { ToolGate } from '../ports/tool-gate.js';
 import { runTurn } from './run-turn.js';
 import { CANCEL_NOTE, NOT_RUN_OUTPUT } from './turn-end.js';
-import type { EngineEvent, SteeringMessage, TurnOptions } from './types.js';
+import { anthropicClient, collect, echoTool as echo, fakeModelServerPerTest, ofType, openaiClient, turnOptions } from './turn-harness.test-helper.js';
+import type { SteeringMessage, TurnOptions } from './types.js';
 
-let server: FakeModelServer;
+const fake = fakeModelServerPerTest();
 let log: string[];
-beforeEach(async () => {
-  server = await startFakeModelServer();
+beforeEach(() => {
   log = [];
 });
-afterEach(async () => {
-  await server.close();
-});
 
-const openai = (): ModelClient => createOpenAIChatClient({ id: 'openai/fake-gpt', model: 'fake-gpt', baseURL: server.openaiBaseURL, apiKey: 'k' });
-const anthropic = (): ModelClient =>
-  createAnthropicClient({ id: 'anthropic/fake-claude', model: 'fake-claude', baseURL: server.anthropicBaseURL, apiKey: 'k' });
+const openai = (): ModelClient => openaiClient(fake.server, 'fake-gpt');
+const anthropic = (): ModelClient => anthropicClient(fake.server, 'fake-claude');
 
 function waitAbortable(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -32,14 +26,6 @@ function waitAbortable(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const echo = defineTool({
-  name: 'echo',
-  description: 'Echoes text.',
-  schema: z.object({ text: z.string() }),
-  danger: 'safe',
-  readOnly: true,
-  execute: async ({ text }) => `echo: ${text}`,
-});
 const sleepTool = defineTool({
   name: 'sleep',
   description: 'Waits, then answers its label.',
@@ -103,40 +89,11 @@ const chatty = defineTool({
 });
 const allTools: AnyTool[] = [echo, sleepTool, note, failing, hang, chatty] as AnyTool[];
 
-function options(over: Partial<TurnOptions> = {}): TurnOptions {
-  return {
-    sessionId: 's1',
-    turnId: 't1',
-    conversation: [],
-    userText: 'please do it',
-    userName: 'ana',
-    system: 'You are a test agent.',
-    model: openai(),
-    tools: allTools,
-    cwd: '/work',
-    runner: { run: async () => ({ exitCode: 0, output: '', timedOut: false }) },
-    paths: { resolve: async (p) => p },
-    baselines: { recordRead() {}, assertFresh: async () => {}, recordWrite() {} },
-    signal: new AbortController().signal,
-    ...over,
-  };
-}
-
-async function collect(gen: AsyncIterable<EngineEvent>, onEvent?: (e: EngineEvent) => void): Promise<EngineEvent[]> {
-  const events: EngineEvent[] = [];
-  for await (const e of gen) {
-    events.push(e);
-    onEvent?.(e);
-  }
-  return events;
-}
-
-const ofType = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) =>
-  events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);
+const options = (over: Partial<TurnOptions> = {}): TurnOptions => turnOptions({ model: openai(), tools: allTools, ...over });
 
 describe('runTurn', () => {
   it('answers plain text: streamed deltas, final text, usage and one turn_done', async () => {
-    server.enqueue({ chunks: ['Hi', ' there'], usage: { input: 11, output: 2 } });
+    fake.server.enqueue({ chunks: ['Hi', ' there'], usage: { input: 11, output: 2 } });
     const opts = options();
     const events = await collect(runTurn(opts));
     expect(events.map((e) => e.type)).toEqual(['turn_started', 'thinking', 'text_delta', 'text_delta', 'assistant_text', 'usage', 'turn_done']);
@@ -153,7 +110,7 @@ describe('runTurn', () => {
       { role: 'user', text: 'please do it' },
       { role: 'assistant', text: 'Hi there', toolCalls: [] },
     ]);
-    const body = server.requests[0]!.body;
+    const body = fake.server.requests[0]!.body;
     expect(body.temperature).toBe(0.2);
     expect(body.tools.map((t: any) => t.function.name)).toEqual(['echo', 'sleep', 'write_note', 'fail', 'hang', 'chatty']);
   });
@@ -163,7 +120,7 @@ describe('runTurn', () => {
     ['anthropic', anthropic],
   ] as const) {
     it(`runs several tool calls from one reply and sends results back in declared order (${name})`, async () => {
-      server.enqueue(
+      fake.server.enqueue(
         { text: 'Two echoes.', toolCalls: [{ id: 'a', name: 'echo', args: { text: 'one' } }, { id: 'b', name: 'write_note', args: { text: 'two' } }] },
         { text: 'All done.' },
       );
@@ -192,14 +149,14 @@ describe('runTurn', () => {
         { role: 'tool', callId: 'b', name: 'write_note', output: 'noted two', isError: false },
         { role: 'assistant', text: 'All done.', toolCalls: [] },
       ]);
-      const second = JSON.stringify(server.requests[1]!.body.messages);
+      const second = JSON.stringify(fake.server.requests[1]!.body.messages);
       expect(second.indexOf('echo: one')).toBeGreaterThan(-1);
       expect(second.indexOf('echo: one')).toBeLessThan(second.indexOf('noted two'));
     });
   }
 
   it('turns thrown errors, unknown tools and bad arguments into error results the model sees', async () => {
-    server.enqueue(
+    fake.server.enqueue(
       {
         toolCalls: [
           { id: 'c1', name: 'fail', args: { how: 'tool' } },
@@ -224,14 +181,14 @@ describe('runTurn', () => {
     expect(results[4]!.output).toContain('text: expected string, received number');
     expect(ofType(events, 'tool_call')[3]).toMatchObject({ callId: 'c4', args: undefined, rawArgs: '{"text": "unterminated' });
     expect(ofType(events, 'turn_done')[0]).toMatchObject({ outcome: 'answered', iterations: 2 });
-    expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('Tool fail failed');
+    expect(JSON.stringify(fake.server.requests[1]!.body.messages)).toContain('Tool fail failed');
   });
 
   it('stops at the default iteration limit of 40 with a clear agent error', async () => {
     let n = 0;
-    server.setHandler(() => ({ toolCalls: [{ name: 'echo', args: { text: `round ${++n}` } }] }));
+    fake.server.setHandler(() => ({ toolCalls: [{ name: 'echo', args: { text: `round ${++n}` } }] }));
     const events = await collect(runTurn(options()));
-    expect(server.requests).toHaveLength(40);
+    expect(fake.server.requests).toHaveLength(40);
     expect(ofType(events, 'agent_error')).toEqual([{ type: 'agent_error', turnId: 't1', code: 'max_iterations', message: 'max_iterations (40) exceeded' }]);
     expect(ofType(events, 'turn_done')[0]).toMatchObject({ iterations: 40, outcome: 'max_iterations' });
     expect(ofType(events, 'usage')).toHaveLength(1);
@@ -239,7 +196,7 @@ describe('runTurn', () => {
   });
 
   it('cancels a running tool, rolls the conversation back and says so', async () => {
-    server.enqueue({ text: 'Waiting.', toolCalls: [{ id: 'h', name: 'hang', args: {} }] });
+    fake.server.enqueue({ text: 'Waiting.', toolCalls: [{ id: 'h', name: 'hang', args: {} }] });
     const earlier: Message[] = [
       { role: 'user', text: 'before' },
       { role: 'assistant', text: 'ok', toolCalls: [] },
@@ -256,7 +213,7 @@ describe('runTurn', () => {
   });
 
   it('cancels while the model is still answering', async () => {
-    server.enqueue({ hang: true });
+    fake.server.enqueue({ hang: true });
     const ac = new AbortController();
     const opts = options({ signal: ac.signal });
     const events = await collect(runTurn(opts), (e) => {
@@ -275,7 +232,7 @@ describe('runTurn', () => {
           signal.addEventListener('abort', () => resolve({ allow: false, reason: 'cancelled' }), { once: true });
         }),
     };
-    server.enqueue({ toolCalls: [{ id: 'w', name: 'write_note', args: { text: 'x' } }] });
+    fake.server.enqueue({ toolCalls: [{ id: 'w', name: 'write_note', args: { text: 'x' } }] });
     const ac = new AbortController();
     const opts = options({ gate, signal: ac.signal });
     const events = await collect(runTurn(opts), (e) => {
@@ -288,18 +245,18 @@ describe('runTurn', () => {
   });
 
   it('treats a consumer that stops listening as a cancel', async () => {
-    server.enqueue({ toolCalls: [{ id: 'h', name: 'hang', args: {} }] });
+    fake.server.enqueue({ toolCalls: [{ id: 'h', name: 'hang', args: {} }] });
     const opts = options();
     for await (const e of runTurn(opts)) if (e.type === 'tool_call') break;
     await new Promise((r) => setTimeout(r, 30));
     // the tool either never started or was aborted; it is not left running
     expect(log.length === 0 || log.join() === 'hang started,hang aborted').toBe(true);
     expect(opts.conversation).toEqual([]);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('runs adjacent read-only calls concurrently, treats a writing call as a barrier, keeps declared order', async () => {
-    server.enqueue(
+    fake.server.enqueue(
       {
         toolCalls: [
           { id: 'A', name: 'sleep', args: { ms: 80, label: 'A' } },
@@ -318,7 +275,7 @@ describe('runTurn', () => {
   });
 
   it('merges streamed tool output into the event stream between the call and its result', async () => {
-    server.enqueue({ toolCalls: [{ id: 'x', name: 'chatty', args: {} }] }, { text: 'ok' });
+    fake.server.enqueue({ toolCalls: [{ id: 'x', name: 'chatty', args: {} }] }, { text: 'ok' });
     const events = await collect(runTurn(options()));
     const types = events.map((e) => e.type);
     const call = types.indexOf('tool_call');
@@ -331,7 +288,7 @@ describe('runTurn', () => {
   it('nudges on the 3rd identical call and stops the turn on the 5th without running it', async () => {
     let executed = 0;
     const counted = defineTool({ ...echo, execute: async ({ text }) => (executed++, `echo: ${text}`) }) as AnyTool;
-    server.setHandler(() => ({ toolCalls: [{ name: 'echo', args: { text: 'same' } }] }));
+    fake.server.setHandler(() => ({ toolCalls: [{ name: 'echo', args: { text: 'same' } }] }));
     const opts = options({ tools: [counted] });
     const events = await collect(runTurn(opts));
     expect(executed).toBe(4);
@@ -347,20 +304,20 @@ describe('runTurn', () => {
     expect(results[4]!.output).toContain('Not run');
     expect(ofType(events, 'agent_error')[0]).toMatchObject({ code: 'loop_stopped' });
     expect(ofType(events, 'turn_done')[0]).toMatchObject({ outcome: 'loop_stopped', iterations: 5 });
-    expect(server.requests).toHaveLength(5);
+    expect(fake.server.requests).toHaveLength(5);
   });
 
   it('resets the repeat count when a different call comes between', async () => {
     const script = ['a', 'a', 'b', 'a', 'a', 'b', 'a', 'a'];
-    for (const text of script) server.enqueue({ toolCalls: [{ name: 'echo', args: { text } }] });
-    server.enqueue({ text: 'done' });
+    for (const text of script) fake.server.enqueue({ toolCalls: [{ name: 'echo', args: { text } }] });
+    fake.server.enqueue({ text: 'done' });
     const events = await collect(runTurn(options()));
     expect(ofType(events, 'loop_warning')).toEqual([]);
     expect(ofType(events, 'turn_done')[0]).toMatchObject({ outcome: 'answered' });
   });
 
   it('folds steering in after tool results, before the next model call, and after a final answer', async () => {
-    server.enqueue({ toolCalls: [{ id: 'e', name: 'echo', args: { text: 'x' } }] }, { text: 'first answer' }, { text: 'second answer' });
+    fake.server.enqueue({ toolCalls: [{ id: 'e', name: 'echo', args: { text: 'x' } }] }, { text: 'first answer' }, { text: 'second answer' });
     const pending: SteeringMessage[] = [];
     const opts = options({ takeSteering: () => pending.splice(0) });
     const events = await collect(runTurn(opts), (e) => {
@@ -375,9 +332,9 @@ describe('runTurn', () => {
       { type: 'user_message', text: 'also check y', by: 'bo', mode: 'steer' },
       { type: 'user_message', text: 'and z', by: 'ana', mode: 'steer' },
     ]);
-    expect(server.requests).toHaveLength(3);
-    expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'also check y' });
-    expect(server.requests[2]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'and z' });
+    expect(fake.server.requests).toHaveLength(3);
+    expect(fake.server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'also check y' });
+    expect(fake.server.requests[2]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'and z' });
     expect(ofType(events, 'turn_done')[0]).toMatchObject({ iterations: 3, outcome: 'answered' });
     expect(opts.conversation.at(-1)).toEqual({ role: 'assistant', text: 'second answer', toolCalls: [] });
   });
@@ -392,7 +349,7 @@ describe('runTurn', () => {
         return { allow: true };
       },
     };
-    server.enqueue(
+    fake.server.enqueue(
       { toolCalls: [{ id: 'w', name: 'write_note', args: { text: 'x' } }] },
       { toolCalls: [{ id: 'c', name: 'chatty', args: {} }, { id: 'e', name: 'echo', args: { text: 'later' } }] },
     );
@@ -411,7 +368,7 @@ describe('runTurn', () => {
 
   it('times a tool out on the injected clock and reports it as an error result', async () => {
     const clock = new FakeClock();
-    server.enqueue({ toolCalls: [{ id: 'h', name: 'hang', args: {} }] }, { text: 'it timed out' });
+    fake.server.enqueue({ toolCalls: [{ id: 'h', name: 'hang', args: {} }] }, { text: 'it timed out' });
     const gen = collect(runTurn(options({ clock, limits: { toolTimeoutMs: 1500 } })));
     await clock.waitForSleepers(1);
     await clock.advance(1499);
@@ -424,7 +381,7 @@ describe('runTurn', () => {
   });
 
   it('reports provider errors as agent errors and keeps a partial reply', async () => {
-    server.enqueue({ status: 401 });
+    fake.server.enqueue({ status: 401 });
     const first = options();
     const events = await collect(runTurn(first));
     expect(ofType(events, 'agent_error')[0]).toMatchObject({ code: 'auth' });
@@ -432,7 +389,7 @@ describe('runTurn', () => {
     expect(ofType(events, 'turn_done')[0]).toMatchObject({ outcome: 'error', iterations: 1 });
     expect(first.conversation).toEqual([{ role: 'user', text: 'please do it' }]);
 
-    server.enqueue({ chunks: ['Half ', 'an ', 'answer'], cutAfterChunks: 3 });
+    fake.server.enqueue({ chunks: ['Half ', 'an ', 'answer'], cutAfterChunks: 3 });
     const second = options();
     const cut = await collect(runTurn(second));
     expect(ofType(cut, 'assistant_text')[0]).toMatchObject({ text: 'Half an ' });
