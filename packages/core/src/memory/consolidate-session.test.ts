@@ -1,20 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionEventSchema } from '@tandem/shared';
-import { FakeClock, makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
+import { FakeClock, makeTempDir, type TempDir } from '@tandem/testkit';
+import { fakeModelServerPerTest } from '../loop/turn-harness.test-helper.js';
 import type { Message } from '../messages.js';
 import { resolveMemoryChain } from '../providers/resolve.js';
 import { ARCHIVAL_FAILED } from './consolidation-outcome.js';
 import { consolidateSession } from './consolidate-session.js';
 import { WorkspaceMemory } from './workspace-memory.js';
 
-let server: FakeModelServer;
+const fake = fakeModelServerPerTest();
 let dir: TempDir;
 beforeEach(async () => {
-  server = await startFakeModelServer();
   dir = await makeTempDir('tandem-consolidate-session-');
 });
 afterEach(async () => {
-  await server.close();
   await dir.cleanup();
 });
 
@@ -22,7 +21,7 @@ const KEY = 'sk-proj-TESTKEY0123456789abcdefghijklmnop';
 
 /** The chain the server builds: TANDEM_MEMORY_MODELS through the real resilient OpenAI clients. */
 function chain(models: string, clock = new FakeClock()) {
-  const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.openaiBaseURL, TANDEM_MEMORY_MODELS: models };
+  const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.server.openaiBaseURL, TANDEM_MEMORY_MODELS: models };
   return { env, clock, ...resolveMemoryChain({ env, clock }) };
 }
 
@@ -38,8 +37,8 @@ describe('consolidateSession (session:new)', () => {
     const wm = await WorkspaceMemory.open({ dataDir: dir.path, workspace: dir.path });
     const c = chain('openai/mem-a,openai/mem-b');
     expect(c.skipped).toEqual([]);
-    server.script('mem-a', { text: 'Sure, I will remember that.' }); // no tool call: the business layer moves on
-    server.script('mem-b', {
+    fake.server.script('mem-a', { text: 'Sure, I will remember that.' }); // no tool call: the business layer moves on
+    fake.server.script('mem-b', {
       toolCalls: [{ name: 'save_memory', args: { memory_update: '# Memory\n- The CLI flag is --data-dir.', history_entry: '[2026-12-02 12:00] Renamed --dir to --data-dir in packages/cli.' } }],
     });
 
@@ -59,15 +58,15 @@ describe('consolidateSession (session:new)', () => {
     ]);
     expect(await wm.store.readMemory()).toBe('# Memory\n- The CLI flag is --data-dir.\n');
     expect(await wm.store.readHistory()).toContain('Renamed --dir to --data-dir');
-    expect(server.requests.map((r) => r.model)).toEqual(['mem-a', 'mem-b']);
+    expect(fake.server.requests.map((r) => r.model)).toEqual(['mem-a', 'mem-b']);
   });
 
   it('does not clear when every model fails, says so, and never puts a key in an event', async () => {
     const wm = await WorkspaceMemory.open({ dataDir: dir.path, workspace: dir.path });
     await wm.store.writeMemory('# Memory\n- old fact');
     const c = chain('openai/mem-x,openai/mem-y');
-    server.script('mem-x', { status: 400, errorBody: { error: { message: `Invalid request for key ${KEY}`, type: 'invalid_request_error' } } });
-    server.script('mem-y', { toolCalls: [{ name: 'save_memory', args: { memory_update: '', history_entry: '' } }] });
+    fake.server.script('mem-x', { status: 400, errorBody: { error: { message: `Invalid request for key ${KEY}`, type: 'invalid_request_error' } } });
+    fake.server.script('mem-y', { toolCalls: [{ name: 'save_memory', args: { memory_update: '', history_entry: '' } }] });
 
     const out = await consolidateSession({ conversation, workspaceMemory: wm, chain: c.chain, clock: c.clock, by: 'ana', env: c.env });
 
@@ -90,11 +89,11 @@ describe('consolidateSession (session:new)', () => {
     const wm = await WorkspaceMemory.open({ dataDir: dir.path, workspace: dir.path });
     const clock = new FakeClock();
     const c = chain('openai/mem-slow,openai/mem-fast', clock);
-    server.script('mem-slow', { hang: true });
-    server.script('mem-fast', { toolCalls: [{ name: 'save_memory', args: { memory_update: '# Memory\n- fast', history_entry: 'Renamed the flag.' } }] });
+    fake.server.script('mem-slow', { hang: true });
+    fake.server.script('mem-fast', { toolCalls: [{ name: 'save_memory', args: { memory_update: '# Memory\n- fast', history_entry: 'Renamed the flag.' } }] });
 
     const pending = consolidateSession({ conversation, workspaceMemory: wm, chain: c.chain, clock, by: 'ana', timeoutMs: 30_000 });
-    await expect.poll(() => server.requests.length).toBe(1);
+    await expect.poll(() => fake.server.requests.length).toBe(1);
     await clock.waitForSleepers(1);
     await clock.advance(30_000);
     const out = await pending;
@@ -112,6 +111,6 @@ describe('consolidateSession (session:new)', () => {
     const c = chain('openai/mem-a');
     const out = await consolidateSession({ conversation: [], workspaceMemory: wm, chain: c.chain, clock: c.clock, by: 'bo' });
     expect(out).toMatchObject({ ok: true, clear: true, ack: { consolidated: true, reason: 'the conversation is empty' }, events: [{ type: 'conversation_cleared', by: 'bo' }] });
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 });

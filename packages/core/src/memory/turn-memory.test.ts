@@ -1,55 +1,41 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
+import { makeTempDir, type TempDir } from '@tandem/testkit';
 import type { Message } from '../messages.js';
-import { createOpenAIChatClient } from '../providers/openai-chat.js';
 import { runTurn } from '../loop/run-turn.js';
-import type { EngineEvent, TurnOptions } from '../loop/types.js';
+import { collect, fakeModelServerPerTest, openaiClient, turnOptions } from '../loop/turn-harness.test-helper.js';
+import type { TurnOptions } from '../loop/types.js';
 import { memoryTools } from './memory-tools.js';
 import { turnMemory } from './turn-memory.js';
 import { WorkspaceMemory } from './workspace-memory.js';
 
-let server: FakeModelServer;
+const fake = fakeModelServerPerTest();
 let dir: TempDir;
 beforeEach(async () => {
-  server = await startFakeModelServer();
   dir = await makeTempDir('tandem-turn-memory-');
 });
 afterEach(async () => {
-  await server.close();
   await dir.cleanup();
 });
 
 const SYSTEM = 'You are a test agent.';
 
 function options(wm: WorkspaceMemory, conversation: Message[], userText: string, over: Partial<TurnOptions> = {}): TurnOptions {
-  return {
-    sessionId: 's1',
+  return turnOptions({
     turnId: `t-${userText.length}`,
     conversation,
     userText,
-    userName: 'ana',
     system: SYSTEM,
-    model: createOpenAIChatClient({ id: 'openai/main', model: 'main', baseURL: server.openaiBaseURL, apiKey: 'k' }),
+    model: openaiClient(fake.server, 'main'),
     tools: memoryTools,
     cwd: dir.path,
-    runner: { run: async () => ({ exitCode: 0, output: '', timedOut: false }) },
-    paths: { resolve: async (p) => p },
-    baselines: { recordRead() {}, assertFresh: async () => {}, recordWrite() {} },
     services: { memory: wm },
     memory: turnMemory(wm),
-    signal: new AbortController().signal,
     ...over,
-  };
-}
-
-async function drain(gen: AsyncIterable<EngineEvent>): Promise<EngineEvent[]> {
-  const out: EngineEvent[] = [];
-  for await (const e of gen) out.push(e);
-  return out;
+  });
 }
 
 const systemOf = (i: number): string => {
-  const first = server.requests[i]!.body.messages[0] as { role: string; content: string };
+  const first = fake.server.requests[i]!.body.messages[0] as { role: string; content: string };
   expect(first.role).toBe('system');
   return first.content;
 };
@@ -61,13 +47,13 @@ describe('memory in the system prompt (frozen per turn)', () => {
     expect((await wm.saveItem('note', 'Lunch orders go to the kitchen channel.')).ok).toBe(true);
     await wm.store.writeMemory('# Memory\n- The project uses pnpm workspaces.');
 
-    server.script(
+    fake.server.script(
       'main',
       { toolCalls: [{ name: 'save_note', args: { kind: 'note', text: 'The release script was moved to tools/release.sh on request of the user.' } }] },
       { text: 'Saved.' },
     );
     const conversation: Message[] = [];
-    const events = await drain(runTurn(options(wm, conversation, 'How do I run the release script?')));
+    const events = await collect(runTurn(options(wm, conversation, 'How do I run the release script?')));
 
     expect(events.filter((e) => e.type === 'tool_result')).toEqual([expect.objectContaining({ tool: 'save_note', isError: false })]);
     const first = systemOf(0);
@@ -80,19 +66,19 @@ describe('memory in the system prompt (frozen per turn)', () => {
     expect(systemOf(1)).toBe(first);
 
     // The next turn sees it.
-    server.script('main', { text: 'Use tools/release.sh.' });
-    await drain(runTurn(options(wm, conversation, 'And where is the release script now?')));
+    fake.server.script('main', { text: 'Use tools/release.sh.' });
+    await collect(runTurn(options(wm, conversation, 'And where is the release script now?')));
     expect(systemOf(2)).toContain('tools/release.sh');
   });
 
   it('sends the plain system prompt when there is no memory, and when memory cannot be read', async () => {
     const wm = await WorkspaceMemory.open({ dataDir: dir.path, workspace: dir.path });
-    server.script('main', { text: 'Hi.' }, { text: 'Hi again.' });
-    await drain(runTurn(options(wm, [], 'hello')));
+    fake.server.script('main', { text: 'Hi.' }, { text: 'Hi again.' });
+    await collect(runTurn(options(wm, [], 'hello')));
     expect(systemOf(0)).toBe(SYSTEM);
 
     const broken = { promptSection: async () => Promise.reject(new Error('disk on fire')) };
-    const events = await drain(runTurn(options(wm, [], 'hello', { memory: broken })));
+    const events = await collect(runTurn(options(wm, [], 'hello', { memory: broken })));
     expect(systemOf(1)).toBe(SYSTEM);
     expect(events.at(-1)).toMatchObject({ type: 'turn_done', outcome: 'answered' });
   });
