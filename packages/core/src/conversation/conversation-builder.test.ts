@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyTool } from '../tools/define.js';
-import { echoTool, fakeModelServerPerTest, hangTool, openaiClient } from '../loop/turn-harness.test-helper.js';
+import { fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { echoTool, hangTool } from '../loop/turn-harness.test-helper.js';
 import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
 import type { SteeringMessage } from '../loop/types.js';
 import { summaryMessage } from '../context/run-compaction.js';

@@ -8,7 +8,8 @@ import type { Message } from '../messages.js';
 import { modelInfo } from '../providers/resolve.js';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { runTurn } from './run-turn.js';
-import { collect, echoTool, fakeModelServerPerTest, ofType, openaiClient, turnOptions } from './turn-harness.test-helper.js';
+import { fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { collect, echoTool, ofType, turnOptions } from './turn-harness.test-helper.js';
 import type { EngineEvent, TurnOptions } from './types.js';
 
 const fake = fakeModelServerPerTest();

@@ -7,7 +7,8 @@ import { ToolError, defineTool, type AnyTool } from '../tools/define.js';
 import type { ToolGate } from '../ports/tool-gate.js';
 import { runTurn } from './run-turn.js';
 import { CANCEL_NOTE, NOT_RUN_OUTPUT } from './turn-end.js';
-import { anthropicClient, collect, echoTool as echo, fakeModelServerPerTest, ofType, openaiClient, turnOptions } from './turn-harness.test-helper.js';
+import { anthropicClient, fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { collect, echoTool as echo, ofType, turnOptions } from './turn-harness.test-helper.js';
 import type { SteeringMessage, TurnOptions } from './types.js';
 
 const fake = fakeModelServerPerTest();

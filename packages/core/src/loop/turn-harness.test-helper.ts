@@ -1,44 +1,12 @@
-import { afterEach, beforeEach } from 'vitest';
 import { z } from 'zod';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
-import { createAnthropicClient } from '../providers/anthropic-messages.js';
-import { createOpenAIChatClient } from '../providers/openai-chat.js';
-import type { ModelClient } from '../providers/types.js';
 import { defineTool } from '../tools/define.js';
 import type { EngineEvent, TurnOptions } from './types.js';
 
 /**
- * Shared set-up for tests that run real turns against the fake model server: the server's
- * lifecycle, SDK clients pointed at it, turn options with inert ports, and event helpers.
+ * Shared set-up for tests that run real turns against the fake model server (see
+ * providers/testing/fake-server.test-helper.ts): turn options with inert ports, event helpers,
+ * and two small tools.
  */
-
-/** A fresh fake model server for every test of the calling file; `fake.server` is the current one. */
-export function fakeModelServerPerTest(): { readonly server: FakeModelServer } {
-  let current: FakeModelServer | undefined;
-  beforeEach(async () => {
-    current = await startFakeModelServer();
-  });
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
-  return {
-    get server(): FakeModelServer {
-      if (!current) throw new Error('the fake model server only runs inside a test');
-      return current;
-    },
-  };
-}
-
-/** The OpenAI-compatible adapter for `openai/<model>` on the fake server. */
-export function openaiClient(server: FakeModelServer, model: string): ModelClient {
-  return createOpenAIChatClient({ id: `openai/${model}`, model, baseURL: server.openaiBaseURL, apiKey: 'k' });
-}
-
-/** The Anthropic adapter for `anthropic/<model>` on the fake server. */
-export function anthropicClient(server: FakeModelServer, model: string): ModelClient {
-  return createAnthropicClient({ id: `anthropic/${model}`, model, baseURL: server.anthropicBaseURL, apiKey: 'k' });
-}
 
 /** Ports these tests never exercise: commands exit 0 silently, paths resolve to themselves, reads are always fresh. */
 export const INERT_PORTS: Pick<TurnOptions, 'runner' | 'paths' | 'baselines'> = {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionEventSchema } from '@tandem/shared';
 import { FakeClock, makeTempDir, type TempDir } from '@tandem/testkit';
-import { fakeModelServerPerTest } from '../loop/turn-harness.test-helper.js';
+import { fakeModelServerPerTest } from '../providers/testing/fake-server.test-helper.js';
 import type { Message } from '../messages.js';
 import { resolveMemoryChain } from '../providers/resolve.js';
 import { ARCHIVAL_FAILED } from './consolidation-outcome.js';

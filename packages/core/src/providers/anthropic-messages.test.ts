@@ -1,47 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
-import { ANTHROPIC_DEFAULT_MAX_TOKENS, createAnthropicClient } from './anthropic-messages.js';
-import { ProviderError } from './provider-error.js';
-import type { ModelRequest, ModelStreamEvent } from './types.js';
+import { describe, expect, it } from 'vitest';
+import { ANTHROPIC_DEFAULT_MAX_TOKENS } from './anthropic-messages.js';
+import type { ModelStreamEvent } from './types.js';
 import type { Message } from '../messages.js';
+import { collectStream, sampleRequest, streamFailure } from './testing/adapter-stream.test-helper.js';
+import { anthropicClient, fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
 
-let server: FakeModelServer;
-beforeEach(async () => {
-  server = await startFakeModelServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const fake = fakeModelServerPerTest();
 
-const client = () => createAnthropicClient({ id: 'anthropic/claude-test', model: 'claude-test', baseURL: server.anthropicBaseURL, apiKey: 'sk-ant-test' });
-const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
-  system: 'be brief',
-  messages: [{ role: 'user', text: 'hi' }],
-  tools: [{ name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
-  ...over,
-});
-
-async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
-  const out: ModelStreamEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
-}
-
-async function failure(stream: AsyncIterable<ModelStreamEvent>): Promise<{ error: ProviderError; events: ModelStreamEvent[] }> {
-  const events: ModelStreamEvent[] = [];
-  try {
-    for await (const e of stream) events.push(e);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ProviderError);
-    return { error: error as ProviderError, events };
-  }
-  throw new Error('expected the stream to fail');
-}
+const client = () => anthropicClient(fake.server, 'claude-test', 'sk-ant-test');
 
 describe('Anthropic messages adapter (real SDK, fake server)', () => {
   it('streams text deltas, usage and a stop reason', async () => {
-    server.enqueue({ chunks: ['Hel', 'lo'], usage: { input: 20, output: 6 } });
-    const events = await collect(client().stream(request(), new AbortController().signal));
+    fake.server.enqueue({ chunks: ['Hel', 'lo'], usage: { input: 20, output: 6 } });
+    const events = await collectStream(client().stream(sampleRequest(), new AbortController().signal));
     expect(events).toEqual([
       { type: 'text_delta', delta: 'Hel' },
       { type: 'text_delta', delta: 'lo' },
@@ -51,9 +22,9 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
   });
 
   it('sends only Messages API fields: system param, input_schema tools, a generous max_tokens', async () => {
-    server.enqueue({ text: 'ok' });
-    await collect(client().stream(request(), new AbortController().signal));
-    const req = server.requests[0]!;
+    fake.server.enqueue({ text: 'ok' });
+    await collectStream(client().stream(sampleRequest(), new AbortController().signal));
+    const req = fake.server.requests[0]!;
     expect(req.path).toBe('/v1/messages');
     expect(Object.keys(req.body).sort()).toEqual(['max_tokens', 'messages', 'model', 'stream', 'system', 'tools']);
     expect(req.body.max_tokens).toBe(ANTHROPIC_DEFAULT_MAX_TOKENS);
@@ -63,7 +34,7 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
   });
 
   it('emits several tool calls in order, with invalid and empty arguments', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'Let me look.',
       toolCalls: [
         { id: 't1', name: 'read_file', args: { path: 'a' } },
@@ -71,7 +42,7 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
         { id: 't3', name: 'list', args: '' },
       ],
     });
-    const events = await collect(client().stream(request(), new AbortController().signal));
+    const events = await collectStream(client().stream(sampleRequest(), new AbortController().signal));
     const calls = events.filter((e) => e.type === 'tool_call').map((e) => (e as Extract<ModelStreamEvent, { type: 'tool_call' }>).call);
     expect(calls).toEqual([
       { id: 't1', name: 'read_file', args: { path: 'a' }, rawArgs: '{"path":"a"}' },
@@ -83,7 +54,7 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
   });
 
   it('merges consecutive tool results (and a steering message) into one user turn with is_error', async () => {
-    server.enqueue({ text: 'done' });
+    fake.server.enqueue({ text: 'done' });
     const messages: Message[] = [
       { role: 'user', text: 'go' },
       { role: 'assistant', text: 'Reading both.', toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'x' }, rawArgs: '{"path":"x"}' }, { id: 'c2', name: 'read_file', args: undefined, rawArgs: '{bad' }] },
@@ -91,8 +62,8 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
       { role: 'tool', callId: 'c2', name: 'read_file', output: 'bad arguments', isError: true },
       { role: 'user', text: 'also check y' },
     ];
-    await collect(client().stream(request({ messages }), new AbortController().signal));
-    const sent = server.requests[0]!.body.messages;
+    await collectStream(client().stream(sampleRequest({ messages }), new AbortController().signal));
+    const sent = fake.server.requests[0]!.body.messages;
     expect(sent).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'go' }] },
       {
@@ -115,21 +86,21 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
   });
 
   it('turns a 401 into a ProviderError of kind auth', async () => {
-    server.enqueue({ status: 401 });
-    const { error } = await failure(client().stream(request(), new AbortController().signal));
+    fake.server.enqueue({ status: 401 });
+    const { error } = await streamFailure(client().stream(sampleRequest(), new AbortController().signal));
     expect(error.kind).toBe('auth');
     expect(error.details).toMatchObject({ provider: 'anthropic', model: 'claude-test', status: 401, afterContent: false });
   });
 
   it('classifies an overloaded 529 as a server error', async () => {
-    server.enqueue({ status: 529 });
-    const { error } = await failure(client().stream(request(), new AbortController().signal));
+    fake.server.enqueue({ status: 529 });
+    const { error } = await streamFailure(client().stream(sampleRequest(), new AbortController().signal));
     expect(error.kind).toBe('server');
   });
 
   it('reports a stream cut before content with afterContent false', async () => {
-    server.enqueue({ chunks: ['a', 'b'], cutAfterChunks: 1 });
-    const { error, events } = await failure(client().stream(request(), new AbortController().signal));
+    fake.server.enqueue({ chunks: ['a', 'b'], cutAfterChunks: 1 });
+    const { error, events } = await streamFailure(client().stream(sampleRequest(), new AbortController().signal));
     expect(events).toEqual([]);
     expect(error.kind).toBe('stream_cut');
     expect(error.details.afterContent).toBe(false);
@@ -137,8 +108,8 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
 
   it('reports a stream cut after text with afterContent true', async () => {
     // message_start, block start, delta 'partial', delta 'more' -> cut before stop events
-    server.enqueue({ chunks: ['partial', 'more', 'never'], cutAfterChunks: 4 });
-    const { error, events } = await failure(client().stream(request(), new AbortController().signal));
+    fake.server.enqueue({ chunks: ['partial', 'more', 'never'], cutAfterChunks: 4 });
+    const { error, events } = await streamFailure(client().stream(sampleRequest(), new AbortController().signal));
     expect(events).toEqual([
       { type: 'text_delta', delta: 'partial' },
       { type: 'text_delta', delta: 'more' },
@@ -148,10 +119,10 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
   });
 
   it('throws aborted when the caller aborts', async () => {
-    server.enqueue({ hang: true });
+    fake.server.enqueue({ hang: true });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 50);
-    const { error } = await failure(client().stream(request(), ac.signal));
+    const { error } = await streamFailure(client().stream(sampleRequest(), ac.signal));
     expect(error.kind).toBe('aborted');
   });
 });

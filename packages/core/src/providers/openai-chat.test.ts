@@ -1,56 +1,26 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
-import { createOpenAIChatClient } from './openai-chat.js';
-import { ProviderError } from './provider-error.js';
-import type { ModelRequest, ModelStreamEvent } from './types.js';
+import { describe, expect, it } from 'vitest';
+import type { ModelStreamEvent } from './types.js';
 import type { Message } from '../messages.js';
+import { collectStream, sampleRequest, streamFailure } from './testing/adapter-stream.test-helper.js';
+import { openaiClient, fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
 
-let server: FakeModelServer;
-beforeEach(async () => {
-  server = await startFakeModelServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const fake = fakeModelServerPerTest();
 
-const client = () => createOpenAIChatClient({ id: 'openai/gpt-test', model: 'gpt-test', baseURL: server.openaiBaseURL, apiKey: 'sk-test' });
-const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
-  system: 'be brief',
-  messages: [{ role: 'user', text: 'hi' }],
-  tools: [{ name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
-  ...over,
-});
-
-async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
-  const out: ModelStreamEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
-}
-
-async function failure(stream: AsyncIterable<ModelStreamEvent>): Promise<{ error: ProviderError; events: ModelStreamEvent[] }> {
-  const events: ModelStreamEvent[] = [];
-  try {
-    for await (const e of stream) events.push(e);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ProviderError);
-    return { error: error as ProviderError, events };
-  }
-  throw new Error('expected the stream to fail');
-}
+const client = () => openaiClient(fake.server, 'gpt-test', 'sk-test');
 
 describe('OpenAI chat adapter (real SDK, fake server)', () => {
   it('streams text deltas, usage and a stop reason', async () => {
-    server.enqueue({ chunks: ['Hel', 'lo ', 'there'], usage: { input: 12, output: 4 } });
-    const events = await collect(client().stream(request(), new AbortController().signal));
+    fake.server.enqueue({ chunks: ['Hel', 'lo ', 'there'], usage: { input: 12, output: 4 } });
+    const events = await collectStream(client().stream(sampleRequest(), new AbortController().signal));
     expect(events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta)).toEqual(['Hel', 'lo ', 'there']);
     expect(events.at(-2)).toEqual({ type: 'usage', inputTokens: 12, outputTokens: 4 });
     expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'stop' });
   });
 
   it('sends only Chat Completions fields: system message, function tools, temperature 0.2, no max tokens', async () => {
-    server.enqueue({ text: 'ok' });
-    await collect(client().stream(request(), new AbortController().signal));
-    const body = server.requests[0]!.body;
+    fake.server.enqueue({ text: 'ok' });
+    await collectStream(client().stream(sampleRequest(), new AbortController().signal));
+    const body = fake.server.requests[0]!.body;
     expect(Object.keys(body).sort()).toEqual(['messages', 'model', 'stream', 'stream_options', 'temperature', 'tools']);
     expect(body.temperature).toBe(0.2);
     expect(body.messages[0]).toEqual({ role: 'system', content: 'be brief' });
@@ -58,11 +28,11 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
       type: 'function',
       function: { name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
     });
-    expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-test');
+    expect(fake.server.requests[0]!.headers.authorization).toBe('Bearer sk-test');
   });
 
   it('assembles several tool calls from split deltas, in order, with invalid and empty arguments', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'Reading.',
       toolCalls: [
         { id: 'a', name: 'read_file', args: { path: 'one.txt' } },
@@ -70,7 +40,7 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
         { id: 'c', name: 'list', args: '' },
       ],
     });
-    const events = await collect(client().stream(request(), new AbortController().signal));
+    const events = await collectStream(client().stream(sampleRequest(), new AbortController().signal));
     const calls = events.filter((e) => e.type === 'tool_call').map((e) => (e as Extract<ModelStreamEvent, { type: 'tool_call' }>).call);
     expect(calls).toEqual([
       { id: 'a', name: 'read_file', args: { path: 'one.txt' }, rawArgs: '{"path":"one.txt"}' },
@@ -81,10 +51,10 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
   });
 
   it('makes up unique ids when a compatible server sends none', async () => {
-    server.enqueue({ toolCalls: [{ id: '', name: 'read_file', args: {} }] }, { toolCalls: [{ id: '', name: 'read_file', args: {} }] });
+    fake.server.enqueue({ toolCalls: [{ id: '', name: 'read_file', args: {} }] }, { toolCalls: [{ id: '', name: 'read_file', args: {} }] });
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
-      for (const e of await collect(client().stream(request(), new AbortController().signal))) if (e.type === 'tool_call') ids.push(e.call.id);
+      for (const e of await collectStream(client().stream(sampleRequest(), new AbortController().signal))) if (e.type === 'tool_call') ids.push(e.call.id);
     }
     expect(ids).toHaveLength(2);
     expect(ids[0]).toMatch(/^call_0_[0-9a-f]{16}$/);
@@ -92,15 +62,15 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
   });
 
   it('maps assistant tool calls and tool results back to the wire format', async () => {
-    server.enqueue({ text: 'done' });
+    fake.server.enqueue({ text: 'done' });
     const messages: Message[] = [
       { role: 'user', text: 'go' },
       { role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'x' }, rawArgs: '{"path":"x"}' }, { id: 'c2', name: 'read_file', args: undefined, rawArgs: '{bad' }] },
       { role: 'tool', callId: 'c1', name: 'read_file', output: 'contents', isError: false },
       { role: 'tool', callId: 'c2', name: 'read_file', output: 'arguments are not valid JSON', isError: true },
     ];
-    await collect(client().stream(request({ messages }), new AbortController().signal));
-    const sent = server.requests[0]!.body.messages;
+    await collectStream(client().stream(sampleRequest({ messages }), new AbortController().signal));
+    const sent = fake.server.requests[0]!.body.messages;
     expect(sent[2]).toEqual({
       role: 'assistant',
       content: null,
@@ -114,8 +84,8 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
   });
 
   it('turns a 401 into a ProviderError of kind auth with a readable message', async () => {
-    server.enqueue({ status: 401 });
-    const { error } = await failure(client().stream(request(), new AbortController().signal));
+    fake.server.enqueue({ status: 401 });
+    const { error } = await streamFailure(client().stream(sampleRequest(), new AbortController().signal));
     expect(error.kind).toBe('auth');
     expect(error.details.status).toBe(401);
     expect(error.message).toContain('check the API key');
@@ -123,40 +93,40 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
   });
 
   it('carries Retry-After on a 429', async () => {
-    server.enqueue({ status: 429, headers: { 'retry-after': '3' } });
-    const { error } = await failure(client().stream(request(), new AbortController().signal));
+    fake.server.enqueue({ status: 429, headers: { 'retry-after': '3' } });
+    const { error } = await streamFailure(client().stream(sampleRequest(), new AbortController().signal));
     expect(error.kind).toBe('rate_limit');
     expect(error.details.retryAfterMs).toBe(3000);
   });
 
   it('reports a stream cut before any content with afterContent false', async () => {
-    server.enqueue({ chunks: ['a', 'b'], cutAfterChunks: 1 });
-    const { error, events } = await failure(client().stream(request(), new AbortController().signal));
+    fake.server.enqueue({ chunks: ['a', 'b'], cutAfterChunks: 1 });
+    const { error, events } = await streamFailure(client().stream(sampleRequest(), new AbortController().signal));
     expect(events).toEqual([]);
     expect(error.kind).toBe('stream_cut');
     expect(error.details.afterContent).toBe(false);
   });
 
   it('reports a stream cut after text with afterContent true', async () => {
-    server.enqueue({ chunks: ['partial ', 'reply', ' never'], cutAfterChunks: 3 });
-    const { error, events } = await failure(client().stream(request(), new AbortController().signal));
+    fake.server.enqueue({ chunks: ['partial ', 'reply', ' never'], cutAfterChunks: 3 });
+    const { error, events } = await streamFailure(client().stream(sampleRequest(), new AbortController().signal));
     expect(events.map((e) => e.type)).toEqual(['text_delta', 'text_delta']);
     expect(error.kind).toBe('stream_cut');
     expect(error.details.afterContent).toBe(true);
   });
 
   it('throws aborted when the caller aborts a hanging request', async () => {
-    server.enqueue({ hang: true });
+    fake.server.enqueue({ hang: true });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 50);
-    const { error } = await failure(client().stream(request(), ac.signal));
+    const { error } = await streamFailure(client().stream(sampleRequest(), ac.signal));
     expect(error.kind).toBe('aborted');
   });
 
   it('sends maxOutputTokens when asked', async () => {
-    server.enqueue({ text: 'ok' });
-    await collect(client().stream(request({ maxOutputTokens: 500, tools: [] }), new AbortController().signal));
-    expect(server.requests[0]!.body.max_completion_tokens).toBe(500);
-    expect(server.requests[0]!.body.tools).toBeUndefined();
+    fake.server.enqueue({ text: 'ok' });
+    await collectStream(client().stream(sampleRequest({ maxOutputTokens: 500, tools: [] }), new AbortController().signal));
+    expect(fake.server.requests[0]!.body.max_completion_tokens).toBe(500);
+    expect(fake.server.requests[0]!.body.tools).toBeUndefined();
   });
 });
