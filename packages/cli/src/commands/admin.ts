@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { runAuditCommand, runPermissionsCommand } from '@tandem/server';
-import { showMemory } from './memory.js';
+import { editMemory } from './memory-edit.js';
+import { exportMemory, showMemory, type MemoryFormat } from './memory.js';
 import { listModels } from './models.js';
 
 export interface AdminContext {
@@ -80,14 +81,43 @@ export function registerAdminCommands(program: Command, context: AdminContext): 
 
   program
     .command('memory')
-    .description("show a session's long-term memory and history (default: the session for this directory)")
-    .argument('[session]', 'session id or a unique prefix of one')
+    .description(
+      "a workspace's long-term memory: show (MEMORY.md + HISTORY.md, the default), edit (MEMORY.md in $EDITOR), export (markdown or JSON)",
+    )
+    .argument('[action]', 'show | edit | export (anything else is taken as a session, for `tandem memory SESSION`)')
+    .argument('[session]', 'session id or a unique prefix of one (default: the session for this directory)')
+    .option('--session <id>', 'session id or a unique prefix of one')
+    .option('--format <format>', 'export as markdown or json', parseFormat, 'markdown' as MemoryFormat)
+    .option('--out <file>', 'export: write to FILE (atomically) instead of stdout')
+    .option('--workspace <dir>', 'edit: the workspace whose MEMORY.md to open (default: the session\'s, or this directory)')
     .option('--url <url>', URL_HELP)
     .option('--token <token>', 'a token of that server (default: from the data directory)')
     .option('--data-dir <dir>', DATA_DIR_HELP)
-    .action(async (session: string | undefined, options: { url?: string; token?: string; dataDir?: string }) => {
-      context.done(await showMemory({ ...options, session, viewer: true, dataDir: context.dataDirOf(options.dataDir) }));
+    .action(async (action: string | undefined, positional: string | undefined, options: MemoryOptions) => {
+      const known = action === 'show' || action === 'edit' || action === 'export';
+      const session = options.session ?? (known ? positional : action);
+      if (!known && positional !== undefined) throw new Error(`unknown memory action "${action}": expected show, edit or export`);
+      const connection = { url: options.url, token: options.token, viewer: true, dataDir: context.dataDirOf(options.dataDir), session };
+      if (action === 'edit') return context.done(await editMemory({ ...connection, workspace: options.workspace }));
+      if (action === 'export') return context.done(await exportMemory({ ...connection, format: options.format, file: options.out }));
+      context.done(await showMemory(connection));
     });
+}
+
+interface MemoryOptions {
+  session?: string;
+  format: MemoryFormat;
+  out?: string;
+  workspace?: string;
+  url?: string;
+  token?: string;
+  dataDir?: string;
+}
+
+function parseFormat(value: string): MemoryFormat {
+  if (value === 'markdown' || value === 'md') return 'markdown';
+  if (value === 'json') return 'json';
+  throw new InvalidArgumentError(`expected markdown or json, got "${value}"`);
 }
 
 function parseCount(value: string): number {

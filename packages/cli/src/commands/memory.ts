@@ -1,14 +1,68 @@
 import { chooseSession } from '@tandem/tui';
 import type { ConnectionArgs } from '../connection-args.js';
+import { writeOutput } from '../write-output.js';
 import { withClient } from './with-client.js';
 
-/** `tandem memory [SESSION]`: the long-term memory (MEMORY.md) and history (HISTORY.md) a session sees. */
-export async function showMemory(args: ConnectionArgs & { session?: string | undefined; out?: NodeJS.WritableStream }): Promise<number> {
-  const result = await withClient(args, 'memory', async (client) => {
+export type MemoryFormat = 'markdown' | 'json';
+
+export interface MemoryArgs extends ConnectionArgs {
+  session?: string | undefined;
+  out?: NodeJS.WritableStream;
+}
+
+interface SessionMemory {
+  sessionId: string;
+  workspace: string;
+  memory: string;
+  history: string;
+}
+
+/** memory:show for the session (by id or prefix; by default the one for this directory). */
+async function fetchMemory(args: MemoryArgs): Promise<SessionMemory> {
+  return withClient(args, 'memory', async (client) => {
     const session = await chooseSession(client, { sessionId: args.session, cwd: args.session ? undefined : process.cwd(), viewer: true });
-    return client.request('memory:show', { sessionId: session.id });
+    const result = await client.request('memory:show', { sessionId: session.id });
+    return { sessionId: session.id, workspace: session.cwd, memory: result.memory, history: result.history };
   });
+}
+
+/** `tandem memory [show]`: the long-term memory (MEMORY.md) and history (HISTORY.md) a session sees. */
+export async function showMemory(args: MemoryArgs): Promise<number> {
+  const result = await fetchMemory(args);
   const out = args.out ?? process.stdout;
   out.write(`# MEMORY.md\n\n${result.memory.trim() || '(empty)'}\n\n# HISTORY.md\n\n${result.history.trim() || '(empty)'}\n`);
   return 0;
+}
+
+/** `tandem memory export`: MEMORY.md and HISTORY.md as one markdown document or JSON, to stdout or --out FILE. */
+export async function exportMemory(args: MemoryArgs & { format: MemoryFormat; file?: string | undefined }): Promise<number> {
+  const result = await fetchMemory(args);
+  const text = renderExport(result, args.format, new Date());
+  if (!args.file) {
+    (args.out ?? process.stdout).write(text);
+    return 0;
+  }
+  const written = await writeOutput(args.file, text);
+  (args.out ?? process.stdout).write(`wrote ${written} (${Buffer.byteLength(text)} bytes, ${args.format})\n`);
+  return 0;
+}
+
+export function renderExport(memory: SessionMemory, format: MemoryFormat, now: Date): string {
+  if (format === 'json') {
+    return `${JSON.stringify({ workspace: memory.workspace, sessionId: memory.sessionId, exportedAt: now.toISOString(), memory: memory.memory, history: memory.history }, null, 2)}\n`;
+  }
+  return [
+    `# Tandem memory — ${memory.workspace}`,
+    '',
+    `_exported ${now.toISOString()} from session ${memory.sessionId}_`,
+    '',
+    '## MEMORY.md',
+    '',
+    memory.memory.trim() || '_empty_',
+    '',
+    '## HISTORY.md',
+    '',
+    memory.history.trim() || '_empty_',
+    '',
+  ].join('\n');
 }
