@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { describe, expect, it } from 'vitest';
 import { SessionEventSchema } from '@tandem/shared';
 import type { Message } from '../messages.js';
-import { createOpenAIChatClient } from '../providers/openai-chat.js';
 import { ContextAccountant } from './context-accountant.js';
 import { contextUsageEvent, maybeCompact } from './maybe-compact.js';
 import { pairsIntact } from './exchange-boundaries.js';
+import { fakeModelServerPerFile, openaiClient } from '../providers/testing/fake-server.test-helper.js';
 
-let server: FakeModelServer;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const fake = fakeModelServerPerFile();
 
-const aux = (model: string) => createOpenAIChatClient({ id: `openai/${model}`, model, baseURL: server.openaiBaseURL, apiKey: 'k' });
+const aux = (model: string) => openaiClient(fake.server, model);
 const stamp = { sessionId: 's', seq: 1, ts: new Date(0).toISOString() };
 
 function longConversation(turns: number): Message[] {
@@ -39,10 +32,10 @@ function accountantFor(windowTokens: number): ContextAccountant {
 describe('maybeCompact (the per-request seam)', () => {
   it('does nothing and calls no model below the threshold', async () => {
     const conv = longConversation(2);
-    const before = server.requests.length;
+    const before = fake.server.requests.length;
     const out = await maybeCompact(conv, { accountant: accountantFor(100_000), client: aux('never'), signal: new AbortController().signal });
     expect(out).toEqual({ action: 'none' });
-    expect(server.requests.length).toBe(before);
+    expect(fake.server.requests.length).toBe(before);
     expect(conv).toHaveLength(8);
   });
 
@@ -51,7 +44,7 @@ describe('maybeCompact (the per-request seam)', () => {
     const acc = accountantFor(4000);
     acc.sync(conv);
     expect(acc.usage().percent).toBeGreaterThanOrEqual(80);
-    server.script('sum', { text: 'Steps 0-17 read src/file0..17.ts; all fine.' });
+    fake.server.script('sum', { text: 'Steps 0-17 read src/file0..17.ts; all fine.' });
     const out = await maybeCompact(conv, { accountant: acc, client: aux('sum'), signal: new AbortController().signal, keepRecentMessages: 8 });
     expect(out.action).toBe('compacted');
     if (out.action !== 'compacted') return;
@@ -66,7 +59,7 @@ describe('maybeCompact (the per-request seam)', () => {
 
   it('compacts on request (force) below the threshold', async () => {
     const conv = longConversation(4);
-    server.script('sum-forced', { text: 'Earlier steps read files; fine.' });
+    fake.server.script('sum-forced', { text: 'Earlier steps read files; fine.' });
     const out = await maybeCompact(conv, { accountant: accountantFor(100_000), client: aux('sum-forced'), signal: new AbortController().signal, force: true, keepRecentMessages: 4 });
     expect(out).toMatchObject({ action: 'compacted', event: { foldedMessages: 12 } });
     expect(conv).toHaveLength(5);
@@ -78,18 +71,18 @@ describe('maybeCompact (the per-request seam)', () => {
       { role: 'assistant', text: '', toolCalls: [{ id: 'c', name: 'read_file', args: {}, rawArgs: '{}' }] },
       { role: 'tool', callId: 'c', name: 'read_file', output: 'word '.repeat(3000), isError: false },
     ];
-    const before = server.requests.length;
+    const before = fake.server.requests.length;
     const out = await maybeCompact(conv, { accountant: accountantFor(4000), client: aux('never'), signal: new AbortController().signal });
     expect(out.action).toBe('skipped');
     if (out.action === 'skipped') expect(SessionEventSchema.parse({ ...stamp, ...out.event }).type).toBe('compaction_skipped');
-    expect(server.requests.length).toBe(before); // no useless summary call
+    expect(fake.server.requests.length).toBe(before); // no useless summary call
     expect(conv).toHaveLength(3);
   });
 
   it('leaves the conversation as it was when the summary call fails', async () => {
     const conv = longConversation(20);
     const copy = conv.slice();
-    server.script('sum-down', { status: 400, errorBody: { error: { message: 'bad', type: 'invalid_request_error' } } });
+    fake.server.script('sum-down', { status: 400, errorBody: { error: { message: 'bad', type: 'invalid_request_error' } } });
     const out = await maybeCompact(conv, { accountant: accountantFor(4000), client: aux('sum-down'), signal: new AbortController().signal });
     expect(out).toMatchObject({ action: 'failed', event: { type: 'compaction_skipped', reason: expect.stringMatching(/^compaction failed: the summary call to openai\/sum-down failed/) } });
     expect(conv).toEqual(copy);

@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeClock, type FakeModelServer, startFakeModelServer } from '@tandem/testkit';
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '@tandem/testkit';
 import type { Message } from '../messages.js';
-import { createOpenAIChatClient } from '../providers/openai-chat.js';
 import { planCompaction } from './plan-compaction.js';
 import { applyCompaction, runCompaction, SUMMARY_PREFIX } from './run-compaction.js';
+import { fakeModelServerPerFile, openaiClient } from '../providers/testing/fake-server.test-helper.js';
 
-let server: FakeModelServer;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const fake = fakeModelServerPerFile();
 
 function aux(model: string) {
-  return createOpenAIChatClient({ id: `openai/${model}`, model, baseURL: server.openaiBaseURL, apiKey: 'test-key' });
+  return openaiClient(fake.server, model, 'test-key');
 }
 
 const conversation: Message[] = [
@@ -37,12 +31,12 @@ describe('runCompaction through the real OpenAI adapter and the fake model serve
     const plan = planCompaction(conversation, budget);
     expect(plan.action).toBe('compact');
     if (plan.action !== 'compact') return;
-    server.script('aux-mini', { text: 'User asked to fix agent-loop.test.ts; decided to count iterations from 1.' });
+    fake.server.script('aux-mini', { text: 'User asked to fix agent-loop.test.ts; decided to count iterations from 1.' });
     const result = await runCompaction(conversation, plan, { client: aux('aux-mini'), signal: new AbortController().signal });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
 
-    const request = server.requests.at(-1)!;
+    const request = fake.server.requests.at(-1)!;
     expect(request.model).toBe('aux-mini');
     expect(request.body.tools ?? []).toEqual([]); // a plain model call
     expect(request.body.max_completion_tokens ?? request.body.max_tokens).toBe(1024);
@@ -66,7 +60,7 @@ describe('runCompaction through the real OpenAI adapter and the fake model serve
 
   it('returns ok:false with a readable reason when the summary call fails', async () => {
     const plan = planCompaction(conversation, budget);
-    server.script('aux-broken', { status: 500 });
+    fake.server.script('aux-broken', { status: 500 });
     const result = await runCompaction(conversation, plan, { client: aux('aux-broken'), signal: new AbortController().signal });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(/summary call to openai\/aux-broken failed/);
@@ -74,7 +68,7 @@ describe('runCompaction through the real OpenAI adapter and the fake model serve
 
   it('returns ok:false on an empty summary and on a plan that is not compact', async () => {
     const plan = planCompaction(conversation, budget);
-    server.script('aux-empty', { text: '   ' });
+    fake.server.script('aux-empty', { text: '   ' });
     const empty = await runCompaction(conversation, plan, { client: aux('aux-empty'), signal: new AbortController().signal });
     expect(empty).toMatchObject({ ok: false });
     const none = await runCompaction(conversation, { action: 'none', usedTokens: 1, percent: 1 }, { client: aux('x'), signal: new AbortController().signal });
@@ -84,10 +78,10 @@ describe('runCompaction through the real OpenAI adapter and the fake model serve
   it('gives up on a hanging summary call when its timeout passes (fake clock)', async () => {
     const clock = new FakeClock(Date.UTC(2026, 11, 2, 14, 3));
     const plan = planCompaction(conversation, budget);
-    server.script('aux-hang', { hang: true });
-    const before = server.requests.length;
+    fake.server.script('aux-hang', { hang: true });
+    const before = fake.server.requests.length;
     const pending = runCompaction(conversation, plan, { client: aux('aux-hang'), signal: new AbortController().signal, clock, timeoutMs: 5000 });
-    await expect.poll(() => server.requests.length).toBe(before + 1);
+    await expect.poll(() => fake.server.requests.length).toBe(before + 1);
     await clock.advance(5000);
     const result = await pending;
     expect(result.ok).toBe(false);

@@ -1,23 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FakeClock, makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock, makeTempDir, type TempDir } from '@tandem/testkit';
 import type { Message } from '../messages.js';
-import { createAnthropicClient } from '../providers/anthropic-messages.js';
 import { createOpenAIChatClient } from '../providers/openai-chat.js';
 import { consolidateMemory } from './consolidate.js';
 import { consolidationOutcome } from './consolidation-outcome.js';
 import { MemoryStore } from './memory-store.js';
+import { anthropicClient, fakeModelServerPerFile } from '../providers/testing/fake-server.test-helper.js';
 
-let server: FakeModelServer;
+const fake = fakeModelServerPerFile();
 /** The history entries below are stamped with this time. */
 const DEC_2_14_03 = Date.UTC(2026, 11, 2, 14, 3);
 const dirs: TempDir[] = [];
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => d.cleanup()));
 });
@@ -32,11 +26,11 @@ async function openStore(memory?: string): Promise<MemoryStore> {
 
 const openai = (model: string) => ({
   id: `groq/${model}`,
-  client: createOpenAIChatClient({ id: `groq/${model}`, model, baseURL: server.openaiBaseURL, apiKey: 'k' }),
+  client: createOpenAIChatClient({ id: `groq/${model}`, model, baseURL: fake.server.openaiBaseURL, apiKey: 'k' }),
 });
 const anthropic = (model: string) => ({
   id: `anthropic/${model}`,
-  client: createAnthropicClient({ id: `anthropic/${model}`, model, baseURL: server.anthropicBaseURL, apiKey: 'k' }),
+  client: anthropicClient(fake.server, model),
 });
 
 const conversation: Message[] = [
@@ -51,12 +45,12 @@ const save = (memory = '# Memory\n- The user prefers pnpm.\n- vitest config live
 describe('consolidateMemory (business-layer fallback over the real SDK adapters)', () => {
   it('succeeds on the first model: MEMORY.md replaced, HISTORY.md appended', async () => {
     const store = await openStore('# Memory\n- old fact');
-    server.script('c-first', save());
-    const before = server.requests.length;
+    fake.server.script('c-first', save());
+    const before = fake.server.requests.length;
     const result = await consolidateMemory({ conversation, store, chain: [openai('c-first'), openai('c-unused')], clock: new FakeClock(DEC_2_14_03) });
     expect(result).toMatchObject({ ok: true, model: 'groq/c-first', historyEntry: '[2026-12-02 14:03] Set up vitest for packages/core; user prefers pnpm.' });
-    expect(server.requests.length).toBe(before + 1);
-    const request = server.requests.at(-1)!;
+    expect(fake.server.requests.length).toBe(before + 1);
+    const request = fake.server.requests.at(-1)!;
     expect(request.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['save_memory']);
     expect(JSON.stringify(request.body.messages)).toContain('old fact'); // current memory is merged
     expect(JSON.stringify(request.body.messages)).toContain('I prefer pnpm over npm');
@@ -71,8 +65,8 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
 
   it('moves to the next model when a model answers with text instead of calling save_memory', async () => {
     const store = await openStore();
-    server.script('c-chatty', { text: 'Here is a summary: the user prefers pnpm.' });
-    server.script('c-second', save());
+    fake.server.script('c-chatty', { text: 'Here is a summary: the user prefers pnpm.' });
+    fake.server.script('c-second', save());
     const result = await consolidateMemory({ conversation, store, chain: [openai('c-chatty'), anthropic('c-second')], clock: new FakeClock(DEC_2_14_03) });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -85,9 +79,9 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
 
   it('moves on when save_memory is called with invalid arguments, and dates an undated entry', async () => {
     const store = await openStore();
-    server.script('c-invalid', { toolCalls: [{ name: 'save_memory', args: { memory_update: '', history_entry: 'x' } }] });
-    server.script('c-badjson', { toolCalls: [{ name: 'save_memory', args: '{"memory_update": "unterminated' }] });
-    server.script('c-undated', save('# Memory\n- fact', 'Set up vitest.'));
+    fake.server.script('c-invalid', { toolCalls: [{ name: 'save_memory', args: { memory_update: '', history_entry: 'x' } }] });
+    fake.server.script('c-badjson', { toolCalls: [{ name: 'save_memory', args: '{"memory_update": "unterminated' }] });
+    fake.server.script('c-undated', save('# Memory\n- fact', 'Set up vitest.'));
     const clock = new FakeClock(Date.UTC(2026, 11, 2, 9, 5));
     const result = await consolidateMemory({ conversation, store, chain: [openai('c-invalid'), openai('c-badjson'), openai('c-undated')], clock });
     expect(result.attempts.map((a) => a.outcome)).toEqual(['invalid_arguments', 'invalid_arguments', 'saved']);
@@ -99,13 +93,13 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
   it('times out a hanging model after 30 s of clock time and uses the next one', async () => {
     const store = await openStore();
     const clock = new FakeClock(DEC_2_14_03);
-    server.script('c-hang', { hang: true });
-    server.script('c-after-hang', save());
-    const before = server.requests.length;
+    fake.server.script('c-hang', { hang: true });
+    fake.server.script('c-after-hang', save());
+    const before = fake.server.requests.length;
     const pending = consolidateMemory({ conversation, store, chain: [openai('c-hang'), openai('c-after-hang')], clock, timeoutMs: 30_000 });
-    await expect.poll(() => server.requests.length).toBe(before + 1);
+    await expect.poll(() => fake.server.requests.length).toBe(before + 1);
     await clock.advance(29_999);
-    expect(server.requests.length).toBe(before + 1); // not yet
+    expect(fake.server.requests.length).toBe(before + 1); // not yet
     await clock.advance(1);
     const result = await pending;
     expect(result.ok).toBe(true);
@@ -118,9 +112,9 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
   it('when every model fails: ok:false with each attempt in the reason, nothing written', async () => {
     const store = await openStore('# Memory\n- keep me');
     await store.appendHistory('[2026-12-01 10:00] earlier');
-    server.script('f-text', { text: 'no tools for me' });
-    server.script('f-500', { status: 500 }, { status: 500 }, { status: 500 });
-    server.script('f-other-tool', { toolCalls: [{ name: 'read_file', args: { path: 'x' } }] });
+    fake.server.script('f-text', { text: 'no tools for me' });
+    fake.server.script('f-500', { status: 500 }, { status: 500 }, { status: 500 });
+    fake.server.script('f-other-tool', { toolCalls: [{ name: 'read_file', args: { path: 'x' } }] });
     const chain = [openai('f-text'), openai('f-500'), anthropic('f-other-tool'), openai('f-text')];
     const result = await consolidateMemory({ conversation, store, chain, clock: new FakeClock(DEC_2_14_03) });
     expect(result.ok).toBe(false);
@@ -144,15 +138,15 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
   it('stops when the caller cancels', async () => {
     const store = await openStore('# Memory\n- keep me');
     const clock = new FakeClock(DEC_2_14_03);
-    server.script('c-cancel', { hang: true });
+    fake.server.script('c-cancel', { hang: true });
     const controller = new AbortController();
-    const before = server.requests.length;
+    const before = fake.server.requests.length;
     const pending = consolidateMemory({ conversation, store, chain: [openai('c-cancel'), openai('c-never')], clock, signal: controller.signal });
-    await expect.poll(() => server.requests.length).toBe(before + 1);
+    await expect.poll(() => fake.server.requests.length).toBe(before + 1);
     controller.abort();
     const result = await pending;
     expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/cancelled/) });
-    expect(server.requests.length).toBe(before + 1);
+    expect(fake.server.requests.length).toBe(before + 1);
     expect(await store.readMemory()).toBe('# Memory\n- keep me\n');
   });
 
@@ -166,7 +160,7 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
         },
       },
     });
-    server.script('c-nospace', save());
+    fake.server.script('c-nospace', save());
     const result = await consolidateMemory({ conversation, store, chain: [openai('c-nospace')], clock: new FakeClock(DEC_2_14_03) });
     expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/MEMORY\.md could not be written \(ENOSPC/) });
     expect(await readFile(store.historyPath, 'utf8').catch(() => '')).toBe('');

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeClock, type FakeModelServer, settle, startFakeModelServer } from '@tandem/testkit';
+import { describe, expect, it } from 'vitest';
+import { FakeClock, settle } from '@tandem/testkit';
 import type { Message } from '../messages.js';
 import { Governor } from './governor.js';
 import { ProviderError } from './provider-error.js';
@@ -15,15 +15,10 @@ import {
   recorder,
   testModel,
 } from './testing/chain-fixture.test-helper.js';
+import { fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
 import type { ModelRequest, ToolSpec } from './types.js';
 
-let server: FakeModelServer;
-beforeEach(async () => {
-  server = await startFakeModelServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const fake = fakeModelServerPerTest();
 
 // Documented request fields (OpenAI Chat Completions create; Anthropic Messages create).
 const OPENAI_TOP_LEVEL = new Set([
@@ -86,14 +81,14 @@ function keysOf(o: object): string[] {
 describe('resilient model client: what is sent', () => {
   it('sends only documented fields to both APIs, and no internal tool fields', async () => {
     const models = [testModel('openai/m-a', { fallback: 'anthropic/m-b' }), testModel('anthropic/m-b')];
-    server.script('m-a', { status: 503 }, { status: 503 }, { status: 503 }, { status: 503 });
-    server.script('m-b', { text: 'ok' });
+    fake.server.script('m-a', { status: 503 }, { status: 503 }, { status: 503 }, { status: 503 });
+    fake.server.script('m-b', { text: 'ok' });
     const clock = new FakeClock({ auto: true });
-    const client = resolveModelClient('openai/m-a', { env: fakeEnv(server), config: configWith(models), clock });
+    const client = resolveModelClient('openai/m-a', { env: fakeEnv(fake.server), config: configWith(models), clock });
     const out = await drain(client, REQUEST);
     expect(out.error).toBeUndefined();
 
-    const openaiBody = server.requests[0]!.body;
+    const openaiBody = fake.server.requests[0]!.body;
     for (const k of keysOf(openaiBody)) expect(OPENAI_TOP_LEVEL.has(k), `openai field ${k}`).toBe(true);
     expect(openaiBody.tools).toHaveLength(2);
     for (const tool of openaiBody.tools) {
@@ -101,7 +96,7 @@ describe('resilient model client: what is sent', () => {
       for (const k of keysOf(tool.function)) expect(OPENAI_FUNCTION.has(k), `openai function field ${k}`).toBe(true);
     }
 
-    const anthropicReq = server.requests.at(-1)!;
+    const anthropicReq = fake.server.requests.at(-1)!;
     expect(anthropicReq.path).toBe('/v1/messages');
     for (const k of keysOf(anthropicReq.body)) expect(ANTHROPIC_TOP_LEVEL.has(k), `anthropic field ${k}`).toBe(true);
     for (const tool of anthropicReq.body.tools) {
@@ -113,12 +108,12 @@ describe('resilient model client: what is sent', () => {
 
   it('keeps every tool call paired with its result on both protocols after a cross-protocol fallback', async () => {
     const models = [testModel('openai/m-a', { fallback: 'anthropic/m-b' }), testModel('anthropic/m-b')];
-    server.script('m-a', { status: 401 });
-    server.script('m-b', { text: 'summary' });
-    const client = resolveModelClient('openai/m-a', { env: fakeEnv(server), config: configWith(models), clock: new FakeClock({ auto: true }) });
+    fake.server.script('m-a', { status: 401 });
+    fake.server.script('m-b', { text: 'summary' });
+    const client = resolveModelClient('openai/m-a', { env: fakeEnv(fake.server), config: configWith(models), clock: new FakeClock({ auto: true }) });
     expect((await drain(client, REQUEST)).text).toBe('summary');
 
-    const chat: any[] = server.requests[0]!.body.messages;
+    const chat: any[] = fake.server.requests[0]!.body.messages;
     const callIds = chat.flatMap((m) => (m.tool_calls ?? []).map((c: any) => c.id));
     const resultIds = chat.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
     expect(callIds).toEqual(['call_1', 'call_2']);
@@ -126,7 +121,7 @@ describe('resilient model client: what is sent', () => {
     const callAt = chat.findIndex((m) => m.tool_calls);
     expect(chat.slice(callAt + 1, callAt + 3).map((m) => m.role)).toEqual(['tool', 'tool']);
 
-    const msgs: any[] = server.requests[1]!.body.messages;
+    const msgs: any[] = fake.server.requests[1]!.body.messages;
     const roles = msgs.map((m) => m.role);
     for (let i = 1; i < roles.length; i++) expect(roles[i], `roles alternate at ${i}`).not.toBe(roles[i - 1]);
     msgs.forEach((m, i) => {
@@ -143,14 +138,14 @@ describe('resilient model client: what is sent', () => {
 
   it('leaves out temperature for models that refuse it, and uses each gateway\'s output-limit field', async () => {
     const models = [testModel('openai/m-r', { temperature: false }), testModel('groq/m-g')];
-    server.script('m-r', { text: 'r' });
-    server.script('m-g', { text: 'g' });
-    const env = { ...fakeEnv(server), GROQ_API_KEY: 'gsk-test' };
-    const config = configWith(models, { providers: { groq: { baseURL: server.openaiBaseURL } } });
+    fake.server.script('m-r', { text: 'r' });
+    fake.server.script('m-g', { text: 'g' });
+    const env = { ...fakeEnv(fake.server), GROQ_API_KEY: 'gsk-test' };
+    const config = configWith(models, { providers: { groq: { baseURL: fake.server.openaiBaseURL } } });
     const req = { ...REQUEST, maxOutputTokens: 1000 };
     await drain(resolveModelClient('openai/m-r', { env, config }), req);
     await drain(resolveModelClient('groq/m-g', { env, config }), req);
-    const [r, g] = server.requests;
+    const [r, g] = fake.server.requests;
     expect(r!.body.temperature).toBeUndefined();
     expect(r!.body.max_completion_tokens).toBe(1000);
     expect(g!.body.temperature).toBe(0.3);
@@ -160,28 +155,28 @@ describe('resilient model client: what is sent', () => {
   });
 
   it('accepts a model the catalog does not know and sends it as named', async () => {
-    server.script('gpt-brand-new', { text: 'hi from the future' });
-    const client = resolveModelClient('openai/gpt-brand-new', { env: fakeEnv(server) });
+    fake.server.script('gpt-brand-new', { text: 'hi from the future' });
+    const client = resolveModelClient('openai/gpt-brand-new', { env: fakeEnv(fake.server) });
     expect((await drain(client)).text).toBe('hi from the future');
-    expect(server.requests[0]!.model).toBe('gpt-brand-new');
+    expect(fake.server.requests[0]!.model).toBe('gpt-brand-new');
   });
 
   it('refuses a request whose tool definitions alone overflow the window, before sending it', async () => {
     const models = [testModel('openai/m-small', { contextWindow: 1000, fallback: 'anthropic/m-b' }), testModel('anthropic/m-b')];
     const big = Array.from({ length: 3 }, (_, i) => ({ name: `tool_${i}`, description: 'x'.repeat(2000), parameters: { type: 'object' } }));
-    const client = resolveModelClient('openai/m-small', { env: fakeEnv(server), config: configWith(models) });
+    const client = resolveModelClient('openai/m-small', { env: fakeEnv(fake.server), config: configWith(models) });
     const out = await drain(client, { system: '', messages: [{ role: 'user', text: 'hi' }], tools: big });
     const err = out.error as ProviderError;
     expect(err.kind).toBe('context_overflow');
     expect(err.message).toMatch(/^openai model m-small: the request does not fit the context window: tool definitions alone take 1,5\d\d of 1,000 tokens/);
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it('uses the supplied token estimator', async () => {
     const models = [testModel('openai/m-small', { contextWindow: 1000 })];
-    server.script('m-small', { text: 'fits' });
-    const ok = resolveModelClient('openai/m-small', { env: fakeEnv(server), config: configWith(models) });
-    const strict = resolveModelClient('openai/m-small', { env: fakeEnv(server), config: configWith(models), estimateTokens: (t) => t.length });
+    fake.server.script('m-small', { text: 'fits' });
+    const ok = resolveModelClient('openai/m-small', { env: fakeEnv(fake.server), config: configWith(models) });
+    const strict = resolveModelClient('openai/m-small', { env: fakeEnv(fake.server), config: configWith(models), estimateTokens: (t) => t.length });
     const req: ModelRequest = { system: '', messages: [{ role: 'user', text: 'y'.repeat(2000) }], tools: [] };
     expect((await drain(ok, req)).text).toBe('fits');
     expect(((await drain(strict, req)).error as ProviderError).kind).toBe('context_overflow');
@@ -189,15 +184,15 @@ describe('resilient model client: what is sent', () => {
 
   it('never puts a key into an error message or an event', async () => {
     const models = [testModel('openai/m-a', { fallback: 'anthropic/m-b' }), testModel('anthropic/m-b')];
-    server.script(
+    fake.server.script(
       'm-a',
       { status: 429, headers: { 'retry-after': '1' } },
       { status: 401, errorBody: { error: { message: `Incorrect API key provided: ${OPENAI_KEY_2}`, type: 'invalid_request_error', code: 'invalid_api_key' } } },
     );
-    server.script('m-b', { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+    fake.server.script('m-b', { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
     const rec = recorder();
     const client = resolveModelClient('openai/m-a', {
-      env: fakeEnv(server, `${OPENAI_KEY},${OPENAI_KEY_2}`),
+      env: fakeEnv(fake.server, `${OPENAI_KEY},${OPENAI_KEY_2}`),
       config: configWith(models),
       clock: new FakeClock({ auto: true }),
       onEvent: rec.onEvent,
@@ -211,12 +206,12 @@ describe('resilient model client: what is sent', () => {
       expect(visible).not.toContain(key);
       expect(visible).not.toContain(key.slice(8));
     }
-    expect(server.requests.filter((r) => r.path === '/v1/chat/completions').length).toBe(2);
+    expect(fake.server.requests.filter((r) => r.path === '/v1/chat/completions').length).toBe(2);
   });
 
   it('scrubs a key that a provider echoes in its error text', async () => {
-    server.script('m-a', { status: 401, errorBody: { error: { message: `Incorrect API key provided: ${OPENAI_KEY}`, code: 'invalid_api_key' } } });
-    const client = resolveModelClient('openai/m-a', { env: fakeEnv(server), config: configWith([testModel('openai/m-a')]) });
+    fake.server.script('m-a', { status: 401, errorBody: { error: { message: `Incorrect API key provided: ${OPENAI_KEY}`, code: 'invalid_api_key' } } });
+    const client = resolveModelClient('openai/m-a', { env: fakeEnv(fake.server), config: configWith([testModel('openai/m-a')]) });
     const err = (await drain(client)).error as ProviderError;
     expect(err.kind).toBe('auth');
     const cause = err.details.cause as Error;
@@ -227,20 +222,20 @@ describe('resilient model client: what is sent', () => {
 
 describe('server-wide governor', () => {
   it('lets ten sessions sharing a key send only what its bucket allows until the clock moves', async () => {
-    server.setHandler(() => ({ text: 'ok' }));
+    fake.server.setHandler(() => ({ text: 'ok' }));
     const clock = new FakeClock();
     const governor = new Governor({ clock });
     const config = configWith([testModel('openai/m-a')], { providers: { openai: { requestsPerMinute: 3 } } });
     const sessions = Array.from({ length: 10 }, () =>
-      resolveModelClient('openai/m-a', { env: fakeEnv(server), config, clock, governor }),
+      resolveModelClient('openai/m-a', { env: fakeEnv(fake.server), config, clock, governor }),
     );
     const results = sessions.map((client) => drain(client));
     /** Request count once at least `n` arrived (or 5 s passed), after a short quiet period. */
     const reached = async (n: number) => {
-      for (let i = 0; i < 500 && server.requests.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && fake.server.requests.length < n; i++) await new Promise((r) => setTimeout(r, 10));
       await new Promise((r) => setTimeout(r, 150));
       await settle();
-      return server.requests.length;
+      return fake.server.requests.length;
     };
     expect(await reached(3)).toBe(3);
     await clock.advance(19_999);
@@ -256,20 +251,20 @@ describe('server-wide governor', () => {
   });
 
   it('makes every session honour a Retry-After on a shared key', async () => {
-    server.script('m-a', { status: 429, headers: { 'retry-after': '30' } }, { text: 'first' }, { text: 'second' });
+    fake.server.script('m-a', { status: 429, headers: { 'retry-after': '30' } }, { text: 'first' }, { text: 'second' });
     const clock = new FakeClock();
     const governor = new Governor({ clock });
     const config = configWith([testModel('openai/m-a')]);
-    const a = resolveModelClient('openai/m-a', { env: fakeEnv(server), config, clock, governor });
-    const b = resolveModelClient('openai/m-a', { env: fakeEnv(server), config, clock, governor });
+    const a = resolveModelClient('openai/m-a', { env: fakeEnv(fake.server), config, clock, governor });
+    const b = resolveModelClient('openai/m-a', { env: fakeEnv(fake.server), config, clock, governor });
     const first = drain(a);
     for (let i = 0; i < 300 && !clock.sleeps.includes(30_000); i++) await new Promise((r) => setTimeout(r, 10));
     expect(clock.sleeps).toContain(30_000);
     const second = drain(b);
     await new Promise((r) => setTimeout(r, 100));
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
     await clock.advance(30_000);
     expect([(await first).text, (await second).text].sort()).toEqual(['first', 'second']);
-    expect(server.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
   });
 });

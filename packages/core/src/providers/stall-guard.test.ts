@@ -1,30 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeClock, type FakeModelServer, startFakeModelServer, until } from '@tandem/testkit';
+import { describe, expect, it } from 'vitest';
+import { FakeClock, until } from '@tandem/testkit';
 import type { AdapterFactory } from './adapter-factory.js';
 import { ProviderError } from './provider-error.js';
 import { resolveModelClient } from './resolve.js';
 import { DEFAULT_STALL_LIMITS } from './stall-guard.js';
 import { configWith, drain, fakeEnv, HELLO, recorder, testModel } from './testing/chain-fixture.test-helper.js';
 import type { ModelStreamEvent } from './types.js';
+import { fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
 
-let server: FakeModelServer;
-beforeEach(async () => {
-  server = await startFakeModelServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const fake = fakeModelServerPerTest();
 
 describe('stalled replies', () => {
   it('abandons a reply that sends nothing for 5 minutes and retries it in place', async () => {
-    server.script('m-a', { hang: true }, { text: 'second try' });
+    fake.server.script('m-a', { hang: true }, { text: 'second try' });
     const clock = new FakeClock({ auto: true });
     const rec = recorder();
-    const client = resolveModelClient('openai/m-a', { env: fakeEnv(server), config: configWith([testModel('openai/m-a')]), clock, onEvent: rec.onEvent });
+    const client = resolveModelClient('openai/m-a', { env: fakeEnv(fake.server), config: configWith([testModel('openai/m-a')]), clock, onEvent: rec.onEvent });
     const pending = drain(client);
-    await until(() => server.requests.length === 1 && clock.pendingSleeps() === 1);
+    await until(() => fake.server.requests.length === 1 && clock.pendingSleeps() === 1);
     await clock.advance(DEFAULT_STALL_LIMITS.firstEventMs - 1);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
     await clock.advance(1);
     const out = await pending;
     expect(out.error).toBeUndefined();
@@ -45,7 +40,7 @@ describe('stalled replies', () => {
         await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
       },
     });
-    const client = resolveModelClient('openai/m-a', { env: fakeEnv(server), config: configWith(models), clock, createAdapter });
+    const client = resolveModelClient('openai/m-a', { env: fakeEnv(fake.server), config: configWith(models), clock, createAdapter });
     const seen: ModelStreamEvent[] = [];
     let failure: unknown;
     const done = (async () => {

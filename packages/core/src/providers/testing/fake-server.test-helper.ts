@@ -1,4 +1,4 @@
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
 import { createAnthropicClient } from '../anthropic-messages.js';
 import { createOpenAIChatClient } from '../openai-chat.js';
@@ -6,11 +6,20 @@ import type { ModelClient } from '../types.js';
 
 /** A fresh fake model server for every test of the calling file; `fake.server` is the current one. */
 export function fakeModelServerPerTest(): { readonly server: FakeModelServer } {
+  return fakeModelServerAround(beforeEach, afterEach);
+}
+
+/** One fake model server for all tests of the calling file (requests and scripts carry over). */
+export function fakeModelServerPerFile(): { readonly server: FakeModelServer } {
+  return fakeModelServerAround(beforeAll, afterAll);
+}
+
+function fakeModelServerAround(before: typeof beforeAll, after: typeof afterAll): { readonly server: FakeModelServer } {
   let current: FakeModelServer | undefined;
-  beforeEach(async () => {
+  before(async () => {
     current = await startFakeModelServer();
   });
-  afterEach(async () => {
+  after(async () => {
     await current?.close();
     current = undefined;
   });
