@@ -75,7 +75,7 @@ describe('tandem attach in a real terminal', () => {
     const screen = await tmux.waitFor('viewer', 'Second answer, live.', 30_000);
     expect(screen).toContain('ana › and now?');
     // The turn is over for everyone once its run summary shows.
-    await tmux.waitFor('viewer', (s) => /Second answer, live\.\n─ run · openai\/gpt-4\.1-mini · 1 iteration/.test(s));
+    await tmux.waitFor('viewer', (s) => /Second answer, live\.\n┌─ Agent run ─+┐\n│ Model: openai\/gpt-4\.1-mini +│\n│ Iterations: 1 +│/.test(s));
     await tmux.waitFor('driver', /driver │ idle/);
   }, 60_000);
 

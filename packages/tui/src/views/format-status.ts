@@ -16,10 +16,10 @@ export function formatStatus(state: ViewState, spinnerFrame: number): string {
   const jobs = state.jobs.filter((job) => job.status === 'running').length;
   if (jobs > 0) parts.push(color('cyan', `${jobs} job${jobs === 1 ? '' : 's'} (F3)`));
   if (state.context) parts.push(contextPart(state.context.percent));
+  if (state.lastUsage) parts.push(dim(`last turn ${state.lastUsage.inputTokens} in / ${state.lastUsage.outputTokens} out tok`));
   // Least important last: a narrow terminal cuts the line from the right.
   const others = state.presence.filter((client) => client.name !== state.me);
   if (others.length > 0) parts.push(`with ${others.map((client) => esc(`${client.name}${client.role === 'viewer' ? ' (watching)' : ''}`)).join(', ')}`);
-  if (state.lastUsage) parts.push(dim(`last turn ${state.lastUsage.inputTokens}↑ ${state.lastUsage.outputTokens}↓ tok`));
   return ` ${parts.join(dim(' │ '))}`;
 }
 

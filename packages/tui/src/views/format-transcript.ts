@@ -1,6 +1,9 @@
 import { formatDuration } from '../state/arg-summary.js';
 import { outputTail } from '../state/output-buffer.js';
-import type { RunCall, RunSummaryItem, ToolItem, TranscriptItem } from '../state/types.js';
+import type { ToolItem, TranscriptItem } from '../state/types.js';
+import { formatRunSummary } from './format-run-summary.js';
+
+export { formatRunCall } from './format-run-summary.js';
 import { bold, color, dim, esc } from './tags.js';
 
 /** Live output lines shown under a running command. */
@@ -69,28 +72,5 @@ function formatTool(item: ToolItem): string[] {
   if (result && result.omitted > 0 && result.from === 'tail') lines.push(dim(`  │ … (${result.omitted} earlier lines)`));
   for (const line of result?.lines ?? []) lines.push(dim(`  │ ${esc(line)}`));
   if (result && result.omitted > 0 && result.from === 'head') lines.push(dim(`  │ … (+${result.omitted} more lines)`));
-  return lines;
-}
-
-/** `[1] run_command("go test") → OK (2.1s)` */
-export function formatRunCall(call: RunCall, index: number): string {
-  const outcome = call.status === 'ok' ? 'OK' : call.status === 'error' ? 'ERROR' : call.status === 'stopped' ? 'STOPPED' : 'RUNNING';
-  const took = call.durationMs !== undefined ? ` (${formatDuration(call.durationMs)})` : '';
-  return `[${index + 1}] ${call.tool}(${JSON.stringify(call.summary)}) → ${outcome}${took}`;
-}
-
-function formatRunSummary(item: RunSummaryItem): string[] {
-  const parts = [item.model];
-  if (item.iterations > 0) parts.push(`${item.iterations} iteration${item.iterations === 1 ? '' : 's'}`);
-  if (item.outcome !== 'answered') parts.push(item.outcome);
-  const title = `run · ${parts.join(' · ')}`;
-  const usage = item.usage ? `${item.usage.inputTokens} in / ${item.usage.outputTokens} out tokens` : '';
-  if (item.calls.length === 0) return [dim(`─ ${esc(title)}${usage ? ` · ${usage}` : ''}`)];
-  const lines = [dim(`┌ ${esc(title)}`)];
-  item.calls.forEach((call, index) => {
-    const text = esc(formatRunCall(call, index));
-    lines.push(`${dim('│')} ${call.status === 'ok' ? text : color(call.status === 'error' ? 'red' : 'yellow', text)}`);
-  });
-  lines.push(dim(`└ ${item.calls.length} tool call${item.calls.length === 1 ? '' : 's'}${usage ? ` · ${usage}` : ''}`));
   return lines;
 }

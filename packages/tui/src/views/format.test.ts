@@ -76,11 +76,23 @@ describe('status and help', () => {
 
   it('shows connection, session, model, role, others, turn, context and usage', () => {
     const line = plain(formatStatus(state, 0));
-    for (const part of ['● 127.0.0.1:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (watching)', '⠋ running run_command', 'ctx 42%', 'last turn 250↑ 25↓ tok']) {
+    for (const part of ['● 127.0.0.1:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (watching)', '⠋ running run_command', 'ctx 42%', 'last turn 250 in / 25 out tok']) {
       expect(line).toContain(part);
     }
     expect(line).not.toContain('with ana');
     expect(line.indexOf('running run_command')).toBeLessThan(line.indexOf('with bo'));
+    // Tokens before who else is attached: a narrow terminal cuts from the right.
+    expect(line.indexOf('last turn')).toBeLessThan(line.indexOf('with bo'));
+  });
+
+  it('shows command-input mode before the turn, and running background jobs', () => {
+    const jobs = [{ jobId: 'j', command: 'x', startedAt: '', status: 'running' as const, logPath: '/l' }];
+    const line = plain(formatStatus({ ...state, commandFocus: 'c1', jobs }, 0));
+    expect(line).toContain('⌨ typing into command');
+    expect(line.indexOf('⌨ typing')).toBeLessThan(line.indexOf('running run_command'));
+    expect(line).toContain('1 job (F3)');
+    expect(plain(formatHelp({ ...state, commandFocus: 'c1' }))).toContain('Ctrl-T or Esc back to chat');
+    expect(plain(formatHelp(state))).toContain('Ctrl-T type into command');
   });
 
   it('says why the connection is down', () => {
