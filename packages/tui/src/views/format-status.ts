@@ -16,7 +16,7 @@ export function formatStatus(state: ViewState, spinnerFrame: number): string {
   const jobs = state.jobs.filter((job) => job.status === 'running').length;
   if (jobs > 0) parts.push(color('cyan', `${jobs} job${jobs === 1 ? '' : 's'} (F3)`));
   if (state.context) parts.push(contextPart(state.context.percent));
-  if (state.lastUsage) parts.push(dim(`last turn ${state.lastUsage.inputTokens} in / ${state.lastUsage.outputTokens} out tok`));
+  if (state.lastUsage) parts.push(dim(`${tokens(state.lastUsage.inputTokens)} in / ${tokens(state.lastUsage.outputTokens)} out tok`));
   // Least important last: a narrow terminal cuts the line from the right.
   const others = state.presence.filter((client) => client.name !== state.me);
   if (others.length > 0) parts.push(`with ${others.map((client) => esc(`${client.name}${client.role === 'viewer' ? ' (watching)' : ''}`)).join(', ')}`);
@@ -57,6 +57,13 @@ function contextPart(percent: number): string {
   if (percent >= 80) return color('red', text);
   if (percent >= 60) return color('yellow', text);
   return dim(text);
+}
+
+/** `950`, `12.7k`, `1.3M`: token counts short enough for the status line. */
+export function tokens(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 1_000_000) return `${(count / 1000).toFixed(count < 100_000 ? 1 : 0)}k`;
+  return `${(count / 1_000_000).toFixed(1)}M`;
 }
 
 function shortId(id: string): string {

@@ -3,7 +3,7 @@ import { emptyEditor } from '../input/line-editor.js';
 import { initialState } from '../state/reducer.js';
 import type { PendingPermission, TranscriptItem, ViewState } from '../state/types.js';
 import { formatPermission } from './format-permission.js';
-import { formatHelp, formatStatus } from './format-status.js';
+import { formatHelp, formatStatus, tokens } from './format-status.js';
 import { formatRunCall, formatTranscript, MAX_TRANSCRIPT_LINES } from './format-transcript.js';
 import { formatInput } from './input-view.js';
 
@@ -76,13 +76,13 @@ describe('status and help', () => {
 
   it('shows connection, session, model, role, others, turn, context and usage', () => {
     const line = plain(formatStatus(state, 0));
-    for (const part of ['● 127.0.0.1:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (watching)', '⠋ running run_command', 'ctx 42%', 'last turn 250 in / 25 out tok']) {
+    for (const part of ['● 127.0.0.1:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (watching)', '⠋ running run_command', 'ctx 42%', '250 in / 25 out tok']) {
       expect(line).toContain(part);
     }
     expect(line).not.toContain('with ana');
     expect(line.indexOf('running run_command')).toBeLessThan(line.indexOf('with bo'));
     // Tokens before who else is attached: a narrow terminal cuts from the right.
-    expect(line.indexOf('last turn')).toBeLessThan(line.indexOf('with bo'));
+    expect(line.indexOf('25 out tok')).toBeLessThan(line.indexOf('with bo'));
   });
 
   it('shows command-input mode before the turn, and running background jobs', () => {
@@ -93,6 +93,10 @@ describe('status and help', () => {
     expect(line).toContain('1 job (F3)');
     expect(plain(formatHelp({ ...state, commandFocus: 'c1' }))).toContain('Ctrl-T or Esc back to chat');
     expect(plain(formatHelp(state))).toContain('Ctrl-T type into command');
+  });
+
+  it('shortens token counts', () => {
+    expect([tokens(950), tokens(12_714), tokens(250_000), tokens(1_300_000)]).toEqual(['950', '12.7k', '250k', '1.3M']);
   });
 
   it('says why the connection is down', () => {
