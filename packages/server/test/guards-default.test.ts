@@ -2,36 +2,27 @@ import { randomInt } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '@tandem/shared';
-import { FakeClock, startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import { FakeClock } from '@tandem/testkit';
 import { AUDIT_FILE } from '../src/audit/audit-log.js';
 import { PermissionStore, workspaceKey } from '../src/permissions/index.js';
 import { runServe } from '../src/index.js';
-import { connectClient, startTestServer, tempDir, TOKENS, type TestClient, type TestServer } from './server-harness.js';
+import { connectClient, fakeModelBed, startTestServer, tempDir, type TestClient, type TestServer, TOKENS } from './server-harness.js';
 
 /**
  * The guards as `createApplication` wires them by default (no seams passed): permission gate,
  * call rate limit, audit log and command limiter, over real sockets, the real openai SDK against
  * the fake model server, and real ptys.
  */
-let fake: FakeModelServer;
-let server: TestServer | undefined;
-beforeEach(async () => {
-  fake = await startFakeModelServer();
-});
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-  await fake.close();
-});
+const bed = fakeModelBed();
 
-const env = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL });
+const env = () => bed.env();
 type Opts = { dataDir?: string; defaultCwd?: string; clock?: FakeClock };
 
 async function start(opts: Opts = {}): Promise<TestServer> {
-  server = await startTestServer({ env: env(), ...opts });
-  return server;
+  bed.server = await startTestServer({ env: env(), ...opts });
+  return bed.server;
 }
 
 async function newSession(s: TestServer, name = 'alice'): Promise<{ alice: TestClient; sessionId: string }> {
@@ -63,7 +54,7 @@ describe('permissions by default', () => {
     const { alice, sessionId } = await newSession(s);
     const carol = await attach(s, 'carol', sessionId);
     const bob = await attach(s, 'bob', sessionId, 'viewer');
-    fake.enqueue(command('echo guarded-by-default'), { text: 'ok' });
+    bed.fake.enqueue(command('echo guarded-by-default'), { text: 'ok' });
     await alice.ok('session:send', { sessionId, text: 'run it' });
 
     const request = await asked(alice);
@@ -94,7 +85,7 @@ describe('permissions by default', () => {
   it('keeps allow_forever across a restart (the command runs without asking), lists and revokes it, then asks again', async () => {
     let s = await start();
     const { alice, sessionId } = await newSession(s);
-    fake.enqueue(command('echo forever-1'), { text: 'ok' });
+    bed.fake.enqueue(command('echo forever-1'), { text: 'ok' });
     await alice.ok('session:send', { sessionId, text: 'first' });
     const request = await asked(alice);
     expect(request.scopes).toContain('echo *');
@@ -106,7 +97,7 @@ describe('permissions by default', () => {
     s = await start({ dataDir });
     const dora = await attach(s, 'dora', sessionId);
     const from = dora.events.at(-1)?.seq ?? 0;
-    fake.enqueue(command('echo forever-2'), { text: 'ok' });
+    bed.fake.enqueue(command('echo forever-2'), { text: 'ok' });
     await dora.ok('session:send', { sessionId, text: 'second' });
     await dora.waitFor((e) => isDone(e) && e.seq > from);
     const fresh = dora.persisted().filter((e) => e.seq > from);
@@ -121,7 +112,7 @@ describe('permissions by default', () => {
     expect(await dora.request('permissions:revoke', { id: permissions[0]!.id })).toMatchObject({ ok: false, error: { code: 'not_found' } });
 
     const before = dora.events.at(-1)!.seq;
-    fake.enqueue(command('echo forever-3'), { text: 'ok' });
+    bed.fake.enqueue(command('echo forever-3'), { text: 'ok' });
     await dora.ok('session:send', { sessionId, text: 'third' });
     const again = await asked(dora, before);
     await dora.ok('permission:respond', { sessionId, requestId: again.requestId, decision: 'deny_once' });
@@ -132,7 +123,7 @@ describe('permissions by default', () => {
   it('shows a request still open to a client that attaches later, who can answer it', async () => {
     const s = await start();
     const { alice, sessionId } = await newSession(s);
-    fake.enqueue(command('echo answered-late'), { text: 'ok' });
+    bed.fake.enqueue(command('echo answered-late'), { text: 'ok' });
     await alice.ok('session:send', { sessionId, text: 'go' });
     await asked(alice);
     const erin = await s.connect('erin');
@@ -151,7 +142,7 @@ describe('permissions by default', () => {
     const clock = new FakeClock(Date.now());
     const s = await start({ dataDir, clock });
     const { alice, sessionId } = await newSession(s);
-    fake.enqueue(command('echo never-runs'), { text: 'never' });
+    bed.fake.enqueue(command('echo never-runs'), { text: 'never' });
     await alice.ok('session:send', { sessionId, text: 'go' });
     const request = await asked(alice);
     expect(Date.parse(request.expiresAt)).toBe(clock.now() + 5000);
@@ -162,14 +153,14 @@ describe('permissions by default', () => {
     expect(await alice.waitFor((e) => e.type === 'permission_resolved')).toMatchObject({ requestId: request.requestId, decision: 'deny_once', by: 'system', reason: 'timeout' });
     expect(await alice.waitFor(isDone)).toMatchObject({ outcome: 'permission_timeout' });
     expect(alice.events.find((e) => e.type === 'tool_result')).toMatchObject({ isError: true, output: expect.stringContaining('timed out after 5 s') });
-    expect(fake.requests).toHaveLength(1); // the turn stopped: the model was not asked again
+    expect(bed.fake.requests).toHaveLength(1); // the turn stopped: the model was not asked again
     expect((await alice.ok('audit:query', {})).records.at(-1)).toMatchObject({ decision: 'timeout', decidedBy: 'system' });
   });
 
   it('after a restart with a question open, the log closes it as expired and the turn as interrupted', async () => {
     let s = await start();
     const { alice, sessionId } = await newSession(s);
-    fake.enqueue(command('echo left-open'));
+    bed.fake.enqueue(command('echo left-open'));
     await alice.ok('session:send', { sessionId, text: 'go' });
     const request = await asked(alice);
     const dataDir = s.dataDir;
@@ -194,7 +185,7 @@ describe('permissions by default', () => {
     await store.add(await workspaceKey(workspace), { tool: 'run_command', match: 'tool', effect: 'allow', by: 'admin' });
     const s = await start({ dataDir, defaultCwd: workspace });
     const { alice, sessionId } = await newSession(s);
-    fake.enqueue(
+    bed.fake.enqueue(
       { toolCalls: [{ name: 'run_command', args: { command: 'sudo rm -rf /tmp/nothing-here' } }, { name: 'run_command', args: { command: 'echo rule-works' } }] },
       { text: 'ok' },
     );
@@ -219,7 +210,7 @@ describe('permissions by default', () => {
     const clock = new FakeClock(Date.now());
     const s = await start({ dataDir, defaultCwd: workspace, clock });
     const { alice, sessionId } = await newSession(s);
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo same' } }, { name: 'run_command', args: { command: 'echo same' } }] }, { text: 'ok' });
+    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo same' } }, { name: 'run_command', args: { command: 'echo same' } }] }, { text: 'ok' });
     await alice.ok('session:send', { sessionId, text: 'twice' });
     const wait = await alice.waitFor((e) => e.type === 'rate_limit_wait');
     expect(wait).toMatchObject({ tool: 'run_command', waitMs: 5000, reason: 'identical call cooldown' });
@@ -240,7 +231,7 @@ describe('audit and flood control by default', () => {
       const s = await start();
       const { alice, sessionId } = await newSession(s);
       alice.approveAll(sessionId);
-      fake.enqueue(command(`echo ${secret}`), { text: 'printed' });
+      bed.fake.enqueue(command(`echo ${secret}`), { text: 'printed' });
       await alice.ok('session:send', { sessionId, text: 'print it' });
       await alice.waitFor(isDone);
       expect(alice.events.find((e) => e.type === 'tool_result')).toMatchObject({ output: expect.stringContaining(secret) });
@@ -248,7 +239,7 @@ describe('audit and flood control by default', () => {
       expect(records).toHaveLength(1);
       expect(JSON.stringify(records)).not.toContain(secret);
       await s.stop();
-      server = undefined;
+      bed.server = undefined;
       const text = await readFile(join(s.dataDir, AUDIT_FILE), 'utf8');
       expect(text).toContain('run_command');
       expect(text).not.toContain(secret);
@@ -280,7 +271,7 @@ describe('tandem serve', () => {
       const alice = await connectClient(serve.url, 'alice', token);
       const { session } = await alice.ok('session:create', { cwd: workspace });
       await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
-      fake.enqueue(command('echo via-serve'), { text: 'ok' });
+      bed.fake.enqueue(command('echo via-serve'), { text: 'ok' });
       await alice.ok('session:send', { sessionId: session.id, text: 'go' });
       const request = await asked(alice);
       await alice.ok('permission:respond', { sessionId: session.id, requestId: request.requestId, decision: 'allow_once' });

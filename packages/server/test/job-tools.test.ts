@@ -1,23 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '@tandem/testkit';
+import { describe, expect, it } from 'vitest';
+import type { FakeReply, FakeRequest } from '@tandem/testkit';
 import { groupAlive, procStat } from '../src/pty/process-group.js';
-import { startTestServer, type TestServer } from './server-harness.js';
+import { fakeModelBed, startTestServer } from './server-harness.js';
 
 /**
  * SPEC T1 end to end through the model's own tools: run_command { background } → read_job_output
  * (the server's job manager reading the log) → stop_job, and no process left afterwards.
  */
-let fake: FakeModelServer;
-let server: TestServer | undefined;
-
-beforeAll(async () => {
-  fake = await startFakeModelServer();
-});
-afterAll(async () => fake.close());
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
+const bed = fakeModelBed({ fakePer: 'file' });
 
 function alive(pid: number): boolean {
   const stat = procStat(pid);
@@ -33,7 +23,7 @@ function toolResults(req: FakeRequest): string[] {
 describe('background jobs through the model tools', () => {
   it('starts a job, reads its output so far, stops it, and leaves no process behind', async () => {
     let jobId = '';
-    fake.setHandler((req): FakeReply => {
+    bed.fake.setHandler((req): FakeReply => {
       const results = toolResults(req);
       const last = results.at(-1) ?? '';
       if (results.length === 0) {
@@ -52,8 +42,8 @@ describe('background jobs through the model tools', () => {
       return { text: 'Done.' };
     });
 
-    server = await startTestServer({ env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL } });
-    const alice = await server.connect('alice');
+    bed.server = await startTestServer({ env: bed.env() });
+    const alice = await bed.server.connect('alice');
     const { session } = await alice.ok('session:create', {});
     await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
     alice.approveAll(session.id);

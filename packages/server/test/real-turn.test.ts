@@ -1,31 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '@tandem/shared';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
 import { procStat } from '../src/pty/process-group.js';
-import { startTestServer, TOKENS, type TestClient, type TestServer } from './server-harness.js';
+import { fakeModelBed, startTestServer, type TestClient, type TestServer, TOKENS } from './server-harness.js';
 
 /**
  * The whole path: real server, real socket.io clients, core's loop and tools, the openai SDK
  * against the scripted fake model server, and commands in real ptys.
  */
-let fake: FakeModelServer;
-let server: TestServer;
+const bed = fakeModelBed({ fakePer: 'file' });
 
-beforeAll(async () => {
-  fake = await startFakeModelServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
-afterEach(async () => {
-  await server?.stop();
-});
-
-async function startWithTwoClients(): Promise<{ alice: TestClient; bob: TestClient; sessionId: string }> {
-  server = await startTestServer({
-    env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL },
+async function startWithTwoClients(): Promise<{ alice: TestClient; bob: TestClient; sessionId: string; server: TestServer }> {
+  const server = await startTestServer({
+    env: bed.env(),
     defaultModel: 'openai/fake-model',
   });
+  bed.server = server;
   const alice = await server.connect('alice');
   const bob = await server.connect('bob', TOKENS.view);
   const { session } = await alice.ok('session:create', { title: 'real' });
@@ -34,7 +23,7 @@ async function startWithTwoClients(): Promise<{ alice: TestClient; bob: TestClie
   await bob.ok('session:attach', { sessionId: session.id, role: 'viewer' });
   await alice.waitFor((e) => e.type === 'presence' && e.clients.length === 2);
   await bob.waitFor((e) => e.type === 'presence' && e.clients.length === 2);
-  return { alice, bob, sessionId: session.id };
+  return { alice, bob, sessionId: session.id, server };
 }
 
 const typesOf = (events: SessionEvent[]) => events.map((e) => e.type);
@@ -47,7 +36,7 @@ function alive(pid: number): boolean {
 describe('a real turn that runs a command', () => {
   it('streams command output to every client before the tool result, in the same seq order', async () => {
     const { alice, bob, sessionId } = await startWithTwoClients();
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo one; sleep 0.3; echo two' } }] }, { chunks: ['All ', 'done.'] });
+    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo one; sleep 0.3; echo two' } }] }, { chunks: ['All ', 'done.'] });
     const from = bob.events.at(-1)!.seq;
     expect(await alice.ok('session:send', { sessionId, text: 'run it' })).toEqual({ mode: 'turn' });
     await alice.waitFor((e) => e.type === 'turn_done');
@@ -82,7 +71,7 @@ describe('a real turn that runs a command', () => {
 
   it('lets a driver type into a command waiting on read; every client sees who typed', async () => {
     const { alice, bob, sessionId } = await startWithTwoClients();
-    fake.enqueue(
+    bed.fake.enqueue(
       { toolCalls: [{ name: 'run_command', args: { command: 'read -p "name? " who; echo "hello $who"' } }] },
       { text: 'Greeted.' },
     );
@@ -103,7 +92,7 @@ describe('a real turn that runs a command', () => {
 
   it('kills a command past its timeout together with its children, and says so', async () => {
     const { alice, sessionId } = await startWithTwoClients();
-    fake.enqueue(
+    bed.fake.enqueue(
       { toolCalls: [{ name: 'run_command', args: { command: 'sleep 1000 & echo "child=$!"; sleep 1000; wait', timeout_seconds: 1 } }] },
       { text: 'It timed out.' },
     );
@@ -120,7 +109,7 @@ describe('a real turn that runs a command', () => {
 
   it('cancels a turn while its command runs: the command dies, the turn is cancelled', async () => {
     const { alice, sessionId } = await startWithTwoClients();
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo "pid=$$"; sleep 1000' } }] });
+    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo "pid=$$"; sleep 1000' } }] });
     await alice.ok('session:send', { sessionId, text: 'hang' });
     const out = await alice.waitFor((e) => e.type === 'command_output' && e.data.includes('pid='));
     const pid = Number(/pid=(\d+)/.exec(out.type === 'command_output' ? out.data : '')?.[1]);
@@ -135,8 +124,8 @@ describe('a real turn that runs a command', () => {
 
 describe('attaching mid-reply', () => {
   it('gives the late client the text so far, then the rest, adding up to the whole reply', async () => {
-    const { alice, sessionId } = await startWithTwoClients();
-    fake.enqueue({ chunks: ['Hel', 'lo ', 'wor', 'ld, ', 'every', 'one'], chunkDelayMs: 120 });
+    const { alice, sessionId, server } = await startWithTwoClients();
+    bed.fake.enqueue({ chunks: ['Hel', 'lo ', 'wor', 'ld, ', 'every', 'one'], chunkDelayMs: 120 });
     await alice.ok('session:send', { sessionId, text: 'greet' });
     await alice.waitFor((e) => e.type === 'text_delta' && e.delta === 'lo ');
     const carol = await server.connect('carol', TOKENS.view);
@@ -151,21 +140,21 @@ describe('attaching mid-reply', () => {
 
 describe('conversation across a restart', () => {
   it('sends the earlier exchange to the model after the server restarts on the same data dir', async () => {
-    const { alice, sessionId } = await startWithTwoClients();
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo seen-by-tool' } }] }, { text: 'The word is kiwi.' });
+    const { alice, sessionId, server } = await startWithTwoClients();
+    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo seen-by-tool' } }] }, { text: 'The word is kiwi.' });
     await alice.ok('session:send', { sessionId, text: 'remember the word kiwi' });
     await alice.waitFor((e) => e.type === 'turn_done');
     const dataDir = server.dataDir;
     await server.stop();
 
-    server = await startTestServer({ env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL }, dataDir });
-    const bob = await server.connect('bob');
+    bed.server = await startTestServer({ env: bed.env(), dataDir });
+    const bob = await bed.server.connect('bob');
     await bob.ok('session:attach', { sessionId, role: 'driver' });
-    const before = fake.requests.length;
-    fake.enqueue({ text: 'kiwi' });
+    const before = bed.fake.requests.length;
+    bed.fake.enqueue({ text: 'kiwi' });
     await bob.ok('session:send', { sessionId, text: 'which word?' });
     await bob.waitFor((e) => e.type === 'turn_done');
-    const request = fake.requests[before]!;
+    const request = bed.fake.requests[before]!;
     const messages = request.body.messages as Array<{ role: string; content?: unknown; tool_calls?: unknown[] }>;
     const text = JSON.stringify(messages);
     expect(text).toContain('remember the word kiwi');

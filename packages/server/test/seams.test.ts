@@ -1,26 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkCommandBlacklist } from '@tandem/core';
 import type { SessionEvent } from '@tandem/shared';
-import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
 import { CommandError, type HandlerMap, type Session } from '../src/index.js';
 import { PermissionBroker, PermissionStore, SessionRuleSet, createPermissionGate } from '../src/permissions/index.js';
-import { startTestServer, tempDir, TOKENS, type TestServer } from './server-harness.js';
+import { fakeModelBed, startTestServer, tempDir, TOKENS } from './server-harness.js';
 
 /**
  * The seams other parts plug into: `gateFactory` (permission broker and gate), `handlers`
  * (permission:respond) and `hooks` (audit). Wired here with the real permission modules.
  */
-let fake: FakeModelServer;
-let server: TestServer;
-beforeAll(async () => {
-  fake = await startFakeModelServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
-afterEach(async () => {
-  await server?.stop();
-});
+const bed = fakeModelBed({ fakePer: 'file' });
 
 describe('server seams', () => {
   it('a permission gate asks attached drivers, the session shows waiting_permission, hooks see the result', async () => {
@@ -38,9 +27,9 @@ describe('server seams', () => {
         return {};
       },
     };
-    server = await startTestServer({
+    bed.server = await startTestServer({
       dataDir,
-      env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL },
+      env: bed.env(),
       gateFactory: (session) => {
         const broker = new PermissionBroker({ emit: (body) => session.emit(body) });
         brokers.set(session, broker);
@@ -50,12 +39,12 @@ describe('server seams', () => {
       handlers,
       hooks: { onToolResult: (_session, event) => toolResults.push(event) },
     });
-    const alice = await server.connect('alice');
-    const viewer = await server.connect('viewer', TOKENS.view);
+    const alice = await bed.server.connect('alice');
+    const viewer = await bed.server.connect('viewer', TOKENS.view);
     const { session } = await alice.ok('session:create', {});
     await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
     await viewer.ok('session:attach', { sessionId: session.id, role: 'viewer' });
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo approved-run' } }] }, { text: 'Done.' });
+    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo approved-run' } }] }, { text: 'Done.' });
     await alice.ok('session:send', { sessionId: session.id, text: 'run it' });
 
     const request = await viewer.waitFor((e) => e.type === 'permission_request');
@@ -75,8 +64,8 @@ describe('server seams', () => {
   });
 
   it('commands without a handler answer with a clear error, not silence', async () => {
-    server = await startTestServer({ guards: 'off' }); // audit:query comes with the guards
-    const alice = await server.connect('alice');
+    bed.server = await startTestServer({ guards: 'off' }); // audit:query comes with the guards
+    const alice = await bed.server.connect('alice');
     const reply = await alice.request('audit:query', {});
     expect(reply.ok === false && reply.error.code).toBe('internal');
     expect(reply.ok === false && reply.error.message).toContain('not available');

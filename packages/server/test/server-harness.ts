@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { Ack, CommandName, CommandPayload, CommandResult, SessionEvent } from '@tandem/shared';
 import { SESSION_EVENT } from '@tandem/shared';
-import { makeTempDir, type TempDir } from '@tandem/testkit';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
 import { createApplication, type Application, type ApplicationDeps } from '../src/app.js';
 
 /** Temp dirs made here; removed when the test process exits (restart tests reuse them until then). */
@@ -129,4 +130,41 @@ export async function startTestServer(deps: Partial<ApplicationDeps> & { dataDir
       await app.close();
     },
   };
+}
+
+/** A fake model server and the test server of the current test, as most end-to-end tests set them up. */
+export interface FakeModelBed {
+  /** The fake model server: a fresh one per test, or one per file (its requests and scripts carry over). */
+  readonly fake: FakeModelServer;
+  /** The test server the current test started, if any; stopped after the test (before the fake closes). */
+  server: TestServer | undefined;
+  /** Env pointing the real openai SDK at the fake model server. */
+  env(): { OPENAI_API_KEY: string; OPENAI_BASE_URL: string };
+}
+
+export function fakeModelBed(options: { fakePer?: 'test' | 'file' } = {}): FakeModelBed {
+  const perFile = options.fakePer === 'file';
+  let fake: FakeModelServer | undefined;
+  const bed: FakeModelBed = {
+    get fake(): FakeModelServer {
+      if (!fake) throw new Error('the fake model server only runs inside a test');
+      return fake;
+    },
+    server: undefined,
+    env: () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: bed.fake.openaiBaseURL }),
+  };
+  (perFile ? beforeAll : beforeEach)(async () => {
+    fake = await startFakeModelServer();
+  });
+  afterEach(async () => {
+    await bed.server?.stop();
+    bed.server = undefined;
+    if (!perFile) await closeFake();
+  });
+  if (perFile) afterAll(closeFake);
+  async function closeFake(): Promise<void> {
+    await fake?.close();
+    fake = undefined;
+  }
+  return bed;
 }
