@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS } from './anthropic-messages.js';
-import type { ModelStreamEvent } from './types.js';
 import type { Message } from '../messages.js';
-import { collectStream, sampleRequest, streamFailure } from './testing/adapter-stream.test-helper.js';
+import { collectStream, sampleRequest, streamFailure, toolCallsOf } from './testing/adapter-stream.test-helper.js';
 import { anthropicClient, fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
 
 const fake = fakeModelServerPerTest();
@@ -43,7 +42,7 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
       ],
     });
     const events = await collectStream(client().stream(sampleRequest(), new AbortController().signal));
-    const calls = events.filter((e) => e.type === 'tool_call').map((e) => (e as Extract<ModelStreamEvent, { type: 'tool_call' }>).call);
+    const calls = toolCallsOf(events);
     expect(calls).toEqual([
       { id: 't1', name: 'read_file', args: { path: 'a' }, rawArgs: '{"path":"a"}' },
       { id: 't2', name: 'read_file', args: undefined, rawArgs: '{"path":' },

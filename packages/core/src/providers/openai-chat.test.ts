@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelStreamEvent } from './types.js';
 import type { Message } from '../messages.js';
-import { collectStream, sampleRequest, streamFailure } from './testing/adapter-stream.test-helper.js';
+import { collectStream, sampleRequest, streamFailure, toolCallsOf } from './testing/adapter-stream.test-helper.js';
 import { openaiClient, fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
 
 const fake = fakeModelServerPerTest();
@@ -41,7 +40,7 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
       ],
     });
     const events = await collectStream(client().stream(sampleRequest(), new AbortController().signal));
-    const calls = events.filter((e) => e.type === 'tool_call').map((e) => (e as Extract<ModelStreamEvent, { type: 'tool_call' }>).call);
+    const calls = toolCallsOf(events);
     expect(calls).toEqual([
       { id: 'a', name: 'read_file', args: { path: 'one.txt' }, rawArgs: '{"path":"one.txt"}' },
       { id: 'b', name: 'read_file', args: undefined, rawArgs: '{"path": "two' },

@@ -17,6 +17,11 @@ export async function collectStream(stream: AsyncIterable<ModelStreamEvent>): Pr
   return out;
 }
 
+/** The tool calls among a stream's events, in order. */
+export function toolCallsOf(events: ModelStreamEvent[]): Extract<ModelStreamEvent, { type: 'tool_call' }>['call'][] {
+  return events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
+}
+
 /** The ProviderError a stream must end with, and the events it yielded before. */
 export async function streamFailure(stream: AsyncIterable<ModelStreamEvent>): Promise<{ error: ProviderError; events: ModelStreamEvent[] }> {
   const events: ModelStreamEvent[] = [];
