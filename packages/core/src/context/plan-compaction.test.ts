@@ -3,6 +3,7 @@ import type { Message } from '../messages.js';
 import { exchangeBoundaries, pairsIntact } from './exchange-boundaries.js';
 import { planCompaction } from './plan-compaction.js';
 import { applyCompaction } from './run-compaction.js';
+import { seededRandom } from '../memory/seeded-random.js';
 
 const user = (text: string): Message => ({ role: 'user', text });
 const asst = (text: string, ...ids: string[]): Message => ({
@@ -78,18 +79,6 @@ describe('the no-compaction guard', () => {
   });
 });
 
-/** Deterministic PRNG (mulberry32) so a failing case can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A random but well-formed conversation: turns of user → (assistant with calls → results)* → assistant. */
 function randomConversation(rand: () => number): Message[] {
   const out: Message[] = [];
@@ -115,7 +104,7 @@ describe('a tool call is never separated from its result (property)', () => {
   it('holds for 500 random conversations and budgets', () => {
     let compacted = 0;
     for (let seed = 1; seed <= 500; seed++) {
-      const rand = rng(seed);
+      const rand = seededRandom(seed);
       const conv = randomConversation(rand);
       expect(pairsIntact(conv), `seed ${seed}: generator produced a broken conversation`).toBe(true);
       const plan = planCompaction(conv, {

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Bm25Index } from './bm25-index.js';
 import { reciprocalRankFusion } from './rrf.js';
+import { seededRandom } from './seeded-random.js';
 import { VectorIndex } from './vector-index.js';
 
 export interface RecallBenchRow {
@@ -48,7 +49,7 @@ export function benchRecall(sizes: readonly number[] = [10_000, 100_000], option
   const dims = options.dims ?? 64;
   const rows: RecallBenchRow[] = [];
   for (const size of sizes) {
-    const rand = prng(options.seed ?? 42);
+    const rand = seededRandom(options.seed ?? 42);
     const bm25 = new Bm25Index();
     const vectors = new VectorIndex();
     const start = performance.now();
@@ -105,17 +106,6 @@ function randomVector(rand: () => number, dims: number): number[] {
 function percentile(xs: number[], p: number): number {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function round(x: number): number {
