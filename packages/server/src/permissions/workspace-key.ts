@@ -1,16 +1,10 @@
-import { realpath } from 'node:fs/promises';
-import path from 'node:path';
+import { canonicalWorkspace } from '@tandem/core';
 
 /**
  * The key stored permissions are filed under: the workspace's real path, so a symlinked
  * checkout and its target share decisions. A directory that does not exist (yet) keys by its
- * resolved path.
+ * resolved path. The same canonical path memory directories are keyed by.
  */
-export async function workspaceKey(dir: string): Promise<string> {
-  const resolved = path.resolve(dir);
-  try {
-    return await realpath(resolved);
-  } catch {
-    return resolved;
-  }
+export function workspaceKey(dir: string): Promise<string> {
+  return canonicalWorkspace(dir);
 }
