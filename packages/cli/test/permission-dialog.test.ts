@@ -65,7 +65,7 @@ describe('the permission dialog', () => {
     expect(chosen).toBeDefined();
     expect(chosen).not.toBe(narrowest);
     tmux.type('driver', 's');
-    const done = await tmux.waitFor('driver', (s) => s.includes('Listed.') && s.includes('→ OK'), 30_000);
-    expect(done).toContain(`✔ allowed for this session (${chosen}) by ana`);
+    // Waits out the moment the answered permission stays on screen over the transcript.
+    await tmux.waitFor('driver', (s) => s.includes('Listed.') && s.includes('→ OK') && s.includes(`✔ allowed for this session (${chosen}) by ana`), 30_000);
   }, 90_000);
 });

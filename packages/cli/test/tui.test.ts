@@ -143,7 +143,7 @@ describe('tandem attach across a dropped connection', () => {
       expect(tmux.capture('flaky')).not.toContain('Answered while flo was away.');
 
       proxy.resume();
-      const screen = await tmux.waitFor('flaky', (s) => s.includes('Answered while flo was away.') && s.includes('● 127.0.0.1'), 30_000);
+      const screen = await tmux.waitFor('flaky', (s) => s.includes('Answered while flo was away.') && s.includes('● local:'), 30_000);
       expect(screen).toContain('dee › anyone there?');
       expect(screen.match(/dee › anyone there\?/g)).toHaveLength(1);
     } finally {
@@ -161,7 +161,7 @@ describe('tandem without a running server', () => {
     try {
       tmux.start('auto', tandemShellLine(['--data-dir', freshData.path, '--port', String(port), '--name', 'cy'], { cwd: project.path }), fixture.modelEnv);
       const screen = await tmux.waitFor('auto', (s) => /driver │ idle/.test(s), 60_000);
-      expect(screen).toContain(`127.0.0.1:${port}`);
+      expect(screen).toContain(`● local:${port}`);
       const info = JSON.parse(await readFile(join(freshData.path, 'server.json'), 'utf8')) as { url: string; pid: number };
       pid = info.pid;
       expect(info.url).toBe(`http://127.0.0.1:${port}`);

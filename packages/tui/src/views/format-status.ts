@@ -16,7 +16,7 @@ export function formatStatus(state: ViewState, spinnerFrame: number): string {
   const jobs = state.jobs.filter((job) => job.status === 'running').length;
   if (jobs > 0) parts.push(color('cyan', `${jobs} job${jobs === 1 ? '' : 's'} (F3)`));
   if (state.context) parts.push(contextPart(state.context.percent));
-  if (state.lastUsage) parts.push(dim(`${tokens(state.lastUsage.inputTokens)} in / ${tokens(state.lastUsage.outputTokens)} out tok`));
+  if (state.lastUsage) parts.push(dim(`in ${tokens(state.lastUsage.inputTokens)} out ${tokens(state.lastUsage.outputTokens)}`));
   // Least important last: a narrow terminal cuts the line from the right.
   const others = state.presence.filter((client) => client.name !== state.me);
   if (others.length > 0) parts.push(`with ${others.map((client) => esc(`${client.name}${client.role === 'viewer' ? ' (watching)' : ''}`)).join(', ')}`);
@@ -26,7 +26,7 @@ export function formatStatus(state: ViewState, spinnerFrame: number): string {
 function connectionPart(state: ViewState): string {
   switch (state.connection.status) {
     case 'connected':
-      return color('green', `● ${esc(state.url.replace(/^https?:\/\//, ''))}`);
+      return color('green', `● ${esc(shortUrl(state.url))}`);
     case 'connecting':
       return color('yellow', `○ connecting to ${esc(state.url)}`);
     case 'reconnecting':
@@ -57,6 +57,12 @@ function contextPart(percent: number): string {
   if (percent >= 80) return color('red', text);
   if (percent >= 60) return color('yellow', text);
   return dim(text);
+}
+
+/** `local:7777` for a loopback server (the usual case), else host:port as given. */
+export function shortUrl(url: string): string {
+  const bare = url.replace(/^https?:\/\//, '').replace(/\/$/, '');
+  return bare.replace(/^(127\.0\.0\.1|localhost|\[::1\]):/, 'local:');
 }
 
 /** `950`, `12.7k`, `1.3M`: token counts short enough for the status line. */

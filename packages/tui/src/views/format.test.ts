@@ -3,7 +3,7 @@ import { emptyEditor } from '../input/line-editor.js';
 import { initialState } from '../state/reducer.js';
 import type { PendingPermission, TranscriptItem, ViewState } from '../state/types.js';
 import { formatPermission } from './format-permission.js';
-import { formatHelp, formatStatus, tokens } from './format-status.js';
+import { formatHelp, formatStatus, shortUrl, tokens } from './format-status.js';
 import { formatRunCall, formatTranscript, MAX_TRANSCRIPT_LINES } from './format-transcript.js';
 import { formatInput } from './input-view.js';
 
@@ -76,13 +76,13 @@ describe('status and help', () => {
 
   it('shows connection, session, model, role, others, turn, context and usage', () => {
     const line = plain(formatStatus(state, 0));
-    for (const part of ['● 127.0.0.1:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (watching)', '⠋ running run_command', 'ctx 42%', '250 in / 25 out tok']) {
+    for (const part of ['● local:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (watching)', '⠋ running run_command', 'ctx 42%', 'in 250 out 25']) {
       expect(line).toContain(part);
     }
     expect(line).not.toContain('with ana');
     expect(line.indexOf('running run_command')).toBeLessThan(line.indexOf('with bo'));
     // Tokens before who else is attached: a narrow terminal cuts from the right.
-    expect(line.indexOf('25 out tok')).toBeLessThan(line.indexOf('with bo'));
+    expect(line.indexOf('out 25')).toBeLessThan(line.indexOf('with bo'));
   });
 
   it('shows command-input mode before the turn, and running background jobs', () => {
@@ -93,6 +93,10 @@ describe('status and help', () => {
     expect(line).toContain('1 job (F3)');
     expect(plain(formatHelp({ ...state, commandFocus: 'c1' }))).toContain('Ctrl-T or Esc back to chat');
     expect(plain(formatHelp(state))).toContain('Ctrl-T type into command');
+  });
+
+  it('shortens a loopback URL, keeps any other host', () => {
+    expect([shortUrl('http://127.0.0.1:7777'), shortUrl('http://localhost:80/'), shortUrl('https://tandem.example:443')]).toEqual(['local:7777', 'local:80', 'tandem.example:443']);
   });
 
   it('shortens token counts', () => {
