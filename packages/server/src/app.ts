@@ -42,6 +42,7 @@ import { defaultModelFactory, loadProvidersConfig } from './sessions/model-facto
 import { SessionManager } from './sessions/session-manager.js';
 import type { Session, SessionHooks, SessionRunner } from './sessions/session.js';
 import { turnExtras } from './sessions/turn-extras.js';
+import { embeddingsFrom } from './memory/embeddings-from-settings.js';
 
 export const DEFAULT_MODEL = 'openai/gpt-4.1-mini';
 
@@ -126,6 +127,7 @@ export function createApplication(deps: ApplicationDeps): Application {
   const memories = new WorkspaceMemories({
     dataDir: deps.dataDir,
     clock,
+    embeddings: embeddingsFrom(settings, env),
     onQuarantine: ({ kind, reason, source }) => {
       if (source) sessions?.get(source)?.emit({ type: 'memory_quarantined', kind, reason });
     },

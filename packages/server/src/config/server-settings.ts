@@ -25,6 +25,17 @@ export const ServerSettingsShape = {
   maxCommandTimeoutMs: ms(1_000, 86_400_000),
   /** Extra environment for run_command (e.g. `{ "NODE_ENV": "development" }`). */
   commandEnv: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.string()),
+  /**
+   * SPEC H5: an OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, llama.cpp) for hybrid
+   * memory recall. Without it, recall is BM25 alone and says so. The key is read from the
+   * environment variable named by `apiKeyEnv`, never from this file.
+   */
+  embeddings: z.object({
+    model: z.string().min(1),
+    baseURL: z.string().url().optional(),
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name').optional(),
+    dimensions: z.number().int().min(1).max(65_536).optional(),
+  }),
 } as const;
 
 export type ServerSettings = { -readonly [K in keyof typeof ServerSettingsShape]?: z.output<(typeof ServerSettingsShape)[K]> };

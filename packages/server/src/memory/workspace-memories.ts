@@ -1,8 +1,10 @@
-import { canonicalWorkspace, WorkspaceMemory, type Clock, type MemoryKind } from '@tandem/core';
+import { canonicalWorkspace, WorkspaceMemory, type Clock, type EmbeddingsClient, type MemoryKind } from '@tandem/core';
 
 export interface WorkspaceMemoriesOptions {
   dataDir: string;
   clock: Clock;
+  /** The configured embeddings endpoint; without it recall is BM25 alone. */
+  embeddings?: EmbeddingsClient | undefined;
   /** A write to memory was quarantined; `source` is the session id the tool ran in. */
   onQuarantine(event: { kind: MemoryKind; reason: string; source?: string }): void;
 }
@@ -25,6 +27,7 @@ export class WorkspaceMemories {
         dataDir: this.options.dataDir,
         workspace: key,
         clock: this.options.clock,
+        ...(this.options.embeddings ? { embeddings: this.options.embeddings } : {}),
         onQuarantine: (event) => this.options.onQuarantine(event),
       });
       this.open.set(key, memory);
