@@ -1,7 +1,8 @@
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TandemClient } from '@tandem/tui';
+import { memoryFileFor } from '../src/memory-path.js';
 import { runTandem } from './cli-runner.js';
 import { startServerFixture, type ServerFixture } from './server-fixture.js';
 
@@ -54,16 +55,23 @@ describe('tandem memory', () => {
   }, 30_000);
 
   it('export writes markdown to stdout and JSON atomically to --out', async () => {
+    // A recall item as the server's item store writes it (one JSON record per line).
+    const { dir } = await memoryFileFor(fixture.dataDir.path, fixture.project.path);
+    const item = { id: 'note-1', kind: 'note', text: 'deploys go through tools/ship.sh', createdAt: '2026-12-01T09:00:00.000Z', source: 'test' };
+    await appendFile(join(dir, 'items.jsonl'), `${JSON.stringify({ op: 'add', item })}\n`);
+
     const markdown = await runTandem(['memory', 'export', '--session', fixture.sessionId, ...connection()]);
     expect(markdown.code).toBe(0);
-    expect(markdown.stdout).toMatch(/^# Tandem memory — \/.*\n\n_exported \S+ from session \S+_\n\n## MEMORY\.md\n\n- the build uses pnpm\n- the build uses turbo\n\n## HISTORY\.md\n\n_empty_\n$/);
+    expect(markdown.stdout).toMatch(
+      /^# Tandem memory — \/.*\n\n_exported \S+ from session \S+_\n\n## MEMORY\.md\n\n- the build uses pnpm\n- the build uses turbo\n\n## User profile\n\n_none_\n\n## Agent notes\n\n- deploys go through tools\/ship\.sh _\(note-1, 2026-12-01\)_\n\n## HISTORY\.md\n\n_empty_\n$/,
+    );
 
     const file = join(fixture.dataDir.path, 'memory-export.json');
     const json = await runTandem(['memory', 'export', fixture.sessionId.slice(0, 8), '--format', 'json', '--out', file, ...connection()]);
     expect(json.stderr).toBe('');
     expect(json.stdout).toMatch(/^wrote .*memory-export\.json \(\d+ bytes, json\)\n$/);
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    expect(parsed).toMatchObject({ sessionId: fixture.sessionId, memory: '- the build uses pnpm\n- the build uses turbo\n', history: '' });
+    expect(parsed).toMatchObject({ sessionId: fixture.sessionId, memory: '- the build uses pnpm\n- the build uses turbo\n', history: '', items: [{ id: 'note-1', kind: 'note', text: 'deploys go through tools/ship.sh' }] });
     expect(typeof parsed.workspace).toBe('string');
   }, 60_000);
 

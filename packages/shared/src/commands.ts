@@ -61,7 +61,16 @@ export const Commands = {
   'permissions:list': command('control', z.object({ workspace: z.string().optional() }), z.object({ permissions: z.array(StoredPermissionSchema) })),
   'permissions:revoke': command('control', z.object({ id: z.string().min(1) }), z.object({})),
   'models:list': command('any', z.object({}).optional().default({}), z.object({ models: z.array(ModelInfoSchema) })),
-  'memory:show': command('any', z.object({ sessionId }), z.object({ memory: z.string(), history: z.string() })),
+  'memory:show': command(
+    'any',
+    z.object({ sessionId }),
+    z.object({
+      memory: z.string(),
+      history: z.string(),
+      /** Recall items (agent notes and the user profile); quarantined writes are never listed. */
+      items: z.array(z.object({ id: z.string(), kind: z.enum(['note', 'profile']), text: z.string(), createdAt: z.string() })).optional(),
+    }),
+  ),
 } as const;
 
 export type CommandName = keyof typeof Commands;

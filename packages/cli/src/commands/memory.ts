@@ -10,11 +10,19 @@ export interface MemoryArgs extends ConnectionArgs {
   out?: NodeJS.WritableStream;
 }
 
+interface MemoryItem {
+  id: string;
+  kind: 'note' | 'profile';
+  text: string;
+  createdAt: string;
+}
+
 interface SessionMemory {
   sessionId: string;
   workspace: string;
   memory: string;
   history: string;
+  items: MemoryItem[];
 }
 
 /** memory:show for the session (by id or prefix; by default the one for this directory). */
@@ -22,7 +30,7 @@ async function fetchMemory(args: MemoryArgs): Promise<SessionMemory> {
   return withClient(args, 'memory', async (client) => {
     const session = await chooseSession(client, { sessionId: args.session, cwd: args.session ? undefined : process.cwd(), viewer: true });
     const result = await client.request('memory:show', { sessionId: session.id });
-    return { sessionId: session.id, workspace: session.cwd, memory: result.memory, history: result.history };
+    return { sessionId: session.id, workspace: session.cwd, memory: result.memory, history: result.history, items: result.items ?? [] };
   });
 }
 
@@ -49,8 +57,13 @@ export async function exportMemory(args: MemoryArgs & { format: MemoryFormat; fi
 
 export function renderExport(memory: SessionMemory, format: MemoryFormat, now: Date): string {
   if (format === 'json') {
-    return `${JSON.stringify({ workspace: memory.workspace, sessionId: memory.sessionId, exportedAt: now.toISOString(), memory: memory.memory, history: memory.history }, null, 2)}\n`;
+    return `${JSON.stringify({ workspace: memory.workspace, sessionId: memory.sessionId, exportedAt: now.toISOString(), memory: memory.memory, history: memory.history, items: memory.items }, null, 2)}\n`;
   }
+  const list = (kind: MemoryItem['kind']) =>
+    memory.items
+      .filter((i) => i.kind === kind)
+      .map((i) => `- ${i.text} _(${i.id}, ${i.createdAt.slice(0, 10)})_`)
+      .join('\n') || '_none_';
   return [
     `# Tandem memory — ${memory.workspace}`,
     '',
@@ -59,6 +72,14 @@ export function renderExport(memory: SessionMemory, format: MemoryFormat, now: D
     '## MEMORY.md',
     '',
     memory.memory.trim() || '_empty_',
+    '',
+    '## User profile',
+    '',
+    list('profile'),
+    '',
+    '## Agent notes',
+    '',
+    list('note'),
     '',
     '## HISTORY.md',
     '',

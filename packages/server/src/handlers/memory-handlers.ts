@@ -16,7 +16,7 @@ export interface MemoryHandlersDeps {
  * HISTORY.md with the memory chain (TANDEM_MEMORY_MODELS, else config.json `memoryModels`, else
  * the catalog's hidden cheap models), then clears it; if every model fails the conversation is
  * kept and the log says "memory archival failed, session not cleared". `memory:show` returns
- * MEMORY.md and HISTORY.md of the session's workspace.
+ * MEMORY.md, HISTORY.md and the recall items of the session's workspace.
  */
 export function memoryHandlers(deps: MemoryHandlersDeps): HandlerMap {
   const { sessions, memories } = deps;
@@ -42,7 +42,8 @@ export function memoryHandlers(deps: MemoryHandlersDeps): HandlerMap {
     'memory:show': async ({ sessionId }) => {
       const session = sessions.require(sessionId);
       const snapshot = await readMemory(deps.dataDir, session.meta.cwd);
-      return { memory: snapshot.memory, history: snapshot.history };
+      const items = snapshot.items.map(({ id, kind, text, createdAt }) => ({ id, kind, text, createdAt }));
+      return { memory: snapshot.memory, history: snapshot.history, items };
     },
   };
 }

@@ -80,6 +80,19 @@ describe('panel contents', () => {
     expect(content.selectable).toBe(false);
     expect(memoryContent({ memory: '', history: '' }).rows.map((row) => row.text)).toEqual(['── MEMORY.md ──', '(empty)', '', '── HISTORY.md ──', '(empty)']);
   });
+
+  it('memory: recall items by kind between MEMORY.md and HISTORY.md', () => {
+    const items = [
+      { id: 'n1', kind: 'note' as const, text: 'tests run with pnpm' },
+      { id: 'p1', kind: 'profile' as const, text: 'prefers short answers' },
+    ];
+    expect(memoryContent({ memory: '', history: '', items }).rows.map((row) => row.text)).toEqual([
+      '── MEMORY.md ──', '(empty)', '',
+      '── user profile ──', '- prefers short answers  (p1)', '',
+      '── agent notes ──', '- tests run with pnpm  (n1)', '',
+      '── HISTORY.md ──', '(empty)',
+    ]);
+  });
 });
 
 describe('panel keys', () => {
