@@ -62,9 +62,11 @@ export class PtyCommandRunner implements CommandRunner {
     const pgid = proc.pid;
     const captured = new OutputCapture();
     const coalescer = new OutputCoalescer(opts.onData, this.options.coalesceMs ?? 16);
+    // The log gets the same batching: one write per interval instead of one per pty read.
+    const logBatch = new OutputCoalescer((chunk) => log.write(chunk), this.options.coalesceMs ?? 16);
     proc.onData((data) => {
       captured.push(data);
-      log.write(data);
+      logBatch.push(data);
       coalescer.push(data);
     });
 
@@ -93,6 +95,7 @@ export class PtyCommandRunner implements CommandRunner {
       if (groupAlive(pgid)) await stop();
       else if (stopping) await stopping;
       coalescer.flush();
+      logBatch.flush();
       await new Promise<void>((resolve) => log.end(resolve));
       const killedBySignal = timedOut || opts.signal.aborted || (exit.signal ?? 0) > 0;
       return {
