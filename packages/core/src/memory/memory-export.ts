@@ -14,7 +14,7 @@ export interface MemorySnapshot {
 }
 
 /**
- * Everything remembered for `workspace` (for `tandem memory show` and `memory:show`). Reading
+ * Everything remembered for `workspace` (served by `memory:show`; `tandem memory export` renders it). Reading
  * creates nothing: a workspace without memory gives empty strings and lists.
  */
 export async function readMemory(dataDir: string, workspace: string): Promise<MemorySnapshot> {
@@ -30,37 +30,3 @@ export async function readMemory(dataDir: string, workspace: string): Promise<Me
     quarantined: await items.quarantined(),
   };
 }
-
-/** `tandem memory export [--json]`: MEMORY.md, HISTORY.md and the items as markdown or JSON. */
-export async function exportMemory(dataDir: string, workspace: string, format: 'markdown' | 'json' = 'markdown'): Promise<string> {
-  const snap = await readMemory(dataDir, workspace);
-  if (format === 'json') {
-    return `${JSON.stringify({ workspace: snap.workspace, memory: snap.memory, history: snap.history, items: snap.items, quarantined: snap.quarantined }, null, 2)}\n`;
-  }
-  const list = (kind: MemoryItem['kind']) =>
-    snap.items
-      .filter((i) => i.kind === kind)
-      .map((i) => `- ${i.text} _(${i.id}, ${i.createdAt.slice(0, 10)})_`)
-      .join('\n') || '_none_';
-  return [
-    `# Tandem memory — ${snap.workspace}`,
-    '',
-    '## MEMORY.md',
-    '',
-    snap.memory.trim() || '_empty_',
-    '',
-    '## User profile',
-    '',
-    list('profile'),
-    '',
-    '## Agent notes',
-    '',
-    list('note'),
-    '',
-    '## HISTORY.md',
-    '',
-    snap.history.trim() || '_empty_',
-    '',
-  ].join('\n');
-}
-

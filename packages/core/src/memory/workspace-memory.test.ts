@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock, makeTempDir, type TempDir } from '@tandem/testkit';
 import type { ToolContext } from '../tools/define.js';
 import { ItemStore } from './memory-items.js';
-import { exportMemory, readMemory } from './memory-export.js';
+import { readMemory } from './memory-export.js';
 import { memoryPromptSection } from './memory-prompt.js';
 import { memoryFilePath } from './memory-dir.js';
 import { recallMemoryTool, saveNoteTool, searchHistoryTool } from './memory-tools.js';
@@ -120,7 +120,7 @@ describe('WorkspaceMemory, tools, prompt section and export', () => {
     expect(section).not.toContain('Docs are generated'); // not relevant to the query
   });
 
-  it('reads and exports everything for the CLI, and names MEMORY.md for edit', async () => {
+  it('reads everything for memory:show, and names MEMORY.md for edit', async () => {
     const data = await tmp();
     const ws = await tmp();
     expect(await readMemory(data, ws)).toMatchObject({ memory: '', history: '', items: [], quarantined: [] });
@@ -132,12 +132,6 @@ describe('WorkspaceMemory, tools, prompt section and export', () => {
     const snap = await readMemory(data, ws);
     expect(snap).toMatchObject({ memory: '# Memory\n- fact one\n', history: '[2026-12-02 14:03] did things\n', memoryPath: await memoryFilePath(data, ws) });
     expect(snap.items.map((i) => i.text)).toEqual(['Prefers Vim.']);
-    const md = await exportMemory(data, ws, 'markdown');
-    expect(md).toContain('## MEMORY.md\n\n# Memory\n- fact one');
-    expect(md).toContain('## User profile\n\n- Prefers Vim.');
-    expect(md).toContain('## HISTORY.md\n\n[2026-12-02 14:03] did things');
-    const json = JSON.parse(await exportMemory(data, ws, 'json'));
-    expect(json).toMatchObject({ memory: '# Memory\n- fact one\n', items: [{ kind: 'profile', text: 'Prefers Vim.' }] });
     expect(await readFile(await memoryFilePath(data, ws), 'utf8')).toBe('# Memory\n- fact one\n');
   });
 });
