@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ApprovalModeSchema,
   AuditRecordSchema,
   DecisionSchema,
   JobInfoSchema,
@@ -61,6 +62,39 @@ export const Commands = {
   'permissions:list': command('control', z.object({ workspace: z.string().optional() }), z.object({ permissions: z.array(StoredPermissionSchema) })),
   'permissions:revoke': command('control', z.object({ id: z.string().min(1) }), z.object({})),
   'models:list': command('any', z.object({}).optional().default({}), z.object({ models: z.array(ModelInfoSchema) })),
+  /** Changes the session's model, approval mode or title; every attached client sees a `session_configured` event. */
+  'session:configure': command(
+    'driver',
+    z.object({
+      sessionId,
+      model: z.string().min(1).max(200).optional(),
+      mode: ApprovalModeSchema.optional(),
+      title: z.string().min(1).max(200).optional(),
+    }),
+    z.object({ session: SessionInfoSchema }),
+  ),
+  /** Deletes a session and its log; `conflict` while a turn runs. */
+  'session:delete': command('control', z.object({ sessionId }), z.object({})),
+  /** Discards the conversation without memory consolidation (the TUI asks for confirmation first). */
+  'session:clear': command('driver', z.object({ sessionId }), z.object({})),
+  /** What `tandem status` shows: the server's identity, uptime and which providers have a key (names only). */
+  'server:status': command(
+    'any',
+    z.object({}).optional().default({}),
+    z.object({
+      version: z.string(),
+      pid: z.number().int(),
+      startedAt: z.string(),
+      uptimeMs: z.number(),
+      sessions: z.number().int(),
+      running: z.number().int(),
+      providers: z.array(z.string()),
+      /** A digest of the provider variables the server was started with (never the values). */
+      envDigest: z.string(),
+      /** The OS sandbox around commands: `bubblewrap`, or `off: reason`. */
+      sandbox: z.string().optional(),
+    }),
+  ),
   'memory:show': command(
     'any',
     z.object({ sessionId }),

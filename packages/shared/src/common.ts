@@ -12,6 +12,16 @@ export type Decision = z.infer<typeof DecisionSchema>;
 export const SessionStatusSchema = z.enum(['idle', 'running', 'waiting_permission']);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
+/**
+ * How a session asks before tools run: `ask` (default) asks for every medium/dangerous call;
+ * `auto-edit` runs file edits inside the workspace without asking (commands still ask);
+ * `read-only` refuses every writing tool and every command that is not read-only.
+ * The blacklist and the sandbox apply in every mode.
+ */
+export const ApprovalModeSchema = z.enum(['ask', 'auto-edit', 'read-only']);
+export type ApprovalMode = z.infer<typeof ApprovalModeSchema>;
+export const APPROVAL_MODES = ApprovalModeSchema.options;
+
 export const SessionInfoSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -20,6 +30,10 @@ export const SessionInfoSchema = z.object({
   createdAt: z.string(),
   status: SessionStatusSchema,
   lastSeq: z.number().int(),
+  /** The approval mode; absent from servers older than protocol 2 (read it as `ask`). */
+  mode: ApprovalModeSchema.optional(),
+  /** How many clients are attached right now. */
+  clients: z.number().int().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
@@ -43,6 +57,12 @@ export const AuditRecordSchema = z.object({
   durationMs: z.number(),
   decision: z.string(),
   decidedBy: z.string().optional(),
+  /**
+   * How the call ended: `ok`, `error` (the tool failed), `denied` (a person or a stored rule said
+   * no), `cancelled`, `timeout` (the tool or the permission wait), `blocked` (the blacklist),
+   * `refused` (the path sandbox or the session's approval mode). Every call leaves one record.
+   */
+  outcome: z.enum(['ok', 'error', 'denied', 'cancelled', 'timeout', 'blocked', 'refused']).optional(),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClientInfoSchema, DangerSchema, DecisionSchema, UsageSchema } from './common.js';
+import { ApprovalModeSchema, ClientInfoSchema, DangerSchema, DecisionSchema, UsageSchema } from './common.js';
 
 /**
  * Session events: the one stream every client folds into its view.
@@ -23,6 +23,13 @@ const callId = z.string();
 
 export const EventSchemas = {
   session_info: event('session_info', { title: z.string(), cwd: z.string(), model: z.string() }),
+  /** A driver changed the model, approval mode or title (`session:configure`); only changed fields are present. */
+  session_configured: event('session_configured', {
+    by: z.string(),
+    model: z.string().optional(),
+    mode: ApprovalModeSchema.optional(),
+    title: z.string().optional(),
+  }),
   user_message: event('user_message', { text: z.string(), by: z.string(), mode: z.enum(['turn', 'steer']) }),
   turn_started: event('turn_started', { turnId, model: z.string() }),
   thinking: event('thinking', { turnId }),
@@ -37,6 +44,8 @@ export const EventSchemas = {
     danger: DangerSchema,
     /** The model's argument text, present only when it was not valid JSON (then `args` is absent). */
     rawArgs: z.string().optional(),
+    /** Why the call runs without asking, or why it is refused (e.g. "read-only command: ls, grep"). */
+    reason: z.string().optional(),
   }),
   command_output: event('command_output', { callId, data: z.string() }),
   command_input: event('command_input', { callId, data: z.string(), by: z.string() }),
@@ -111,6 +120,7 @@ export const EventSchemas = {
 
 export const SessionEventSchema = z.discriminatedUnion('type', [
   EventSchemas.session_info,
+  EventSchemas.session_configured,
   EventSchemas.user_message,
   EventSchemas.turn_started,
   EventSchemas.thinking,

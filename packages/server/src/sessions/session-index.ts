@@ -1,3 +1,4 @@
+import type { ApprovalMode } from '@tandem/shared';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
@@ -10,6 +11,8 @@ export interface SessionMeta {
   cwd: string;
   model: string;
   createdAt: string;
+  /** The approval mode; absent in indexes written before modes existed (read as `ask`). */
+  mode?: ApprovalMode;
 }
 
 interface IndexData {

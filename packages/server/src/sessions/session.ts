@@ -116,8 +116,8 @@ export class Session {
   }
 
   info(): SessionInfo {
-    const { id, title, cwd, model, createdAt } = this.parts.meta;
-    return { id, title, cwd, model, createdAt, status: this.status, lastSeq: this.lastSeq };
+    const { id, title, cwd, model, createdAt, mode } = this.parts.meta;
+    return { id, title, cwd, model, createdAt, status: this.status, lastSeq: this.lastSeq, mode: mode ?? 'ask', clients: this.presence.list().length };
   }
 
   /** Stamps, persists (unless ephemeral) and broadcasts one event. */
