@@ -34,6 +34,8 @@ export const SessionInfoSchema = z.object({
   mode: ApprovalModeSchema.optional(),
   /** How many clients are attached right now. */
   clients: z.number().int().optional(),
+  /** The OS sandbox around this session's commands: e.g. `bubblewrap`, `bubblewrap (no network)`, or `off: <reason>`. */
+  sandbox: z.string().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
