@@ -29,6 +29,7 @@ import { memoryHandlers } from './handlers/memory-handlers.js';
 import { jobHandlers } from './handlers/job-handlers.js';
 import { modelHandlers } from './handlers/model-handlers.js';
 import { sandboxHandlers } from './handlers/sandbox-handlers.js';
+import { serverHandlers } from './handlers/server-handlers.js';
 import { sessionHandlers, sessionRoom } from './handlers/session-handlers.js';
 import { turnHandlers } from './handlers/turn-handlers.js';
 import { SessionJobs } from './jobs/job-manager.js';
@@ -113,7 +114,10 @@ export function createApplication(deps: ApplicationDeps): Application {
   const settings = deps.settings ?? loadSettings(deps.dataDir, logger);
   const engine: SessionEngine = { ...defaultEngine(config), ...deps.engine };
   const governor = new Governor({ clock });
-  const modelFactory = deps.modelFactory ?? defaultModelFactory(env, config, clock, governor);
+  const startedAtMs = clock.now();
+  // Each new model client reads config.json's providers again: key and endpoint edits need no restart.
+  const currentProvidersConfig = () => loadProvidersConfig(deps.dataDir, logger);
+  const modelFactory = deps.modelFactory ?? defaultModelFactory(env, currentProvidersConfig, clock, governor);
   const guards = deps.guards === 'off' ? undefined : new DeferredGuards(guardsOptions(deps, settings, clock, logger));
 
   const httpServer = createServer((_req, res) => {
@@ -170,6 +174,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     },
     hooks: composeHooks(guards, deps.hooks),
     broadcast: (sessionId, event) => io.to(sessionRoom(sessionId)).emit(SESSION_EVENT, event),
+    onDeleted: (sessionId) => io.in(sessionRoom(sessionId)).socketsLeave(sessionRoom(sessionId)),
   });
   const manager = sessions;
   const ready = (async () => {
@@ -180,6 +185,7 @@ export function createApplication(deps: ApplicationDeps): Application {
 
   const handlers: HandlerMap = {
     ...sessionHandlers(manager),
+    ...serverHandlers({ sessions: manager, env, providersConfig: currentProvidersConfig, clock, startedAtMs }),
     ...turnHandlers(manager),
     ...jobHandlers(manager),
     ...sandboxHandlers(manager),

@@ -4,6 +4,8 @@ export { runServe, parseServeArgs, DEFAULT_HOST, DEFAULT_PORT, type ServeOptions
 export { loadTokens } from './serve/tokens.js';
 export { defaultDataDir } from './serve/data-dir.js';
 export { readServerInfo, type ServerInfo } from './serve/server-info.js';
+export { providerEnvDigest, providerEnvNames, providersWithKey } from './serve/provider-env.js';
+export { SERVER_VERSION } from './handlers/server-handlers.js';
 export { PtyCommandRunner, type PtyRunnerOptions } from './pty/pty-runner.js';
 export { CommandError } from './handlers/command-error.js';
 export type { HandlerMap, Handler, CommandContext } from './handlers/dispatch.js';

@@ -1,5 +1,6 @@
 import { SESSION_EVENT } from '@tandem/shared';
 import type { SessionManager } from '../sessions/session-manager.js';
+import { clearConversation } from '../sessions/session-settings.js';
 import { CommandError } from './command-error.js';
 import type { HandlerMap } from './dispatch.js';
 
@@ -7,7 +8,7 @@ export function sessionRoom(sessionId: string): string {
   return `session:${sessionId}`;
 }
 
-/** session:list, session:create, session:attach, session:detach. */
+/** session:list, session:create, session:attach, session:detach, session:configure, session:clear, session:delete. */
 export function sessionHandlers(sessions: SessionManager): HandlerMap {
   return {
     'session:list': () => ({ sessions: sessions.list() }),
@@ -36,6 +37,21 @@ export function sessionHandlers(sessions: SessionManager): HandlerMap {
         session.attachClient(socket.id, client.name, role);
       });
       return { session: session.info(), events: replay };
+    },
+
+    'session:configure': async ({ sessionId, model, mode, title }, { client }) => {
+      const session = await sessions.configure(sessionId, { model, mode, title }, client.name);
+      return { session: session.info() };
+    },
+
+    'session:clear': async ({ sessionId }, { client }) => {
+      await clearConversation(sessions.require(sessionId), client.name);
+      return {};
+    },
+
+    'session:delete': async ({ sessionId }) => {
+      await sessions.delete(sessionId);
+      return {};
     },
 
     'session:detach': ({ sessionId }, { socket }) => {

@@ -33,8 +33,16 @@ export function loadProvidersConfig(dataDir: string, logger: Logger): ProvidersC
 
 /**
  * `resolveModelClient` with the server's environment, config, one governor shared by every
- * session, and core's CJK-aware token estimate for sizing requests (SPEC C2).
+ * session, and core's CJK-aware token estimate for sizing requests (SPEC C2). `config` may be
+ * a function: it is then asked each time a client is built (a new session, a model switch),
+ * so edits to config.json's providers reach new clients without a restart.
  */
-export function defaultModelFactory(env: NodeJS.ProcessEnv, config: ProvidersConfig, clock: Clock, governor = new Governor({ clock })): ModelFactory {
-  return (spec, { onEvent }) => resolveModelClient(spec, { env, config, clock, onEvent, governor, estimateTokens: estimateTextTokens });
+export function defaultModelFactory(
+  env: NodeJS.ProcessEnv,
+  config: ProvidersConfig | (() => ProvidersConfig),
+  clock: Clock,
+  governor = new Governor({ clock }),
+): ModelFactory {
+  return (spec, { onEvent }) =>
+    resolveModelClient(spec, { env, config: typeof config === 'function' ? config() : config, clock, onEvent, governor, estimateTokens: estimateTextTokens });
 }

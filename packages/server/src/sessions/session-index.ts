@@ -37,6 +37,12 @@ export class SessionIndex {
     return this.db.data.sessions.filter(isSessionMeta);
   }
 
+  async remove(id: string): Promise<void> {
+    await this.db.update((data) => {
+      data.sessions = data.sessions.filter((s) => s.id !== id);
+    });
+  }
+
   async upsert(meta: SessionMeta): Promise<void> {
     await this.db.update((data) => {
       const i = data.sessions.findIndex((s) => s.id === meta.id);

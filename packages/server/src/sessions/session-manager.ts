@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { SessionEvent, SessionInfo } from '@tandem/shared';
@@ -11,6 +11,7 @@ import { loadSessionState } from './load-session-state.js';
 import { SessionIndex, type SessionMeta } from './session-index.js';
 import { SessionLog } from './session-log.js';
 import { Session, type SessionHooks, type SessionRunner } from './session.js';
+import { configureSession, type SessionChanges } from './session-settings.js';
 import { SHUTDOWN_REASON } from './session-turn.js';
 
 export interface SessionManagerDeps {
@@ -34,6 +35,8 @@ export interface SessionManagerDeps {
   extendTurn?: ((session: Session, options: TurnOptions) => TurnOptions | Promise<TurnOptions>) | undefined;
   hooks: SessionHooks;
   broadcast(sessionId: string, event: SessionEvent): void;
+  /** After a session is deleted (the application lets its room go). */
+  onDeleted?(sessionId: string): void;
 }
 
 export interface CreateSessionInput {
@@ -89,6 +92,42 @@ export class SessionManager {
     };
     await this.index.upsert(meta);
     return this.open(meta, true);
+  }
+
+  /**
+   * `session:configure`: checks a new model like `create` does, applies the changes (one
+   * `session_configured` event) and persists them in the index.
+   */
+  async configure(id: string, changes: SessionChanges, by: string): Promise<Session> {
+    const session = this.require(id);
+    if (changes.model !== undefined) {
+      try {
+        this.deps.checkModel(changes.model);
+      } catch (err) {
+        throw new CommandError('bad_request', err instanceof Error ? err.message : String(err));
+      }
+    }
+    const changed = configureSession(session, changes, by);
+    if (Object.keys(changed).length > 0) await this.index.upsert(session.meta);
+    if (changed.model) for (const warning of this.safeWarnings(changed.model)) session.emit(warning);
+    return session;
+  }
+
+  /**
+   * `session:delete`: refused with `conflict` while a turn or maintenance runs; otherwise the
+   * session is closed, dropped from the index, and its directory (log, command logs) removed.
+   */
+  async delete(id: string): Promise<void> {
+    const session = this.require(id);
+    if (session.status !== 'idle') {
+      throw new CommandError('conflict', `session ${id} is running a turn; cancel it or wait for it to end, then delete it`);
+    }
+    if (session.busyWith) throw new CommandError('conflict', `session ${id} is busy (${session.busyWith}); try again when that finishes`);
+    this.sessions.delete(id);
+    await session.close();
+    await this.index.remove(id);
+    await rm(session.dir, { recursive: true, force: true });
+    this.deps.onDeleted?.(id);
   }
 
   get(id: string): Session | undefined {

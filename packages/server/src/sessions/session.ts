@@ -53,7 +53,8 @@ export interface LoadedState {
 /**
  * One live session: its event log (the source of truth), who is attached, the running turn,
  * and the per-session tool plumbing (runner, sandbox, baselines). Every event goes through
- * `emit`, which stamps seq and time, appends to the log and broadcasts, in that order.
+ * `emit`, which stamps seq and time and queues it in the log; it is broadcast once its line is
+ * written (durable before visible; see `visible`).
  */
 export class Session {
   readonly log: SessionLog;
@@ -84,6 +85,7 @@ export class Session {
   ) {
     this.log = log;
     this.lastSeq = loaded.lastSeq;
+    log.onVisible((event) => this.visible(event));
     this.conversation = loaded.conversation;
     this.paths = parts.engine.createPaths({ workspace: parts.meta.cwd, granted: loaded.granted, dataDir: parts.dataDir, home: parts.home });
     this.baselines = parts.engine.createBaselines();
@@ -117,16 +119,24 @@ export class Session {
 
   info(): SessionInfo {
     const { id, title, cwd, model, createdAt, mode } = this.parts.meta;
-    return { id, title, cwd, model, createdAt, status: this.status, lastSeq: this.lastSeq, mode: mode ?? 'ask', clients: this.presence.list().length };
+    return { id, title, cwd, model, createdAt, status: this.status, lastSeq: this.log.lastWrittenSeq, mode: mode ?? 'ask', clients: this.presence.list().length };
   }
 
-  /** Stamps, persists (unless ephemeral) and broadcasts one event. */
+  /**
+   * Stamps one event and queues it in the log; it is broadcast once written (`visible`). An
+   * ephemeral event (a `text_delta`) carries the seq of the persisted event before it and is
+   * broadcast right behind that one, never before it.
+   *
+   * The session's own state (the conversation fold, pending permissions, the end of the turn)
+   * follows the stamped order at once: it is the log's order, so it matches the log once the
+   * batch is written, and the turn loop never waits on the disk. What other parties see — the
+   * broadcast, replays, the partial reply, the hooks (audit) — follows the written order.
+   */
   emit(body: EventBody | EngineEvent): SessionEvent {
     const ts = new Date(this.parts.clock.now()).toISOString();
-    this.partial.observe(body);
     if (EPHEMERAL_EVENT_TYPES.has(body.type)) {
       const event = { sessionId: this.id, seq: this.lastSeq, ts, ephemeral: true, ...body } as SessionEvent;
-      this.parts.broadcast(event);
+      this.log.send(event);
       return event;
     }
     const event = { sessionId: this.id, seq: this.lastSeq + 1, ts, ...body } as SessionEvent;
@@ -136,22 +146,34 @@ export class Session {
       return event;
     }
     this.lastSeq = event.seq;
-    this.log.append(event);
+    const endsTurn = TURN_END_TYPES.has(event.type);
+    // A turn's end is worth an fdatasync (after the batch is written; it holds nothing back).
+    this.log.append(event, endsTurn);
     this.conversation.apply(event);
     this.track(event);
-    this.runHooks(event);
-    this.parts.broadcast(event);
     const turn = this.turn;
-    if (turn && TURN_END_TYPES.has(event.type) && (event as { turnId?: string }).turnId === turn.turnId) this.endTurn(turn);
+    if (turn && endsTurn && (event as { turnId?: string }).turnId === turn.turnId) this.endTurn(turn);
     return event;
   }
 
-  /** The text streamed so far in the current reply, as one ephemeral `text_delta`, if any. */
+  /** Flushes the log: resolves once every event emitted so far is written and broadcast. */
+  flushed(): Promise<void> {
+    return this.log.flush();
+  }
+
+  /** An event whose line is written (or an ephemeral one whose predecessors are): now others see it. */
+  private visible(event: SessionEvent): void {
+    this.partial.observe(event);
+    if (!event.ephemeral) this.runHooks(event);
+    this.parts.broadcast(event);
+  }
+
+  /** The text broadcast so far in the current reply, as one ephemeral `text_delta`, if any. */
   partialTextEvent(): SessionEvent | undefined {
     const partial = this.partial.current();
     if (!partial) return undefined;
     const ts = new Date(this.parts.clock.now()).toISOString();
-    return { sessionId: this.id, seq: this.lastSeq, ts, ephemeral: true, type: 'text_delta', turnId: partial.turnId, delta: partial.text };
+    return { sessionId: this.id, seq: this.log.lastWrittenSeq, ts, ephemeral: true, type: 'text_delta', turnId: partial.turnId, delta: partial.text };
   }
 
   attachClient(socketId: string, name: string, role: Role): void {
@@ -221,6 +243,16 @@ export class Session {
     }
     this.emit({ type: 'sandbox_granted', path: granted, by });
     return granted;
+  }
+
+  /** What maintenance runs now (`/new`, compaction, clearing), if any. */
+  get busyWith(): string | undefined {
+    return this.busy;
+  }
+
+  /** Forgets the model client; the next turn builds one for `meta.model` (a model switch, a changed config.json). */
+  dropModelClient(): void {
+    this.model = undefined;
   }
 
   /** Runs `fn` when the session closes, after the turn stopped and before the log closes. */
