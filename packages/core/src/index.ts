@@ -1,4 +1,5 @@
 // The engine's public entry point. Each area keeps its own index; add exports there.
+export * from './base/index.js';
 export * from './messages.js';
 export * from './ports/index.js';
 export * from './loop/index.js';

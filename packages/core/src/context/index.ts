@@ -11,3 +11,4 @@ export * from './overflow-retry.js';
 export * from './maybe-compact.js';
 export * from './bench-context.js';
 export * from './session-context.js';
+export * from './turn-context.js';

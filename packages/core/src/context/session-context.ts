@@ -1,7 +1,8 @@
 import type { Message } from '../messages.js';
 import type { ModelClient, ToolSpec } from '../providers/types.js';
 import type { Clock } from '../ports/clock.js';
-import type { ContextRequest, EngineEvent, TurnContext } from '../loop/types.js';
+import type { EngineEvent } from '../base/engine-event.js';
+import type { ContextRequest, TurnContext } from './turn-context.js';
 import { TokenCalibration } from './calibration.js';
 import { ContextAccountant, type ContextUsage } from './context-accountant.js';
 import { contextUsageEvent, maybeCompact, type MaybeCompactOptions } from './maybe-compact.js';

@@ -2,7 +2,7 @@ import type { EventOf, SessionEvent } from '@tandem/shared';
 import type { AssistantMessage, Message } from '../messages.js';
 import { applyCompaction, startAfterCompaction } from '../context/run-compaction.js';
 import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
-import type { EngineEvent } from '../loop/types.js';
+import type { EngineEvent } from '../base/engine-event.js';
 
 /** A persisted session event or an engine event before stamping; only `type` and its fields matter. */
 export type ConversationEvent = SessionEvent | EngineEvent;

@@ -1,2 +1,1 @@
-export * from './tool-args.js';
 export * from './conversation-builder.js';

@@ -2,7 +2,7 @@ import { startAfterCompaction } from '../context/run-compaction.js';
 import type { ToolCall } from '../messages.js';
 import { systemClock } from '../ports/clock.js';
 import { allowAllGate } from '../ports/tool-gate.js';
-import { DEFAULT_TEMPERATURE } from '../providers/openai-chat.js';
+import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
 import type { ModelRequest } from '../providers/types.js';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { errorMessage } from './argument-errors.js';

@@ -1,10 +1,12 @@
-import type { EventBody } from '@tandem/shared';
 import type { Message } from '../messages.js';
 import type { ModelClient, ToolSpec } from '../providers/types.js';
-import type { AnyTool, FileBaselines, PathResolver, ToolServices } from '../tools/define.js';
+import type { AnyTool, FileBaselines, ToolServices } from '../tools/define.js';
+import type { PathResolver } from '../ports/path-resolver.js';
 import type { CommandRunner } from '../ports/command-runner.js';
 import type { ToolGate } from '../ports/tool-gate.js';
 import type { Clock } from '../ports/clock.js';
+import type { TurnContext } from '../context/turn-context.js';
+import type { TurnMemory } from '../memory/turn-memory.js';
 
 /** A user message sent while a turn runs (SPEC A9); folded in at the next loop boundary. */
 export interface SteeringMessage {
@@ -53,31 +55,7 @@ export interface TurnOptions {
   memory?: TurnMemory;
 }
 
-/** What the context step sees of the next model request. `conversation` may be compacted in place. */
-export interface ContextRequest {
-  conversation: Message[];
-  system: string;
-  tools: readonly ToolSpec[];
-  signal: AbortSignal;
-}
-
-/** The loop's view of a session's context manager; events returned are yielded as they are. */
-export interface TurnContext {
-  /**
-   * Before each model request: compacts when the request would reach the threshold (yielding
-   * `compaction` or `compaction_skipped`) and always reports `context_usage`.
-   */
-  beforeRequest(request: ContextRequest): Promise<EngineEvent[]>;
-  /** The provider said the request does not fit: one forced compaction; `compacted` says whether to retry. */
-  onOverflow(request: ContextRequest): Promise<{ compacted: boolean; events: EngineEvent[] }>;
-  /** The provider's reported input tokens for the request just answered (calibration, SPEC C2). */
-  afterReply(report: { inputTokens: number; model: string }): void;
-}
-
-/** Memory for the turn's system prompt: the section for the user's message, or nothing. */
-export interface TurnMemory {
-  promptSection(query: string, signal: AbortSignal): Promise<string | undefined>;
-}
-
-/** What the loop yields: session events before the host stamps `sessionId`, `seq` and `ts`. */
-export type EngineEvent = EventBody;
+// EngineEvent lives in the bottom layer; TurnContext and TurnMemory are what context/ and memory/ offer the loop.
+export type { EngineEvent } from '../base/engine-event.js';
+export type { ContextRequest, TurnContext } from '../context/turn-context.js';
+export type { TurnMemory } from '../memory/turn-memory.js';

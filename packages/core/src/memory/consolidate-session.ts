@@ -1,4 +1,4 @@
-import type { EngineEvent } from '../loop/types.js';
+import type { EngineEvent } from '../base/engine-event.js';
 import type { Message } from '../messages.js';
 import type { Clock } from '../ports/clock.js';
 import type { ModelClient } from '../providers/types.js';

@@ -1,5 +1,9 @@
-import type { TurnMemory } from '../loop/types.js';
 import { memoryPromptSection, type MemoryPromptOptions, type MemoryPromptSources } from './memory-prompt.js';
+
+/** Memory for the turn's system prompt: the section for the user's message, or nothing. */
+export interface TurnMemory {
+  promptSection(query: string, signal: AbortSignal): Promise<string | undefined>;
+}
 
 /**
  * `TurnOptions.memory` for a workspace's memory (a `WorkspaceMemory` fits): the loop asks it once

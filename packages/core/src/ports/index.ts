@@ -2,3 +2,4 @@ export * from './command-runner.js';
 export * from './tool-gate.js';
 export * from './clock.js';
 export * from './job-manager.js';
+export * from './path-resolver.js';

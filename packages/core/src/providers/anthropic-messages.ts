@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { parseToolArgs } from '../conversation/tool-args.js';
+import { parseToolArgs } from '../base/tool-args.js';
 import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-options.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
-import { parseToolArgs } from '../conversation/tool-args.js';
+import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
+import { parseToolArgs } from '../base/tool-args.js';
 import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-options.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
@@ -9,8 +10,6 @@ import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './
 
 /** The OpenAI-compatible adapter takes every adapter option. */
 export type OpenAIChatClientOptions = AdapterOptions;
-
-export const DEFAULT_TEMPERATURE = 0.2;
 
 interface PendingCall {
   id: string;

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { Message } from '../messages.js';
-import { argsForReplay } from '../conversation/tool-args.js';
+import { argsForReplay } from '../base/tool-args.js';
 import type { ToolSpec } from './types.js';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;

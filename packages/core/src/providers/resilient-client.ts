@@ -1,4 +1,4 @@
-import type { EngineEvent } from '../loop/types.js';
+import type { EngineEvent } from '../base/engine-event.js';
 import type { Clock } from '../ports/clock.js';
 import { NO_KEY, type AdapterFactory } from './adapter-factory.js';
 import { backoffDelay, MAX_IN_PLACE_WAIT_MS, MAX_RETRIES } from './backoff.js';

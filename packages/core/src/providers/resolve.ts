@@ -1,4 +1,4 @@
-import type { EngineEvent } from '../loop/types.js';
+import type { EngineEvent } from '../base/engine-event.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { AdapterFactory } from './adapter-factory.js';
 import { Catalog } from './catalog.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { PathResolver } from '../tools/define.js';
+import type { PathResolver } from '../ports/path-resolver.js';
 import { credentialPathOf, isWithin, isWithinProtected, systemDirectoryOf } from './protected-paths.js';
 import { realPathAllowingMissing } from './real-path.js';
 import { SandboxError } from './sandbox-error.js';

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
-import { ToolError } from '../tools/define.js';
+import { ToolError } from '../base/tool-error.js';
 import { SandboxError } from './sandbox-error.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ToolError } from '../tools/define.js';
+import { ToolError } from '../base/tool-error.js';
 
 export type SandboxRule =
   | 'invalid_path'

@@ -2,19 +2,11 @@ import { z } from 'zod';
 import type { Danger } from '@tandem/shared';
 import type { CommandRunner } from '../ports/command-runner.js';
 import type { ToolSpec } from '../providers/types.js';
+import type { PathResolver } from '../ports/path-resolver.js';
 
-/**
- * Resolves a path a tool wants to touch, or throws a `SandboxError` saying which rule refused.
- * The result is canonical (absolute, symlinks resolved); tools use only the returned path.
- */
-export interface PathResolver {
-  resolve(path: string, intent: 'read' | 'write'): Promise<string>;
-  /**
-   * Optional: every rule except "inside the workspace or a granted directory", for tools whose
-   * target is deliberately elsewhere (self_clone). Without it, such tools refuse to run.
-   */
-  resolveOutsideWorkspace?(path: string, intent: 'read' | 'write'): Promise<string>;
-}
+// A tool author's one import: the bottom layer's ToolError and the PathResolver port, handed on.
+export { ToolError } from '../base/tool-error.js';
+export type { PathResolver } from '../ports/path-resolver.js';
 
 /** Read-before-write bookkeeping (SPEC A8): what this session has read, and whether it changed since. */
 export interface FileBaselines {
@@ -70,11 +62,6 @@ export type AnyTool = ToolDefinition<z.ZodType>;
 
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
   return def;
-}
-
-/** A tool failure meant for the model: it becomes an `isError` result with this message. */
-export class ToolError extends Error {
-  override readonly name = 'ToolError';
 }
 
 export function dangerOf(tool: AnyTool, args: unknown): Danger {

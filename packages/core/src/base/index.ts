@@ -1,0 +1,5 @@
+// The bottom layer: what every part of the engine shares. Imports nothing above it.
+export * from './tool-error.js';
+export * from './engine-event.js';
+export * from './tool-args.js';
+export * from './temperature.js';
