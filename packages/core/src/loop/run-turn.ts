@@ -3,7 +3,7 @@ import type { ToolCall } from '../messages.js';
 import { systemClock } from '../ports/clock.js';
 import { allowAllGate } from '../ports/tool-gate.js';
 import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
-import type { ModelRequest } from '../providers/types.js';
+import type { ModelRequest, ToolSpec } from '../providers/types.js';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { errorMessage } from './argument-errors.js';
 import { AsyncQueue } from './async-queue.js';
@@ -88,7 +88,7 @@ async function loop(
   const { emit } = io;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const tools = toolMap(opts.tools);
-  const specs = opts.tools.map(toToolSpec);
+  let specs = opts.tools.map(toToolSpec);
   const detector = new LoopDetector();
   const env = callEnvironment(opts, tools, signal, limits.toolTimeoutMs, emit);
   const system = await turnSystemPrompt(opts, signal);
@@ -119,8 +119,14 @@ async function loop(
     state.iterations += 1;
     const iteration = state.iterations;
     emit({ type: 'thinking', turnId: opts.turnId });
+    let requestSystem = system;
+    if (opts.dynamicTools) {
+      const current = refreshDynamicTools(opts, tools);
+      specs = current.specs;
+      requestSystem = current.notices.length > 0 ? `${system}\n\n${current.notices.join('\n')}` : system;
+    }
     const request: ModelRequest = {
-      system,
+      system: requestSystem,
       messages: opts.conversation,
       tools: specs,
       temperature: opts.temperature ?? DEFAULT_TEMPERATURE,
@@ -174,6 +180,27 @@ function toolMap(tools: readonly AnyTool[]): Map<string, AnyTool> {
   return new Map(tools.map((t) => [t.name, t]));
 }
 
+/** Provider specs are derived once per tool object, not once per request. */
+const specCache = new WeakMap<AnyTool, ToolSpec>();
+
+function specOf(tool: AnyTool): ToolSpec {
+  let spec = specCache.get(tool);
+  if (!spec) {
+    spec = toToolSpec(tool);
+    specCache.set(tool, spec);
+  }
+  return spec;
+}
+
+/** Rebuilds the turn's tool map in place (the fixed tools, then the dynamic ones that do not clash). */
+function refreshDynamicTools(opts: TurnOptions, tools: Map<string, AnyTool>): { specs: ToolSpec[]; notices: readonly string[] } {
+  const extra = opts.dynamicTools?.() ?? { tools: [], notices: [] };
+  tools.clear();
+  for (const t of opts.tools) tools.set(t.name, t);
+  for (const t of extra.tools) if (!tools.has(t.name)) tools.set(t.name, t);
+  return { specs: [...tools.values()].map(specOf), notices: extra.notices };
+}
+
 function callEnvironment(
   opts: TurnOptions,
   tools: ReadonlyMap<string, AnyTool>,
@@ -188,6 +215,7 @@ function callEnvironment(
     clock: opts.clock ?? systemClock,
     toolTimeoutMs,
     signal,
+    paths: opts.paths,
     context: (call, callSignal) => ({
       sessionId: opts.sessionId,
       callId: call.id,

@@ -53,6 +53,19 @@ export interface TurnOptions {
   context?: TurnContext;
   /** Long-term memory for the system prompt (SPEC H5), computed once at turn start and frozen. */
   memory?: TurnMemory;
+  /**
+   * Tools that may come and go during the turn (MCP servers that fail or change their list):
+   * asked before each model request. Its tools join `tools` for that request (never replacing
+   * one of the same name); its notices (one line each, e.g. "server X stopped; its tools are
+   * gone") are appended to that request's system prompt.
+   */
+  dynamicTools?: () => DynamicTools;
+}
+
+/** What `TurnOptions.dynamicTools` returns for one model request. */
+export interface DynamicTools {
+  tools: readonly AnyTool[];
+  notices: readonly string[];
 }
 
 // EngineEvent lives in the bottom layer; TurnContext and TurnMemory are what context/ and memory/ offer the loop.

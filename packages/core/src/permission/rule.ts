@@ -34,6 +34,12 @@ export interface PolicyOptions {
   commandTools?: ReadonlySet<string>;
   /** Tools no allow rule ever covers: every call asks (default: configure_provider). Deny rules still apply. */
   alwaysAskTools?: ReadonlySet<string>;
+  /**
+   * SPEC U4: commands that only read (`DEFAULT_READ_ONLY_COMMANDS`, or config.json's list). When
+   * given, a command whose every segment is read-only is allowed at level `safe` unless a deny
+   * rule covers it. Absent: no command is lowered (every command is decided by rules or asks).
+   */
+  readOnlyCommands?: readonly string[];
 }
 
 export interface PolicyResult {
@@ -41,6 +47,8 @@ export interface PolicyResult {
   /** The rule that decided (for a compound command allowed segment by segment: the first one). */
   rule?: PermissionRule;
   source?: 'session' | 'stored';
+  /** Set when a read-only command was allowed without a rule (its `reason` names the commands). */
+  readOnly?: true;
   /** The call's level: the tool's, raised by the most dangerous command segment. */
   level: Danger;
   /** What a stored decision could cover, narrowest first; offered in `permission_request.scopes`. */
@@ -51,8 +59,24 @@ export interface PolicyResult {
 
 export type Lifetime = 'once' | 'session' | 'forever';
 
-export const DEFAULT_COMMAND_TOOLS: ReadonlySet<string> = new Set(['run_command']);
-export const DEFAULT_ALWAYS_ASK_TOOLS: ReadonlySet<string> = new Set(['configure_provider']);
+/** Tools named here, or starting with one of `prefixes`, are in the set (`skill__NAME` tools are commands). */
+class NamesAndPrefixes extends Set<string> {
+  constructor(
+    names: readonly string[],
+    private readonly prefixes: readonly string[],
+  ) {
+    super(names);
+  }
+
+  override has(name: string): boolean {
+    return super.has(name) || this.prefixes.some((p) => name.startsWith(p));
+  }
+}
+
+/** run_command, and every skill tool `skill__NAME` (its `args.command` is the skill's full command line). */
+export const DEFAULT_COMMAND_TOOLS: ReadonlySet<string> = new NamesAndPrefixes(['run_command'], ['skill__']);
+/** configure_provider, and `mcp_server` (a project MCP server's launch: each approval is for one exact launch). */
+export const DEFAULT_ALWAYS_ASK_TOOLS: ReadonlySet<string> = new Set(['configure_provider', 'mcp_server']);
 
 /** How long a decision lasts and whether it allows. */
 export function decisionMeaning(decision: Decision): { effect: 'allow' | 'deny'; lifetime: Lifetime } {

@@ -41,6 +41,13 @@ export interface ToolOutcome {
   isError?: boolean;
 }
 
+/** One path a call touches: `outside` paths are checked with `resolveOutsideWorkspace` (self_clone's target). */
+export interface PathUse {
+  path: string;
+  intent: 'read' | 'write';
+  outside?: boolean;
+}
+
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   /** Says what the tool does and when to prefer another tool. */
@@ -55,6 +62,17 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * should use max(their limit, this) for the call. Undefined means the default applies.
    */
   timeoutMs?(args: z.infer<S>): number | undefined;
+  /**
+   * Optional: the paths this call will touch. The loop checks each with the path sandbox BEFORE
+   * the permission step (a person is never asked about a call the sandbox refuses); the tool
+   * still resolves them itself when it runs.
+   */
+  paths?(args: z.infer<S>): PathUse[];
+  /**
+   * Optional: the JSON Schema to show the model instead of one derived from `schema`, for tools
+   * whose schema comes from elsewhere (an MCP server's `inputSchema`). `schema` still validates.
+   */
+  parameters?: Record<string, unknown>;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<string | ToolOutcome>;
 }
 
@@ -70,6 +88,7 @@ export function dangerOf(tool: AnyTool, args: unknown): Danger {
 
 /** The provider-facing definition: name, description and JSON Schema only. */
 export function toToolSpec(tool: AnyTool): ToolSpec {
+  if (tool.parameters) return { name: tool.name, description: tool.description, parameters: tool.parameters };
   const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   return { name: tool.name, description: tool.description, parameters: schema };
