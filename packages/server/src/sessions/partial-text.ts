@@ -1,15 +1,17 @@
-import type { EngineEvent } from '@tandem/core';
+import type { SessionEvent } from '@tandem/shared';
 
 /**
- * The text streamed so far in the current model reply. Deltas are not persisted, so this is
- * what a client attaching mid-reply is given (as one synthetic `text_delta`). It resets when
- * the reply's text is final (`assistant_text`), when tools start, and when the turn ends.
+ * The text streamed so far in the current model reply, as clients have seen it: the session
+ * feeds it events as they become visible (broadcast), so a client attaching mid-reply is given
+ * exactly the deltas it missed (as one synthetic `text_delta`) and none it will still receive.
+ * Deltas are not persisted. It resets when the reply's text is final (`assistant_text`), when
+ * tools start, and when the turn ends.
  */
 export class PartialText {
   private turnId: string | undefined;
   private chunks: string[] = [];
 
-  observe(event: EngineEvent): void {
+  observe(event: SessionEvent): void {
     switch (event.type) {
       case 'text_delta':
         if (event.turnId !== this.turnId) {

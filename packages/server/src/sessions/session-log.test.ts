@@ -1,9 +1,9 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '@tandem/shared';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
-import { EventLogWriter } from './event-log-writer.js';
 import { SessionLog } from './session-log.js';
 
 let dir: TempDir;
@@ -18,46 +18,16 @@ function event(seq: number): SessionEvent {
   return { sessionId: 's', seq, ts: '2026-01-01T00:00:00.000Z', type: 'command_output', callId: 'c', data: `line ${seq}` };
 }
 
-describe('EventLogWriter', () => {
-  it('batches a burst of appends into one write and loses nothing on close', async () => {
-    const path = join(dir.path, 'nested', 'events.jsonl');
-    const errors: Error[] = [];
-    const writer = new EventLogWriter(path, (e) => errors.push(e));
-    const writes: number[] = [];
-    const original = writer['write'].bind(writer);
-    writer['write'] = async (chunk: string) => {
-      writes.push(chunk.split('\n').length - 1);
-      return original(chunk);
-    };
-    for (let i = 1; i <= 500; i++) writer.append(JSON.stringify(event(i)));
-    await writer.flush();
-    expect(writes).toEqual([500]);
-    writer.append(JSON.stringify(event(501)));
-    await writer.close();
-    const lines = (await readFile(path, 'utf8')).trim().split('\n');
-    expect(lines).toHaveLength(501);
-    expect(JSON.parse(lines[500]!).seq).toBe(501);
-    expect(errors).toEqual([]);
-    expect(() => writer.append('{}')).toThrow(/closed/);
-  });
-
-  it('reports a failing disk once instead of throwing at the caller', async () => {
-    await writeFile(join(dir.path, 'file'), 'x');
-    const errors: Error[] = [];
-    const writer = new EventLogWriter(join(dir.path, 'file', 'events.jsonl'), (e) => errors.push(e));
-    writer.append('{"seq":1}');
-    await writer.flush();
-    writer.append('{"seq":2}');
-    await writer.flush();
-    expect(errors).toHaveLength(1);
-  });
-});
-
 describe('SessionLog', () => {
   it('replays from memory for recent seqs and from the file for older ones', async () => {
     const path = join(dir.path, 'events.jsonl');
     const log = new SessionLog(path, () => undefined, 10);
     for (let i = 1; i <= 50; i++) log.append(event(i));
+    // Nothing is visible before it is written.
+    expect(log.tailAfter(0)).toEqual([]);
+    expect(log.lastWrittenSeq).toBe(0);
+    await log.flush();
+    expect(log.lastWrittenSeq).toBe(50);
     expect(log.tailAfter(0).map((e) => e.seq)).toEqual([41, 42, 43, 44, 45, 46, 47, 48, 49, 50]);
     expect((await log.after(45)).map((e) => e.seq)).toEqual([46, 47, 48, 49, 50]);
     const old = await log.after(5);
@@ -87,6 +57,32 @@ describe('SessionLog', () => {
     expect(await again.load((e) => reread.push(e.seq))).toBe(4);
     expect(reread).toEqual([1, 2, 3, 4]);
     await again.close();
+  });
+
+  it('shows an event (listener, tail, replay) only once its line is in the file, ephemeral ones behind it', async () => {
+    const path = join(dir.path, 'events.jsonl');
+    const log = new SessionLog(path, () => undefined);
+    const seen: Array<{ seq: number; ephemeral: boolean; linesOnDisk: number }> = [];
+    log.onVisible((e) => {
+      const onDisk = readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+      seen.push({ seq: e.seq, ephemeral: e.ephemeral === true, linesOnDisk: onDisk });
+    });
+    log.append(event(1));
+    log.append(event(2));
+    const delta: SessionEvent = { sessionId: 's', seq: 2, ts: '2026-01-01T00:00:00.000Z', ephemeral: true, type: 'text_delta', turnId: 't', delta: 'x' };
+    log.send(delta);
+    log.append(event(3));
+    expect(seen).toEqual([]);
+    expect(await log.after(0)).toEqual([]);
+    await log.flush();
+    expect(seen.map((s) => [s.seq, s.ephemeral])).toEqual([[1, false], [2, false], [2, true], [3, false]]);
+    // Each event's line was on disk when it became visible.
+    for (const s of seen.filter((s) => !s.ephemeral)) expect(s.linesOnDisk).toBeGreaterThanOrEqual(s.seq);
+    expect((await log.after(0)).map((e) => e.seq)).toEqual([1, 2, 3]);
+    // With nothing outstanding an ephemeral event is visible at once.
+    log.send({ ...delta, seq: 3 });
+    expect(seen.at(-1)).toMatchObject({ seq: 3, ephemeral: true });
+    await log.close();
   });
 
   it('reads a missing file as an empty log', async () => {

@@ -7,20 +7,40 @@ import { cutPartialLastLine } from './repair-tail.js';
 export const DEFAULT_TAIL_SIZE = 2000;
 
 /**
- * One session's persisted events: the JSONL file (the source of truth), its batched writer,
+ * One session's persisted events: the JSONL file (the source of truth), its group-commit writer,
  * and a bounded in-memory tail so a reconnecting client is usually served from memory.
+ *
+ * Durable before visible: an appended event becomes visible (in the tail, replays, and the
+ * `onVisible` listener that broadcasts it) only once its line is written. An ephemeral event given
+ * to `send` becomes visible behind every event appended before it, so it can never overtake one.
  */
 export class SessionLog {
-  private readonly writer: EventLogWriter;
+  private readonly writer: EventLogWriter<SessionEvent>;
   private tail: SessionEvent[] = [];
   private tailStart = 0;
+  private written = 0;
+  private listener: (event: SessionEvent) => void = () => undefined;
 
   constructor(
     readonly path: string,
     private readonly onProblem: (message: string) => void,
     private readonly tailSize = DEFAULT_TAIL_SIZE,
   ) {
-    this.writer = new EventLogWriter(path, (err) => onProblem(`cannot write ${path}: ${err.message}`));
+    this.writer = new EventLogWriter<SessionEvent>(
+      path,
+      (err) => onProblem(`cannot write ${path}: ${err.message}`),
+      (events) => this.release(events),
+    );
+  }
+
+  /** The seq of the last event written (and so visible); the next seq after a restart follows it. */
+  get lastWrittenSeq(): number {
+    return this.written;
+  }
+
+  /** Called with each event as it becomes visible, in order (one listener: the session). */
+  onVisible(listener: (event: SessionEvent) => void): void {
+    this.listener = listener;
   }
 
   /** Reads the whole file once at load time, keeping only the tail; `visit` sees every event. */
@@ -37,12 +57,22 @@ export class SessionLog {
     }
     const cut = await cutPartialLastLine(this.path);
     if (cut > 0) this.onProblem(`${this.path}: removed an unfinished last line (${cut} bytes) left by a crash`);
+    this.written = lastSeq;
     return lastSeq;
   }
 
-  append(event: SessionEvent): void {
-    this.writer.append(JSON.stringify(event));
-    this.remember(event);
+  /**
+   * Queues a persisted event; it is written with the next batch and then becomes visible.
+   * `sync`: fdatasync the file once this batch is written (the end of a turn).
+   */
+  append(event: SessionEvent, sync = false): void {
+    this.writer.append(JSON.stringify(event), event);
+    if (sync) this.writer.syncAfter();
+  }
+
+  /** An ephemeral event (no line): visible behind every event appended before it, at once if none is pending. */
+  send(event: SessionEvent): void {
+    this.writer.after(event);
   }
 
   /** The persisted events with seq > afterSeq, in order. Only older history touches the file. */
@@ -50,16 +80,17 @@ export class SessionLog {
     const fromTail = this.tailAfter(afterSeq);
     const oldestInTail = this.tail[this.tailStart]?.seq;
     if (oldestInTail === undefined || oldestInTail <= afterSeq + 1) return fromTail;
-    await this.writer.flush();
+    // The tail holds only written events, so the file has every one of them already. A line the
+    // file shows whose batch is not handed over yet is left to the tail (or the live stream).
     const fromFile: SessionEvent[] = [];
     let last = afterSeq;
     for await (const event of readEventLog(this.path, () => undefined)) {
-      if (event.seq > last) {
+      if (event.seq > last && event.seq <= this.written) {
         fromFile.push(event);
         last = event.seq;
       }
     }
-    // Events appended while the file was read are in the tail by now.
+    // Events that became visible while the file was read are in the tail by now.
     return [...fromFile, ...this.tailAfter(last)];
   }
 
@@ -79,6 +110,20 @@ export class SessionLog {
 
   close(): Promise<void> {
     return this.writer.close();
+  }
+
+  private release(events: SessionEvent[]): void {
+    for (const event of events) {
+      if (!event.ephemeral) {
+        this.remember(event);
+        this.written = event.seq;
+      }
+      try {
+        this.listener(event);
+      } catch (err) {
+        this.onProblem(`a listener failed on event ${event.seq} (${event.type}): ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
   }
 
   private remember(event: SessionEvent): void {

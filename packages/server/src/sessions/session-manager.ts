@@ -194,6 +194,8 @@ export class SessionManager {
       // Whoever was attached to the old process is not attached to this one.
       if (loaded.stalePresence) session.emit({ type: 'presence', clients: [] });
     }
+    // Those first events are written before anyone is told about the session (its lastSeq counts them).
+    await session.flushed();
     return session;
   }
 
