@@ -3,3 +3,5 @@ export * from './tool-error.js';
 export * from './engine-event.js';
 export * from './tool-args.js';
 export * from './temperature.js';
+export * from './stable-json.js';
+export * from './atomic-write.js';

@@ -5,4 +5,3 @@ export * from './async-queue.js';
 export * from './loop-detector.js';
 export * from './parallel-batches.js';
 export * from './execute-call.js';
-export * from './stable-json.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AsyncQueue } from './async-queue.js';
 import { LoopDetector } from './loop-detector.js';
 import { planBatches } from './parallel-batches.js';
-import { stableJson } from './stable-json.js';
+import { stableJson } from '../base/stable-json.js';
 
 const call = (name: string, args: unknown, rawArgs = JSON.stringify(args) ?? '') => ({ id: 'x', name, args, rawArgs });
 

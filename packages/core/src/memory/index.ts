@@ -1,5 +1,4 @@
 export * from './memory-dir.js';
-export * from './atomic-write.js';
 export * from './history-search.js';
 export * from './memory-store.js';
 export * from './save-memory-tool.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
 import { memoryDirFor } from './memory-dir.js';
 import { MemoryStore } from './memory-store.js';
 

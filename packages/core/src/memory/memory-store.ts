@@ -1,6 +1,6 @@
 import { open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic, type AtomicWriteOps } from './atomic-write.js';
+import { writeFileAtomic, type AtomicWriteOps } from '../base/atomic-write.js';
 import { searchHistoryText, type HistorySearchOptions, type HistorySearchResult } from './history-search.js';
 import { ensureMemoryDir, HISTORY_FILE, MEMORY_FILE } from './memory-dir.js';
 

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StoredPermissionSchema, type StoredPermission } from '@tandem/shared';
-import { systemClock, type Clock, type RuleDraft } from '@tandem/core';
-import { writeFileAtomic } from './atomic-write.js';
+import { systemClock, writeFileAtomic, type Clock, type RuleDraft } from '@tandem/core';
 import { workspaceKey } from './workspace-key.js';
 
 export const PERMISSIONS_FILE = 'permissions.json';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventBody } from '@tandem/shared';
-import type { Clock, GateCall, GateVerdict, ToolGate } from '@tandem/core';
-import { stableJson } from './stable-json.js';
+import { stableJson, type Clock, type GateCall, type GateVerdict, type ToolGate } from '@tandem/core';
 
 export interface CallRateLimitOptions {
   clock: Clock;
