@@ -37,6 +37,8 @@ import { WorkspaceMemories } from './memory/workspace-memories.js';
 import { DeferredGuards } from './permissions/deferred-guards.js';
 import type { GuardsHostOptions } from './permissions/guards-host.js';
 import { PtyCommandRunner } from './pty/pty-runner.js';
+import { OsSandbox } from './os-sandbox/os-sandbox.js';
+import { startOsSandbox } from './os-sandbox/start-os-sandbox.js';
 import { defaultEngine } from './sessions/default-engine.js';
 import type { ModelFactory, SessionEngine } from './sessions/engine.js';
 import { defaultModelFactory, loadProvidersConfig } from './sessions/model-factory.js';
@@ -92,6 +94,8 @@ export interface ApplicationDeps {
   guards?: 'off' | Partial<Omit<GuardsHostOptions, 'dataDir' | 'clock'>>;
   /** Server limits; default `<dataDir>/config.json` (see README). */
   settings?: ServerSettings;
+  /** The OS sandbox under every command; default probed once at start from config.json's `commandSandbox`. */
+  osSandbox?: OsSandbox;
 }
 
 export interface Application {
@@ -118,6 +122,7 @@ export function createApplication(deps: ApplicationDeps): Application {
   // Each new model client reads config.json's providers again: key and endpoint edits need no restart.
   const currentProvidersConfig = () => loadProvidersConfig(deps.dataDir, logger);
   const modelFactory = deps.modelFactory ?? defaultModelFactory(env, currentProvidersConfig, clock, governor);
+  const osSandbox = deps.osSandbox ?? startOsSandbox({ settings: settings.commandSandbox, home: deps.home ?? homedir(), dataDir: deps.dataDir, logger });
   const guards = deps.guards === 'off' ? undefined : new DeferredGuards(guardsOptions(deps, settings, clock, logger));
 
   const httpServer = createServer((_req, res) => {
@@ -158,10 +163,21 @@ export function createApplication(deps: ApplicationDeps): Application {
     checkModel: (spec) => void modelInfo(spec, config),
     modelWarnings: (spec) => modelWarnings(spec, config, env),
     toolsFactory: deps.toolsFactory ?? (() => [...builtinTools(), ...memoryTools]),
-    runnerFactory: deps.runnerFactory ?? ((session) => new PtyCommandRunner({ logDir: session.commandLogDir, clock })),
+    runnerFactory:
+      deps.runnerFactory ??
+      ((session) => {
+        session.sandbox = osSandbox.describe();
+        return new PtyCommandRunner({ logDir: session.commandLogDir, clock, sandbox: osSandbox.wrapperFor(() => session.writableRoots()) });
+      }),
     gateFactory: deps.gateFactory ?? guards?.gateFactory,
     servicesFactory: (session) => {
-      const jobs = new SessionJobs({ sessionId: session.id, logDir: join(session.dir, 'jobs'), emit: (body) => session.emit(body), clock });
+      const jobs = new SessionJobs({
+        sessionId: session.id,
+        logDir: join(session.dir, 'jobs'),
+        emit: (body) => session.emit(body),
+        clock,
+        sandbox: osSandbox.wrapperFor(() => session.writableRoots()),
+      });
       session.onClose(() => jobs.stopAll());
       return { jobs, ...commandServices, ...deps.servicesFactory?.(session) };
     },
@@ -266,6 +282,7 @@ function guardsOptions(deps: ApplicationDeps, settings: ServerSettings, clock: C
     auditEnv: deps.env && deps.env !== process.env ? { ...process.env, ...deps.env } : process.env,
     onWarning: (message) => logger.warn(message),
     ...(settings.permissionTimeoutMs !== undefined ? { permissionTimeoutMs: settings.permissionTimeoutMs } : {}),
+    ...(settings.readOnlyCommands ? { readOnlyCommands: settings.readOnlyCommands } : {}),
     ...tuned,
     ...(Object.keys(rateLimit).length > 0 ? { rateLimit } : {}),
   };

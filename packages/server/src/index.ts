@@ -1,12 +1,15 @@
 export { createApplication, DEFAULT_MODEL, type Application, type ApplicationDeps } from './app.js';
 export type { Tokens, TokenKind, ClientIdentity } from './auth.js';
 export { runServe, parseServeArgs, DEFAULT_HOST, DEFAULT_PORT, type ServeOptions, type RunningServer } from './serve/run-serve.js';
-export { loadTokens } from './serve/tokens.js';
+export { loadTokens, TOKEN_FILE, VIEW_TOKEN_FILE } from './serve/tokens.js';
 export { defaultDataDir } from './serve/data-dir.js';
+// Where a workspace's memory lives in the data dir (`tandem memory edit` opens its MEMORY.md).
+export { canonicalWorkspace, ensureMemoryDir, memoryDirFor, memoryFilePath } from '@tandem/core';
 export { readServerInfo, type ServerInfo } from './serve/server-info.js';
 export { providerEnvDigest, providerEnvNames, providersWithKey } from './serve/provider-env.js';
 export { SERVER_VERSION } from './handlers/server-handlers.js';
 export { PtyCommandRunner, type PtyRunnerOptions } from './pty/pty-runner.js';
+export { OsSandbox, startOsSandbox, probeBwrap, type CommandWrapper, type OsSandboxSettings } from './os-sandbox/index.js';
 export { CommandError } from './handlers/command-error.js';
 export type { HandlerMap, Handler, CommandContext } from './handlers/dispatch.js';
 export type { Session, SessionHooks, SessionRunner } from './sessions/session.js';

@@ -15,6 +15,12 @@ export const ServerSettingsShape = {
   toolCallsPerMinute: z.number().int().min(1).max(10_000),
   /** SPEC P5: the identical call waits this long after the last one (5 s). */
   identicalCallCooldownMs: ms(0, 600_000),
+  /**
+   * SPEC U4: commands that run without a permission question when every segment of a command
+   * is one of them (`ls`, `git status`: a command, or a command and its subcommand). Replaces
+   * the default list; `[]` makes every command ask. Writing options are never read-only.
+   */
+  readOnlyCommands: z.array(z.string().regex(/^[A-Za-z0-9_.+-]+( [A-Za-z0-9_.+-]+)?$/, 'must be a command name, or a command and a subcommand (e.g. "git status")')).max(500),
   /** SPEC A5: iterations per turn (40). */
   maxIterations: z.number().int().min(1).max(1_000),
   /** SPEC A5: time per tool call (120 s). */
@@ -23,6 +29,18 @@ export const ServerSettingsShape = {
   commandTimeoutMs: ms(1_000, 3_600_000),
   /** The most a run_command call may ask for with timeout_seconds (600 s). */
   maxCommandTimeoutMs: ms(1_000, 86_400_000),
+  /**
+   * The OS sandbox under every command (bubblewrap): `enabled` (default true), `network`
+   * (default true; false cuts commands off the network), `writable` (more directories commands
+   * may write, e.g. `"~/.cache"`; credential locations and the data directory stay hidden).
+   */
+  commandSandbox: z
+    .object({
+      enabled: z.boolean().optional(),
+      network: z.boolean().optional(),
+      writable: z.array(z.string().min(1)).max(100).optional(),
+    })
+    .strict(),
   /** Extra environment for run_command (e.g. `{ "NODE_ENV": "development" }`). */
   commandEnv: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.string()),
   /**

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { EventBody } from '@tandem/shared';
 import { systemClock, type Clock, type JobInfo, type JobManager, type JobOutput, type JobReadOptions, type JobStartOptions } from '@tandem/core';
 import { killGroup } from '../pty/process-group.js';
+import type { CommandWrapper } from '../os-sandbox/os-sandbox.js';
 
 export interface SessionJobsOptions {
   sessionId: string;
@@ -17,6 +18,8 @@ export interface SessionJobsOptions {
   shell?: string;
   /** Time between SIGTERM and SIGKILL when a job is stopped; default 2 s. */
   killGraceMs?: number;
+  /** The OS sandbox every job runs in (bubblewrap); none runs the shell directly. */
+  sandbox?: CommandWrapper;
 }
 
 /** Bytes a read returns when the caller does not say. */
@@ -50,7 +53,9 @@ export class SessionJobs implements JobManager {
     const fd = openSync(logPath, 'a', 0o600);
     let child;
     try {
-      child = spawn(this.options.shell ?? '/bin/bash', ['-c', opts.command], {
+      const launch = { file: this.options.shell ?? '/bin/bash', args: ['-c', opts.command], cwd: opts.cwd };
+      const { file, args } = this.options.sandbox?.wrap(launch) ?? launch;
+      child = spawn(file, args, {
         cwd: opts.cwd,
         env: { ...process.env, ...opts.env },
         detached: true,

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '@tandem/core';
+import type { CommandWrapper } from '../os-sandbox/os-sandbox.js';
+import { BWRAP, bwrapSkipNotice, testSandbox } from '../os-sandbox/sandbox.test-helper.js';
 import { PtyCommandRunner } from './pty-runner.js';
-import { groupAlive, procStat } from './process-group.js';
+import { processesMatching, uniqueMarker, waitFor } from './process-probe.test-helper.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -60,17 +62,20 @@ class SteppedClock implements Clock {
   }
 }
 
-/** Running, not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  const stat = procStat(pid);
-  return stat !== undefined && stat.state !== 'Z';
-}
+// The same behaviour unconfined and inside bubblewrap (where the command sees its own PID
+// namespace, so processes are found by a marker in their command line, not by `$$`).
+const modes: Array<[string, (() => CommandWrapper | undefined) | undefined]> = [['unconfined', undefined]];
+if (BWRAP.ok) modes.push(['in bubblewrap', () => testSandbox({ home: join(dir, 'home'), dataDir: join(dir, 'data') }).wrapperFor(() => [dir])]);
+else bwrapSkipNotice('PtyCommandRunner in bubblewrap');
 
-describe('PtyCommandRunner', () => {
+describe.each(modes)('PtyCommandRunner %s', (_mode, makeSandbox) => {
+  const runner = (options: { killGraceMs?: number; clock?: Clock; logDir?: string } = {}) =>
+    new PtyCommandRunner({ logDir: options.logDir ?? dir, ...options, sandbox: makeSandbox?.() });
+
   it('runs in the cwd with the non-interactive environment, streams output and keeps a log', async () => {
-    const runner = new PtyCommandRunner({ logDir: join(dir, 'logs') });
+    const r = runner({ logDir: join(dir, 'logs') });
     const { seen, options } = runOptions('pwd; echo "ci=$CI pager=$PAGER prompt=$GIT_TERMINAL_PROMPT"; exit 3');
-    const result = await runner.run(options);
+    const result = await r.run(options);
     expect(result.exitCode).toBe(3);
     expect(result.timedOut).toBe(false);
     expect(result.output).toContain(dir);
@@ -81,95 +86,98 @@ describe('PtyCommandRunner', () => {
   });
 
   it('kills the whole process group on timeout, background children included', async () => {
-    const runner = new PtyCommandRunner({ logDir: dir, killGraceMs: 500 });
-    const { options } = runOptions('sleep 1000 & echo "child=$!"; echo "leader=$$"; sleep 1000; wait', { timeoutMs: 600 });
-    const started = Date.now();
-    const result = await runner.run(options);
-    expect(result.timedOut).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5000);
-    const child = Number(/child=(\d+)/.exec(result.output)?.[1]);
-    const leader = Number(/leader=(\d+)/.exec(result.output)?.[1]);
-    expect(child).toBeGreaterThan(0);
-    expect(alive(child)).toBe(false);
-    expect(alive(leader)).toBe(false);
-    expect(groupAlive(leader)).toBe(false);
+    const marker = uniqueMarker();
+    const clock = new SteppedClock();
+    const r = runner({ clock, killGraceMs: 500 });
+    const { options } = runOptions(`sleep ${marker} & sleep ${marker}.5 & echo started; wait`, { timeoutMs: 600 });
+    const running = r.run(options);
+    // Both sleeps (not just the shell, whose command line holds the marker too) are up.
+    await waitFor(() => processesMatching(`sleep ${marker}`).length >= 2, 'the background sleeps');
+    const stepper = setInterval(() => clock.advance(100), 5);
+    try {
+      const result = await running;
+      expect(result.timedOut).toBe(true);
+      expect(processesMatching(String(marker))).toEqual([]);
+    } finally {
+      clearInterval(stepper);
+    }
   });
 
   it('returns when the command is done even if it left a background child, and ends that child', async () => {
-    const runner = new PtyCommandRunner({ logDir: dir, killGraceMs: 300 });
-    const { options } = runOptions('sleep 1000 & echo "child=$!"');
-    const started = Date.now();
-    const result = await runner.run(options);
-    expect(Date.now() - started).toBeLessThan(3000);
+    const marker = uniqueMarker();
+    const r = runner({ killGraceMs: 300 });
+    const { options } = runOptions(`sleep ${marker} & echo "child started"`);
+    const result = await r.run(options);
     expect(result.exitCode).toBe(0);
     expect(result.timedOut).toBe(false);
-    const child = Number(/child=(\d+)/.exec(result.output)?.[1]);
-    expect(child).toBeGreaterThan(0);
-    expect(alive(child)).toBe(false);
+    expect(result.output).toContain('child started');
+    expect(processesMatching(String(marker))).toEqual([]);
   });
 
   it('takes its timeout from the injected clock, not from wall time', async () => {
+    const marker = uniqueMarker();
     const clock = new SteppedClock();
-    const runner = new PtyCommandRunner({ logDir: dir, clock, killGraceMs: 5_000 });
-    const { options } = runOptions('echo "leader=$$"; sleep 1000', { timeoutMs: 3_600_000 });
-    const running = runner.run(options);
+    const r = runner({ clock, killGraceMs: 5_000 });
+    const { options } = runOptions(`echo started; sleep ${marker}`, { timeoutMs: 3_600_000 });
+    const running = r.run(options);
     // An hour of clock time passes in a few real milliseconds per step.
     const stepper = setInterval(() => clock.advance(60_000), 5);
     try {
       const result = await running;
       expect(result.timedOut).toBe(true);
-      const leader = Number(/leader=(\d+)/.exec(result.output)?.[1]);
-      expect(groupAlive(leader)).toBe(false);
+      expect(processesMatching(String(marker))).toEqual([]);
     } finally {
       clearInterval(stepper);
     }
   });
 
   it('escalates to SIGKILL when the command ignores SIGTERM', async () => {
-    const runner = new PtyCommandRunner({ logDir: dir, killGraceMs: 300 });
-    const { options } = runOptions("trap '' TERM; echo \"leader=$$\"; while true; do sleep 0.1; done", { timeoutMs: 400 });
-    const result = await runner.run(options);
+    const marker = uniqueMarker();
+    const r = runner({ killGraceMs: 300 });
+    const { options } = runOptions(`: ${marker}; trap '' TERM; echo started; while true; do sleep 0.1; done`, { timeoutMs: 400 });
+    const result = await r.run(options);
     expect(result.timedOut).toBe(true);
-    const leader = Number(/leader=(\d+)/.exec(result.output)?.[1]);
-    expect(groupAlive(leader)).toBe(false);
+    expect(processesMatching(String(marker))).toEqual([]);
   });
 
   it('stops the command when the signal aborts, without calling it a timeout', async () => {
-    const runner = new PtyCommandRunner({ logDir: dir, killGraceMs: 300 });
+    const r = runner({ killGraceMs: 300 });
     const abort = new AbortController();
     const { options } = runOptions('echo started; sleep 1000', { signal: abort.signal, onData: () => abort.abort() });
-    const result = await runner.run(options);
+    const result = await r.run(options);
     expect(result.timedOut).toBe(false);
     expect(result.exitCode).toBeNull();
-    expect(runner.isRunning('call-1')).toBe(false);
+    expect(r.isRunning('call-1')).toBe(false);
   });
 
   it('lets a person type into a command waiting on read', async () => {
-    const runner = new PtyCommandRunner({ logDir: dir });
+    const r = runner();
     let typed = false;
     const { options } = runOptions('read -p "name? " answer; echo "hello $answer"', {
       onData: (chunk) => {
         if (!typed && chunk.includes('name?')) {
           typed = true;
-          expect(runner.write('call-1', 'tandem\r')).toBe(true);
+          expect(r.write('call-1', 'tandem\r')).toBe(true);
         }
       },
     });
-    const result = await runner.run(options);
+    const result = await r.run(options);
     expect(result.exitCode).toBe(0);
     expect(result.output).toContain('hello tandem');
-    expect(runner.write('call-1', 'late')).toBe(false);
+    expect(r.write('call-1', 'late')).toBe(false);
   });
 
   it('killAll ends every running command', async () => {
-    const runner = new PtyCommandRunner({ logDir: dir, killGraceMs: 300 });
-    const a = runner.run(runOptions('sleep 1000', { callId: 'a' }).options);
-    const b = runner.run(runOptions('sleep 1000', { callId: 'b' }).options);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(runner.isRunning('a') && runner.isRunning('b')).toBe(true);
-    await runner.killAll();
+    const marker = uniqueMarker();
+    const r = runner({ killGraceMs: 300 });
+    const a = r.run(runOptions(`sleep ${marker}`, { callId: 'a' }).options);
+    const b = r.run(runOptions(`sleep ${marker}.5`, { callId: 'b' }).options);
+    await waitFor(() => processesMatching(`sleep ${marker}`).length >= 2, 'both sleeps');
+    expect(r.isRunning('a') && r.isRunning('b')).toBe(true);
+    await r.killAll();
     const results = await Promise.all([a, b]);
-    expect(results.every((r) => r.exitCode === null || r.exitCode !== 0)).toBe(true);
-    expect(runner.isRunning('a') || runner.isRunning('b')).toBe(false);
+    expect(results.every((result) => result.exitCode === null || result.exitCode !== 0)).toBe(true);
+    expect(r.isRunning('a') || r.isRunning('b')).toBe(false);
+    expect(processesMatching(String(marker))).toEqual([]);
   });
 });

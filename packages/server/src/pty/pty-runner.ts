@@ -6,6 +6,8 @@ import { NONINTERACTIVE_ENV, systemClock, type Clock, type CommandRunner, type R
 import { OutputCapture } from './output-capture.js';
 import { OutputCoalescer } from './output-coalescer.js';
 import { groupAlive, killGroup } from './process-group.js';
+import { shellArgs } from './shell-args.js';
+import type { CommandWrapper } from '../os-sandbox/os-sandbox.js';
 
 export interface PtyRunnerOptions {
   /** Where each command's full output is kept, as `<callId>.log`. */
@@ -19,6 +21,8 @@ export interface PtyRunnerOptions {
   killGraceMs?: number;
   /** How often streamed bytes are handed on; default 16 ms. */
   coalesceMs?: number;
+  /** The OS sandbox every command runs in (bubblewrap); none runs the shell directly. */
+  sandbox?: CommandWrapper;
 }
 
 interface Running {
@@ -28,7 +32,8 @@ interface Running {
 
 /**
  * The server's `CommandRunner`: every command runs in its own pseudo-terminal, in its own
- * process group. Bytes stream out live, a person can type into it (`write`), and a timeout,
+ * process group, inside the OS sandbox when there is one (the sandbox's launcher is then the
+ * group's leader; its PID namespace lives inside the group, so killing the group ends it all). Bytes stream out live, a person can type into it (`write`), and a timeout,
  * an abort or `killAll` ends the whole group: nothing is left behind.
  */
 export class PtyCommandRunner implements CommandRunner {
@@ -51,7 +56,9 @@ export class PtyCommandRunner implements CommandRunner {
     log.on('error', () => undefined);
 
     const env = { ...(this.options.env ?? process.env), ...NONINTERACTIVE_ENV, ...opts.env };
-    const proc = pty.spawn(this.shell, ['-c', opts.command], {
+    const launch = { file: this.shell, args: shellArgs(opts.command), cwd: opts.cwd };
+    const { file, args } = this.options.sandbox?.wrap(launch) ?? launch;
+    const proc = pty.spawn(file, args, {
       // node-pty sets TERM from the name; keep the one the environment asks for.
       name: env.TERM || 'dumb',
       cols: 160,

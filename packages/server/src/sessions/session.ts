@@ -77,6 +77,10 @@ export class Session {
   runner!: SessionRunner;
   gate: ToolGate | undefined;
   services: ToolServices = {};
+  /** The OS sandbox around this session's commands, as SessionInfo.sandbox shows it. */
+  sandbox: string | undefined;
+  /** Directories granted with `sandbox:grant` (at load and since), resolved. */
+  private readonly grantedDirs: string[];
 
   constructor(
     private readonly parts: SessionParts,
@@ -88,6 +92,7 @@ export class Session {
     log.onVisible((event) => this.visible(event));
     this.conversation = loaded.conversation;
     this.paths = parts.engine.createPaths({ workspace: parts.meta.cwd, granted: loaded.granted, dataDir: parts.dataDir, home: parts.home });
+    this.grantedDirs = [...loaded.granted];
     this.baselines = parts.engine.createBaselines();
   }
 
@@ -119,7 +124,7 @@ export class Session {
 
   info(): SessionInfo {
     const { id, title, cwd, model, createdAt, mode } = this.parts.meta;
-    return { id, title, cwd, model, createdAt, status: this.status, lastSeq: this.log.lastWrittenSeq, mode: mode ?? 'ask', clients: this.presence.list().length };
+    return { id, title, cwd, model, createdAt, status: this.status, lastSeq: this.log.lastWrittenSeq, mode: mode ?? 'ask', clients: this.presence.list().length, ...(this.sandbox ? { sandbox: this.sandbox } : {}) };
   }
 
   /**
@@ -241,8 +246,14 @@ export class Session {
     } catch (err) {
       throw new CommandError('forbidden', err instanceof Error ? err.message : String(err));
     }
+    if (!this.grantedDirs.includes(granted)) this.grantedDirs.push(granted);
     this.emit({ type: 'sandbox_granted', path: granted, by });
     return granted;
+  }
+
+  /** Where this session's commands may write: the workspace and every granted directory. */
+  writableRoots(): string[] {
+    return [this.meta.cwd, ...this.grantedDirs];
   }
 
   /** What maintenance runs now (`/new`, compaction, clearing), if any. */

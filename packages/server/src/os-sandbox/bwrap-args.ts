@@ -1,0 +1,55 @@
+import type { MountOp } from './mount-plan.js';
+
+export interface BwrapInvocation {
+  /** Working directory inside the sandbox. */
+  cwd: string;
+  /** From `planMounts`: writable binds and hidden locations, in mount order. */
+  mounts: readonly MountOp[];
+  /** False adds `--unshare-net`: no interface but a private loopback. */
+  network: boolean;
+  /** What runs inside. */
+  file: string;
+  args: readonly string[];
+}
+
+/**
+ * System sockets that hand out more power than the file system grants: a read-only mount does
+ * not stop `connect()` on a socket file, and the container daemons' sockets are root in
+ * disguise. `/run/user` holds the session's agents (ssh-agent, gpg-agent, D-Bus).
+ */
+export const HIDDEN_SYSTEM_LOCATIONS: readonly string[] = [
+  '/run/docker.sock',
+  '/var/run/docker.sock',
+  '/run/containerd',
+  '/run/podman',
+  '/run/user',
+];
+
+/**
+ * The bubblewrap command line for one command. The whole file system is mounted read-only,
+ * then a fresh /dev (no disks), a fresh /proc for a new PID namespace, a private /tmp, the
+ * writable directories, and empty read-only cover over what must stay unseen. All capabilities
+ * are dropped and bubblewrap sets no-new-privileges, so setuid programs (sudo, su) gain nothing.
+ * No `--new-session`: the command keeps the pty as its controlling terminal (job control,
+ * `/dev/tty`, typed input); that terminal is Tandem's own, not the user's.
+ */
+export function bwrapArgs(run: BwrapInvocation): string[] {
+  const args = [
+    '--ro-bind', '/', '/',
+    '--dev', '/dev',
+    '--proc', '/proc',
+    '--tmpfs', '/tmp',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--die-with-parent',
+    '--cap-drop', 'ALL',
+  ];
+  if (!run.network) args.push('--unshare-net');
+  for (const op of run.mounts) {
+    if (op.kind === 'writable') args.push('--bind', op.path, op.path);
+    else if (op.kind === 'hide-dir') args.push('--perms', '0000', '--tmpfs', op.path, '--remount-ro', op.path);
+    else args.push('--ro-bind', '/dev/null', op.path);
+  }
+  args.push('--chdir', run.cwd, '--', run.file, ...run.args);
+  return args;
+}
