@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ackError, ackOk, Commands, type Ack, type CommandName, type CommandResult } from '@tandem/shared';
 import type { ClientIdentity } from '../auth.js';
 import { CommandError } from './command-error.js';
+import { notAJsonObject } from './payload-shape.js';
 
 export type Payload<C extends CommandName> = z.output<(typeof Commands)[C]['payload']>;
 
@@ -27,19 +28,22 @@ export interface AccessChecks {
   isDriver(sessionId: string, socketId: string): boolean;
 }
 
-/**
- * Binds every command of the shared `Commands` map on one socket. For each: find the ack
- * (a client may omit it, or send only a callback), validate the payload with the command's
- * zod schema, check who may send it, run the handler, and answer exactly once. Nothing a
- * client sends can throw out of here.
- */
 /** Per-socket flood control: a command beyond the budget is answered `rate_limited`. */
 export interface CommandLimiter {
   take(): boolean;
   retryAfterMs(): number;
 }
 
+/**
+ * Binds every command of the shared `Commands` map on one socket. For each: find the ack
+ * (a client may omit it, or send only a callback), check the payload is a plain JSON object,
+ * validate it with the command's zod schema, check who may send it, run the handler, and
+ * answer exactly once. An event name that is no command is answered `bad_request` (naming the
+ * commands) when it came with an ack, logged otherwise. Nothing a client sends can throw out of here.
+ */
+
 export function bindCommands(socket: Socket, handlers: HandlerMap, access: AccessChecks, logger: Logger, limiter?: CommandLimiter): void {
+  socket.onAny((name: unknown, ...args: unknown[]) => answerUnknown(socket, name, args, logger, limiter));
   for (const name of Object.keys(Commands) as CommandName[]) {
     socket.on(name, (...args: unknown[]) => {
       const { payload, ack } = splitArgs(args);
@@ -85,6 +89,16 @@ async function answer(
   after: Array<() => void>,
 ): Promise<Ack<unknown>> {
   const command = Commands[name];
+  if (raw === undefined || raw === null) {
+    // socket.io sends an explicit `undefined` as null: both mean "no payload", fine where it is optional.
+    if (!payloadIsOptional(name)) {
+      return ackError('bad_request', raw === null ? `${name}: expected a JSON object with its fields, got null` : `${name} needs a payload: a JSON object with its fields (see the protocol docs)`);
+    }
+    raw = undefined;
+  } else {
+    const problem = notAJsonObject(raw);
+    if (problem) return ackError('bad_request', `${name}: ${problem}`);
+  }
   const parsed = command.payload.safeParse(raw);
   if (!parsed.success) return ackError('bad_request', `${name}: ${describeIssues(parsed.error)}`);
   const payload = parsed.data as Record<string, unknown>;
@@ -113,6 +127,33 @@ async function answer(
     if (err instanceof CommandError) return ackError(err.code, err.message);
     logger.error({ err, command: name }, 'command handler failed');
     return ackError('internal', `${name} failed inside the server: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+const COMMAND_NAMES = new Set<string>(Object.keys(Commands));
+const OPTIONAL_PAYLOAD = new Set<string>(Object.keys(Commands).filter((name) => Commands[name as CommandName].payload.safeParse(undefined).success));
+
+function payloadIsOptional(name: CommandName): boolean {
+  return OPTIONAL_PAYLOAD.has(name);
+}
+
+/** An event that is no command: with an ack it is answered `bad_request` naming the commands; without one it is logged. */
+function answerUnknown(socket: Socket, name: unknown, args: unknown[], logger: Logger, limiter?: CommandLimiter): void {
+  if (typeof name === 'string' && (COMMAND_NAMES.has(name) || socket.listeners(name).length > 0)) return;
+  const { ack } = splitArgs(args);
+  const shown = JSON.stringify(String(name)).slice(0, 80);
+  if (!ack) {
+    logger.debug({ event: String(name).slice(0, 80) }, 'unknown client event without an ack; ignored');
+    return;
+  }
+  const reply =
+    limiter && !limiter.take()
+      ? ackError('rate_limited', `too many commands from this connection; retry in ${Math.ceil(limiter.retryAfterMs() / 1000)} s`)
+      : ackError('bad_request', `unknown command ${shown}; this server knows: ${[...COMMAND_NAMES].sort().join(', ')}`);
+  try {
+    ack(reply);
+  } catch (err) {
+    logger.warn({ err }, 'ack callback failed');
   }
 }
 
