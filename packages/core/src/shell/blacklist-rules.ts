@@ -13,7 +13,8 @@ export type BlacklistCategory =
   | 'privilege_escalation'
   | 'fork_bomb'
   | 'reverse_shell'
-  | 'system_control';
+  | 'system_control'
+  | 'unverifiable';
 
 export type RuleEnv = TargetContext;
 
@@ -24,15 +25,45 @@ export interface ArgvRule {
   matches(argv: readonly string[], name: string, env: RuleEnv): boolean;
 }
 
-/** `777`, `0777`, `1777`, `a+rwx`, `ugo=rwx`, `+rwx`: read, write and execute for everyone. */
-function isWorldWritableMode(mode: string): boolean {
-  if (/^0*[0-7]?777$/.test(mode)) return true;
+/**
+ * Modes that let every user write: numeric with the others' write bit (`777`, `0666`, `1777`),
+ * symbolic giving `o`/`a` write (`a+rwx`, `o+w`, `ugo=rwx`, `go=u`), or `+rwx` / `=rwx` with no
+ * "who" (equal to 777 whatever the umask is taken to be).
+ */
+export function isWorldWritableMode(mode: string): boolean {
+  if (/^[0-7]{1,5}$/.test(mode)) return (parseInt(mode.slice(-1), 8) & 2) !== 0;
   return mode.split(',').some((clause) => {
-    const m = /^([ugoa]*)[+=]rwx[st]*$/.exec(clause);
+    const m = /^([ugoa]*)([-+=][rwxXstugo]*)+$/.exec(clause);
     if (!m) return false;
     const who = m[1]!;
-    return who === '' || who.includes('a') || (who.includes('u') && who.includes('g') && who.includes('o'));
+    const ops = clause.slice(who.length).match(/[-+=][rwxXstugo]*/g) ?? [];
+    return ops.some((op) => {
+      if (op[0] === '-') return false;
+      const perms = op.slice(1);
+      const grantsWrite = perms.includes('w') || /[ug]/.test(perms);
+      if (who === '') return /r/.test(perms) && /w/.test(perms) && /[xX]/.test(perms);
+      return grantsWrite && (who.includes('a') || who.includes('o'));
+    });
   });
+}
+
+/** `-m 777` / `--mode=0777` of mkdir, install, mkfifo, mknod. */
+function modeOption(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-m' || a === '--mode') return args[i + 1];
+    if (a.startsWith('--mode=')) return a.slice(7);
+    if (/^-m./.test(a)) return a.slice(2);
+  }
+  return undefined;
+}
+
+/** `umask 000`, `umask 0`, `umask o=rwx`: later files become writable by every user. */
+function isOpenUmask(args: readonly string[]): boolean {
+  const value = args.find((a) => !a.startsWith('-'));
+  if (value === undefined) return false;
+  if (/^[0-7]{1,4}$/.test(value)) return (parseInt(value.slice(-1), 8) & 2) === 0;
+  return /(^|,)[ugo]*[ao][ugo]*[+=][rwx]*w/.test(value);
 }
 
 /** `find -H -L dir1 dir2 -name x` → [dir1, dir2] (no starting point means "."). */
@@ -92,10 +123,10 @@ export const ARGV_RULES: readonly ArgvRule[] = [
   },
   // disk
   {
-    pattern: 'dd of=/dev/…',
+    pattern: 'dd',
     category: 'disk',
-    why: 'writes raw bytes onto a device',
-    matches: (argv, name) => name === 'dd' && argv.some((a) => a.startsWith('of=/dev/') && !/^of=\/dev\/(null|zero|stdout|stderr|tty|fd\/\d+)$/.test(a)),
+    why: 'dd copies raw bytes onto whatever it is given, a disk included, and is refused in every form; to make a file of a given size use truncate -s 1M file.img, to copy a file use cp',
+    matches: named('dd', 'dcfldd', 'dc3dd'),
   },
   {
     pattern: 'mkfs',
@@ -114,6 +145,12 @@ export const ARGV_RULES: readonly ArgvRule[] = [
     matches: (argv, name) => ['tee', 'cp', 'mv', 'install', 'pv'].includes(name) && operands(argv.slice(1)).some(isBlockDevice),
   },
   {
+    pattern: 'truncate /dev/…',
+    category: 'disk',
+    why: 'truncates a device',
+    matches: (argv, name) => (name === 'truncate' || name === 'fallocate') && operands(argv.slice(1)).some(isBlockDevice),
+  },
+  {
     pattern: 'shred /dev/…',
     category: 'disk',
     why: 'overwrites a device',
@@ -123,8 +160,20 @@ export const ARGV_RULES: readonly ArgvRule[] = [
   {
     pattern: 'chmod 777',
     category: 'permission',
-    why: 'makes files writable by every user; use a narrower mode such as 644 or 755',
+    why: 'makes files writable by every user (numeric 777/666, a+rwx, o+w, +rwx, =rwx alike); use a narrower mode such as 644 or 755',
     matches: (argv, name) => name === 'chmod' && isWorldWritableMode(operands(argv.slice(1))[0] ?? ''),
+  },
+  {
+    pattern: 'mkdir -m 777 / install -m 777',
+    category: 'permission',
+    why: 'creates files or directories writable by every user; use a narrower mode such as 755',
+    matches: (argv, name) => ['mkdir', 'install', 'mknod', 'mkfifo'].includes(name) && isWorldWritableMode(modeOption(argv.slice(1)) ?? ''),
+  },
+  {
+    pattern: 'umask 000',
+    category: 'permission',
+    why: 'makes every file created afterwards writable by every user; keep the default umask (022)',
+    matches: (argv, name) => name === 'umask' && isOpenUmask(argv.slice(1)),
   },
   {
     pattern: 'chmod <system path>',
@@ -222,16 +271,4 @@ export function socketWord(argv: readonly string[]): boolean {
   const name = programName(argv[0] ?? '');
   if (name === 'echo' || name === 'printf') return false;
   return argv.some((a) => /\/dev\/(tcp|udp)\//.test(a));
-}
-
-/** Every pattern with its category and reason, for the documentation's blacklist table. */
-export function blacklistPatterns(): Array<{ category: BlacklistCategory; pattern: string; why: string }> {
-  const fromArgv = ARGV_RULES.map(({ category, pattern, why }) => ({ category, pattern, why }));
-  return [
-    ...fromArgv,
-    { category: 'disk', pattern: '> /dev/<disk>', why: 'writes raw bytes onto a disk device' },
-    { category: 'reverse_shell', pattern: '/dev/tcp/', why: 'opens a raw network connection from the shell' },
-    { category: 'reverse_shell', pattern: 'nc … | sh', why: 'runs commands that arrive over a network connection' },
-    { category: 'fork_bomb', pattern: ':(){ :|:& };:', why: 'a function that keeps spawning copies of itself exhausts the machine' },
-  ];
 }

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blacklistPatterns } from './blacklist-rules.js';
+import { blacklistPatterns } from './blacklist-patterns.js';
 import { checkCommandBlacklist } from './command-blacklist.js';
 import { splitCommandSegments } from './shell-lexer.js';
 
 const HOME = '/home/tester';
+const WORKSPACE = '/home/tester/projects/app';
 
 // Nothing here executes commands, but the checker reads $HOME: point it at a throwaway.
 let realHome: string | undefined;
@@ -21,7 +22,7 @@ afterAll(() => {
   else process.env.HOME = realHome;
   rmSync(throwawayHome, { recursive: true, force: true });
 });
-const check = (command: string) => checkCommandBlacklist(command, { home: HOME });
+const check = (command: string) => checkCommandBlacklist(command, { home: HOME, workspace: WORKSPACE });
 
 function expectBlocked(command: string, category?: string): void {
   const verdict = check(command);
@@ -241,7 +242,6 @@ describe('checkCommandBlacklist: ordinary commands still run', () => {
     ['ls -la /etc'],
     ['cat /etc/hosts'],
     ['find . -name "*.o" -delete'],
-    ['dd if=/dev/zero of=disk.img bs=1M count=1'],
     ['npm test 2>&1 | tail -20'],
     ['git log --oneline | head'],
     ['kill 12345'],
@@ -255,8 +255,7 @@ describe('checkCommandBlacklist: ordinary commands still run', () => {
     ['cat <<EOF | grep x\nsudo reboot\nEOF'],
     ['systemctl status nginx'],
     ['cd build && rm -rf *'],
-    ['cd packages/app; rm -rf ./*'],
-    ['cd /tmp/scratch && rm -rf *'],
+    ['cd packages/app && rm -rf ./*'],
     ['git commit -m "$(echo reboot notes)"'],
     ['echo $PWD'],
     ['rm -rf "$PWD/build"'],
@@ -269,7 +268,7 @@ describe('checkCommandBlacklist: ordinary commands still run', () => {
   });
 
   it('recognizes the current $HOME spelled out when no home is given', () => {
-    expect(checkCommandBlacklist(`rm -rf ${throwawayHome}`)).toMatchObject({ blocked: true, pattern: 'rm -rf ~' });
+    expect(checkCommandBlacklist(`rm -rf ${throwawayHome}`, { workspace: WORKSPACE })).toMatchObject({ blocked: true, pattern: 'rm -rf ~' });
   });
 
   it('treats input that is not a string as an empty command', () => {
@@ -278,11 +277,11 @@ describe('checkCommandBlacklist: ordinary commands still run', () => {
 });
 
 describe('blacklistPatterns', () => {
-  it('lists at least the 23 patterns of SPEC P3 across all seven categories', () => {
+  it('lists at least the 23 patterns of SPEC P3 across all seven categories, plus the unverifiable classes', () => {
     const patterns = blacklistPatterns();
     expect(patterns.length).toBeGreaterThanOrEqual(23);
     expect(new Set(patterns.map((p) => p.category))).toEqual(
-      new Set(['destructive', 'disk', 'permission', 'privilege_escalation', 'fork_bomb', 'reverse_shell', 'system_control']),
+      new Set(['destructive', 'disk', 'permission', 'privilege_escalation', 'fork_bomb', 'reverse_shell', 'system_control', 'unverifiable']),
     );
   });
 });

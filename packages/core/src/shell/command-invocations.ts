@@ -1,64 +1,43 @@
+import { expandBraces } from './word-expansion.js';
+import { WRAPPERS, type WrapperSpec } from './wrapper-commands.js';
+
 /**
  * From the words of one simple command to what actually runs: strips leading assignments and
  * reserved words, unwraps wrapper commands (env, nice, timeout, xargs, nohup, …) down to the
  * real program, and collects command strings handed to a shell (`bash -c`, `eval`, `watch`,
- * `env -S`, `flock -c`) and argument lists run by `find -exec`, for the checker to recurse into.
+ * `env -S`, `flock -c`, `parallel`, `ssh host CMD`, `tmux … CMD`, `git -c core.pager=CMD`) and
+ * argument lists run by `find -exec`, for the checker to recurse into. A command whose
+ * arguments come from another command's output (xargs, parallel, find -exec) says so in
+ * `fedBy`, because the checker cannot know those arguments.
  */
 
-export interface Invocations {
-  /** Argument vectors that will be executed (argv[0] is the program as written). */
-  argvs: string[][];
+export interface Feeder {
+  kind: 'xargs' | 'parallel' | 'find';
+  /** For `find`: the whole find command, whose starting points bound what `{}` can be. */
+  findArgv?: readonly string[];
+}
+
+export interface Invocation {
+  /** Argument vector that will be executed (argv[0] is the program as written). */
+  argv: string[];
+  fedBy?: Feeder;
+}
+
+export interface ScriptText {
   /** Shell source text that will be executed by a shell. */
-  scripts: string[];
+  text: string;
+  fedBy?: Feeder;
+}
+
+export interface Invocations {
+  calls: Invocation[];
+  scripts: ScriptText[];
 }
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'rbash']);
 const RESERVED = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'exec']);
-
-/** Options (per wrapper) that take the next word as their value. */
-interface WrapperSpec {
-  valueOptions: string[];
-  /** Positional words the wrapper takes before the command (timeout's duration, chroot's root). */
-  positionals?: number;
-  /** An option whose value is itself a command string. */
-  scriptOptions?: string[];
-  /** When one of these options is present, nothing is executed (`command -v x`). */
-  lookupOptions?: string[];
-}
-
-const WRAPPERS: Record<string, WrapperSpec> = {
-  env: { valueOptions: ['-u', '--unset', '-C', '--chdir', '-P'], scriptOptions: ['-S', '--split-string'] },
-  command: { valueOptions: [], lookupOptions: ['-v', '-V'] },
-  builtin: { valueOptions: [] },
-  exec: { valueOptions: ['-a'] },
-  nice: { valueOptions: ['-n', '--adjustment'] },
-  nohup: { valueOptions: [] },
-  time: { valueOptions: ['-f', '--format', '-o', '--output'] },
-  timeout: { valueOptions: ['-s', '--signal', '-k', '--kill-after'], positionals: 1 },
-  xargs: {
-    valueOptions: ['-a', '--arg-file', '-d', '--delimiter', '-E', '-e', '-I', '-i', '-L', '-l', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var'],
-  },
-  stdbuf: { valueOptions: ['-i', '--input', '-o', '--output', '-e', '--error'] },
-  ionice: { valueOptions: ['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid'] },
-  setsid: { valueOptions: [] },
-  strace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-X'] },
-  ltrace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-n', '-A', '-D', '-F', '-x', '-L'] },
-  chroot: { valueOptions: ['--userspec', '--groups'], positionals: 1 },
-  unshare: { valueOptions: ['--map-user', '--map-group', '-S', '--setuid', '-G', '--setgid', '-w', '--wd', '-R', '--root'] },
-  nsenter: { valueOptions: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-w', '--wd', '-r', '--root'] },
-  flock: { valueOptions: ['-w', '--timeout', '-E', '--conflict-exit-code'], positionals: 1, scriptOptions: ['-c', '--command'] },
-  taskset: { valueOptions: [], positionals: 1 },
-  chrt: { valueOptions: [], positionals: 1 },
-  caffeinate: { valueOptions: ['-t', '-w'] },
-  busybox: { valueOptions: [] },
-  firejail: { valueOptions: [] },
-  catchsegv: { valueOptions: [] },
-  unbuffer: { valueOptions: [] },
-  faketime: { valueOptions: [], positionals: 1 },
-  proxychains: { valueOptions: ['-f'] },
-  proxychains4: { valueOptions: ['-f'] },
-  torsocks: { valueOptions: [] },
-};
+/** Programs whose every argument may be a command line they run (`tmux new 'cmd'`). */
+const RUN_ARGUMENTS = new Set(['tmux', 'screen', 'byobu', 'dtach', 'abduco']);
 
 /** `/usr/bin/rm` → `rm`; lower-cased because macOS file systems ignore case. */
 export function programName(word: string): string {
@@ -70,50 +49,73 @@ export function isShellProgram(name: string): boolean {
   return SHELLS.has(name);
 }
 
-export function resolveInvocations(words: readonly string[], depth = 0): Invocations {
-  const result: Invocations = { argvs: [], scripts: [] };
+export function resolveInvocations(words: readonly string[], depth = 0, fed?: Feeder): Invocations {
+  const result: Invocations = { calls: [], scripts: [] };
+  let fedBy = fed;
+  const script = (text: string) => result.scripts.push(fedBy ? { text, fedBy } : { text });
   let argv = [...words];
   for (let guard = 0; guard < 32 && argv.length > 0; guard++) {
-    while (argv.length > 0 && (isAssignment(argv[0]!) || RESERVED.has(argv[0]!))) {
+    while (argv.length > 0 && (isAssignment(argv[0]!) || RESERVED.has(argv[0]!) || argv[0] === 'function')) {
       // `exec` is both reserved here and a wrapper; its options are handled below.
       if (argv[0] === 'exec') {
-        argv = skipOptions(argv.slice(1), WRAPPERS.exec!, result);
+        argv = skipOptions(argv.slice(1), WRAPPERS.exec!, script);
         continue;
       }
-      argv = argv.slice(1);
+      // `function f { body; }`: the body follows the name.
+      argv = argv.slice(argv[0] === 'function' ? 2 : 1);
     }
     if (argv.length === 0) break;
+    // `env {rm,-rf,~}`: brace expansion makes the command and its arguments.
+    if (/\{[^}]*,/.test(argv[0]!)) {
+      const expanded = expandBraces(argv[0]!);
+      if (expanded && expanded.length > 1) argv = [...expanded, ...argv.slice(1)];
+    }
     const name = programName(argv[0]!);
     if (name === 'eval') {
-      result.scripts.push(argv.slice(1).join(' '));
+      script(argv.slice(1).join(' '));
       return result;
     }
     if (name === 'watch') {
       const rest = skipWatchOptions(argv.slice(1));
       if (rest.exec) argv = rest.words;
       else {
-        result.scripts.push(rest.words.join(' '));
+        script(rest.words.join(' '));
         return result;
       }
       continue;
     }
     if (name === 'find') {
-      result.argvs.push(argv);
-      if (depth < 4) for (const inner of findExecArgvs(argv)) merge(result, resolveInvocations(inner, depth + 1));
+      result.calls.push(fedBy ? { argv, fedBy } : { argv });
+      if (depth < 4) for (const inner of findExecArgvs(argv)) merge(result, resolveInvocations(inner, depth + 1, { kind: 'find', findArgv: argv }));
       return result;
     }
+    if (name === 'parallel') {
+      const { command, inputs } = parallelParts(argv.slice(1));
+      if (command.length > 0) result.scripts.push({ text: command.join(' '), fedBy: { kind: 'parallel' } });
+      else inputs.forEach(script);
+      return result;
+    }
+    if (name === 'ssh') {
+      const remote = sshCommand(argv.slice(1));
+      if (remote) script(remote);
+      result.calls.push(fedBy ? { argv, fedBy } : { argv });
+      return result;
+    }
+    if (RUN_ARGUMENTS.has(name)) argv.slice(1).forEach(script);
+    if (name === 'git') gitConfigCommands(argv.slice(1)).forEach(script);
     const spec = WRAPPERS[name];
     if (spec) {
       const rest = argv.slice(1);
       if (spec.lookupOptions && rest.some((w) => spec.lookupOptions!.includes(w))) return result;
-      argv = skipOptions(rest, spec, result);
+      argv = skipOptions(rest, spec, script);
       if (name === 'env') argv = dropAssignments(argv);
+      if (name === 'xargs') fedBy = { kind: 'xargs' };
       continue;
     }
-    result.argvs.push(argv);
+    result.calls.push(fedBy ? { argv, fedBy } : { argv });
     if (SHELLS.has(name)) {
-      const script = shellScriptArgument(argv.slice(1));
-      if (script !== undefined) result.scripts.push(script);
+      const text = shellScriptArgument(argv.slice(1));
+      if (text !== undefined) script(text);
     }
     return result;
   }
@@ -147,7 +149,7 @@ export function shellFlags(args: readonly string[]): string {
   return flags;
 }
 
-function skipOptions(args: string[], spec: WrapperSpec, result: Invocations): string[] {
+function skipOptions(args: string[], spec: WrapperSpec, script: (text: string) => void): string[] {
   let i = 0;
   while (i < args.length) {
     const arg = args[i]!;
@@ -159,14 +161,14 @@ function skipOptions(args: string[], spec: WrapperSpec, result: Invocations): st
     const [flag, inlineValue] = splitLongOption(arg);
     if (spec.scriptOptions?.includes(flag)) {
       const value = inlineValue ?? args[i + 1];
-      if (value !== undefined) result.scripts.push(value);
+      if (value !== undefined) script(value);
       i += inlineValue !== undefined ? 1 : 2;
       continue;
     }
     // `-S'rm -rf /'` glued to the flag.
     const glued = spec.scriptOptions?.find((o) => o.length === 2 && arg.startsWith(o) && arg.length > 2);
     if (glued) {
-      result.scripts.push(arg.slice(2));
+      script(arg.slice(2));
       i++;
       continue;
     }
@@ -223,6 +225,46 @@ function dropAssignments(argv: string[]): string[] {
 }
 
 function merge(into: Invocations, from: Invocations): void {
-  into.argvs.push(...from.argvs);
+  into.calls.push(...from.calls);
   into.scripts.push(...from.scripts);
+}
+
+const PARALLEL_VALUE_OPTIONS = new Set(['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '--colsep', '-C', '-n', '--max-args', '-N', '-L', '--max-lines', '--results', '--joblog', '--tmpdir', '--workdir', '--wd', '--env', '--timeout', '--delay', '--retries', '--tagstring', '-s', '--max-chars', '--sshloginfile', '--slf', '--basefile', '--bf', '--return', '--load', '--memfree', '--nice', '-P', '--max-procs']);
+
+/** `parallel [options] command … ::: inputs`: the command words and the literal inputs. */
+function parallelParts(args: readonly string[]): { command: string[]; inputs: string[] } {
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('-') && !args[i]!.startsWith(':::')) {
+    i += PARALLEL_VALUE_OPTIONS.has(args[i]!) ? 2 : 1;
+  }
+  const sep = args.findIndex((a, k) => k >= i && /^::::?\+?$/.test(a));
+  const command = args.slice(i, sep === -1 ? args.length : sep);
+  const inputs = sep === -1 ? [] : args.slice(sep + 1).filter((a) => !/^::::?\+?$/.test(a));
+  return { command, inputs };
+}
+
+const SSH_VALUE_OPTIONS = new Set('BbcDEeFIiJLlmOopQRSWw'.split('').map((c) => `-${c}`));
+
+/** `ssh [options] host command…`: the remote command line (run by a shell there, maybe here). */
+function sshCommand(args: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('-')) i += SSH_VALUE_OPTIONS.has(args[i]!) ? 2 : 1;
+  const rest = args.slice(i + 1);
+  return rest.length > 0 ? rest.join(' ') : undefined;
+}
+
+const GIT_COMMAND_KEYS =
+  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass)|alias\..+|pager\..+|sequence\.editor|gpg\.(\w+\.)?program|credential\.(.+\.)?helper|diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process)|merge\..+\.driver|uploadpack\.packobjectshook)$/i;
+
+/** `git -c core.pager=CMD` / `-c alias.x='!CMD'`: configuration values git runs as commands. */
+function gitConfigCommands(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== '-c') continue;
+    const value = args[i + 1] ?? '';
+    const eq = value.indexOf('=');
+    if (eq > 0 && GIT_COMMAND_KEYS.test(value.slice(0, eq))) out.push(value.slice(eq + 1).replace(/^!/, ''));
+    i++;
+  }
+  return out;
 }

@@ -20,20 +20,6 @@ export interface TargetContext {
 
 export type WorkingDirectory = 'start' | 'subdirectory' | 'root' | 'home' | 'system';
 
-/** The working directory after `cd ARG` / `pushd ARG`, or undefined when argv is not one. */
-export function workingDirectoryAfter(argv: readonly string[], env: TargetContext): WorkingDirectory | undefined {
-  const name = programName(argv[0] ?? '');
-  if (name !== 'cd' && name !== 'pushd') return undefined;
-  const target = operands(argv.slice(1))[0];
-  if (target === undefined || target === '~') return 'home';
-  if (target === '-') return 'start';
-  const kind = classifyTarget(target, env.home, env.cwd);
-  if (kind === 'cwd') return target.split('/').includes('..') ? 'start' : env.cwd;
-  if (kind === 'root' || kind === 'home' || kind === 'system') return kind;
-  if (normalizeTarget(target).split('/').includes('..')) return 'start';
-  return 'subdirectory';
-}
-
 const SYSTEM_ROOTS = [...SYSTEM_DIRECTORIES, '/home', '/Users', '/mnt', '/media'];
 
 /** Operands (non-option words) of a command, honouring `--`. */
