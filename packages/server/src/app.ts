@@ -26,6 +26,8 @@ import { SessionContexts } from './context/session-contexts.js';
 import { contextHandlers } from './handlers/context-handlers.js';
 import { bindCommands, type CommandLimiter, type HandlerMap } from './handlers/dispatch.js';
 import { memoryHandlers } from './handlers/memory-handlers.js';
+import { mcpHandlers } from './handlers/mcp-handlers.js';
+import { McpHub } from './mcp/mcp-hub.js';
 import { jobHandlers } from './handlers/job-handlers.js';
 import { modelHandlers } from './handlers/model-handlers.js';
 import { sandboxHandlers } from './handlers/sandbox-handlers.js';
@@ -142,6 +144,9 @@ export function createApplication(deps: ApplicationDeps): Application {
     },
   });
   const extras = turnExtras({ contexts, memories, logger });
+  // MCP servers (SPEC K1): per workspace, started lazily, stopped with the server.
+  const mcp = new McpHub({ dataDir: deps.dataDir, env, logger, clock });
+  const defaultCwd = deps.defaultCwd ?? process.cwd();
   const commandServices: ToolServices = {
     ...(settings.commandTimeoutMs !== undefined ? { defaultCommandTimeoutMs: settings.commandTimeoutMs } : {}),
     ...(settings.maxCommandTimeoutMs !== undefined ? { maxCommandTimeoutMs: settings.maxCommandTimeoutMs } : {}),
@@ -185,7 +190,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     logger,
     limits: Object.keys(limits).length > 0 ? limits : undefined,
     extendTurn: async (session, options) => {
-      const extended = await extras(session, options);
+      const extended = await mcp.extendTurn(session, await extras(session, options));
       return deps.extendTurn ? deps.extendTurn(session, extended) : extended;
     },
     hooks: composeHooks(guards, deps.hooks),
@@ -208,6 +213,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     ...modelHandlers(() => engine.listModels()),
     ...contextHandlers(manager, contexts),
     ...memoryHandlers({ sessions: manager, memories, dataDir: deps.dataDir, resolve }),
+    ...mcpHandlers(mcp, manager, defaultCwd),
     ...guards?.handlers(),
     ...deps.handlers,
   };
@@ -251,6 +257,7 @@ export function createApplication(deps: ApplicationDeps): Application {
       closing ??= (async () => {
         await ready.catch(() => undefined);
         await manager.closeAll(deps.shutdownGraceMs);
+        await mcp.close();
         await guards?.close();
         io.disconnectSockets(true);
         await new Promise<void>((resolve) => io.close(() => resolve()));

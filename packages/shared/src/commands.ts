@@ -105,6 +105,44 @@ export const Commands = {
       items: z.array(z.object({ id: z.string(), kind: z.enum(['note', 'profile']), text: z.string(), createdAt: z.string() })).optional(),
     }),
   ),
+  /**
+   * The MCP servers of a session's workspace (without `sessionId`: of the server's default
+   * workspace), user and project scope, each with its live status; `reason` when failed or
+   * waiting for approval; `tools` are the names the model sees (`mcp__SERVER__TOOL`).
+   */
+  'mcp:list': command(
+    'any',
+    z.object({ sessionId: z.string().min(1).optional() }).optional().default({}),
+    z.object({
+      servers: z.array(
+        z.object({
+          name: z.string(),
+          scope: z.enum(['project', 'user']),
+          status: z.enum(['connected', 'starting', 'failed', 'needs_approval', 'disabled']),
+          reason: z.string().optional(),
+          tools: z.array(z.string()),
+        }),
+      ),
+    }),
+  ),
+  /** The skills of a session's workspace (without `sessionId`: of the default workspace), with their root and status. */
+  'skills:list': command(
+    'any',
+    z.object({ sessionId: z.string().min(1).optional() }).optional().default({}),
+    z.object({
+      skills: z.array(
+        z.object({
+          name: z.string(),
+          description: z.string(),
+          root: z.string(),
+          dir: z.string(),
+          status: z.enum(['ok', 'shadowed', 'invalid', 'quarantined', 'refused']),
+          reason: z.string().optional(),
+          command: z.string().optional(),
+        }),
+      ),
+    }),
+  ),
 } as const;
 
 export type CommandName = keyof typeof Commands;

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const MCP_APPROVALS_FILE = 'mcp-approvals.json';
+
+type Approvals = Record<string, Record<string, { fingerprint: string; by: string; at: string }>>;
+
+/**
+ * Which exact launch of each project MCP server a driver approved, per workspace (real path):
+ * `<dataDir>/mcp-approvals.json`. A server whose launch no longer matches its fingerprint
+ * needs approval again.
+ */
+export class McpApprovals {
+  private readonly file: string;
+  private data: Approvals;
+
+  constructor(dataDir: string) {
+    this.file = join(dataDir, MCP_APPROVALS_FILE);
+    this.data = read(this.file);
+  }
+
+  isApproved(workspace: string, name: string, fingerprint: string): boolean {
+    this.data = read(this.file);
+    return this.data[workspace]?.[name]?.fingerprint === fingerprint;
+  }
+
+  approve(workspace: string, name: string, fingerprint: string, by: string, at: Date): void {
+    this.data = read(this.file);
+    this.data[workspace] = { ...this.data[workspace], [name]: { fingerprint, by, at: at.toISOString() } };
+    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(this.data, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, this.file);
+  }
+}
+
+function read(file: string): Approvals {
+  if (!existsSync(file)) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed as Approvals) : {};
+  } catch {
+    // A damaged file approves nothing: every project server asks again.
+    return {};
+  }
+}

@@ -1,0 +1,105 @@
+import type { Logger } from 'pino';
+import { canonicalWorkspace, type Clock, type TurnOptions } from '@tandem/core';
+import { SecretStore } from '../secrets/secret-store.js';
+import { McpApprovals } from './mcp-approvals.js';
+import type { McpConnection } from './mcp-connection.js';
+import type { McpServerStatus } from './mcp-status.js';
+import { WorkspaceMcp } from './workspace-mcp.js';
+
+export interface McpHubOptions {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  clock: Clock;
+  startupTimeoutMs?: number;
+  turnWaitMs?: number;
+}
+
+/**
+ * Every workspace's MCP servers for one Tandem server: created on first use, shared by the
+ * sessions of a workspace, all stopped by `close()` (with the server).
+ */
+export class McpHub {
+  private readonly workspaces = new Map<string, Promise<WorkspaceMcp>>();
+  private readonly approvals: McpApprovals;
+  private secrets: SecretStore | undefined;
+  private closed = false;
+
+  constructor(private readonly options: McpHubOptions) {
+    this.approvals = new McpApprovals(options.dataDir);
+  }
+
+  /** The MCP servers of the workspace at `cwd` (any path to it; keyed by its real path). */
+  forWorkspace(cwd: string): Promise<WorkspaceMcp> {
+    const key = canonicalWorkspace(cwd).then((workspace) => {
+      let found = this.workspaces.get(workspace);
+      if (!found) {
+        found = Promise.resolve(
+          new WorkspaceMcp(workspace, {
+            dataDir: this.options.dataDir,
+            env: this.options.env,
+            secret: (name) => this.secret(name),
+            approvals: this.approvals,
+            logger: this.options.logger,
+            clock: this.options.clock,
+            ...(this.options.startupTimeoutMs !== undefined ? { startupTimeoutMs: this.options.startupTimeoutMs } : {}),
+            ...(this.options.turnWaitMs !== undefined ? { turnWaitMs: this.options.turnWaitMs } : {}),
+          }),
+        );
+        this.workspaces.set(workspace, found);
+      }
+      return found;
+    });
+    return key;
+  }
+
+  /**
+   * A connected client for the named server of a workspace, starting it if needed and waiting
+   * for the start; undefined when it is not configured, not approved, disabled or failed.
+   */
+  async connection(cwd: string, name: string): Promise<McpConnection | undefined> {
+    const workspace = await this.forWorkspace(cwd);
+    const connection = workspace.connection(name);
+    await connection?.started;
+    return connection?.state === 'connected' ? connection : undefined;
+  }
+
+  /** Live status of a workspace's servers; starts approved servers first and waits briefly for them. */
+  async status(cwd: string, sessionId?: string): Promise<McpServerStatus[]> {
+    const workspace = await this.forWorkspace(cwd);
+    workspace.reload();
+    await workspace.startRunnable(true);
+    return workspace.status(sessionId);
+  }
+
+  /**
+   * The turn step: approvals and starts before the first model request, then the servers'
+   * tools (and notices for servers that are down) before every request of the turn.
+   */
+  async extendTurn(session: { id: string; meta: { cwd: string } }, options: TurnOptions): Promise<TurnOptions> {
+    if (this.closed) return options;
+    const workspace = await this.forWorkspace(session.meta.cwd);
+    await workspace.prepareTurn({ sessionId: session.id, turnId: options.turnId, gate: options.gate, signal: options.signal });
+    const before = options.dynamicTools;
+    return {
+      ...options,
+      dynamicTools: () => {
+        const earlier = before?.() ?? { tools: [], notices: [] };
+        const mine = workspace.toolsFor(session.id);
+        return { tools: [...earlier.tools, ...mine.tools], notices: [...earlier.notices, ...mine.notices] };
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = await Promise.all([...this.workspaces.values()]);
+    await Promise.all(all.map((w) => w.close()));
+  }
+
+  private secret(name: string): string | undefined {
+    this.secrets ??= SecretStore.open(this.options.dataDir);
+    this.secrets.reload();
+    return this.secrets.get(name);
+  }
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Danger } from '@tandem/shared';
+import { defineTool, type AnyTool } from '@tandem/core';
+import type { McpEntry } from './mcp-config.js';
+import type { McpConnection } from './mcp-connection.js';
+import { mapToolResult, maskSecrets } from './mcp-result.js';
+import { mcpToolName } from './tool-names.js';
+
+/** The default per-call limit when the config names none (the loop's own limit still applies). */
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 120_000;
+const MAX_DESCRIPTION = 2_000;
+
+/**
+ * The danger of one MCP tool: the user's config (per tool, then per server), else `medium`.
+ * The server's own annotations (readOnlyHint …) are never trusted to lower it.
+ */
+export function mcpToolDanger(entry: McpEntry, tool: string): Danger {
+  return entry.tools?.[tool]?.danger ?? entry.danger ?? 'medium';
+}
+
+/** One MCP tool as an engine tool `mcp__SERVER__TOOL`: it goes through the same gate as every other tool. */
+export function mcpTool(server: string, entry: McpEntry, tool: Tool, connection: McpConnection, secrets: readonly string[]): AnyTool {
+  const timeoutMs = entry.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
+  const description = `${maskSecrets(tool.description ?? tool.title ?? '(no description)', secrets)} [MCP server "${server}", tool "${tool.name}"]`;
+  return defineTool({
+    name: mcpToolName(server, tool.name),
+    description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description,
+    // The server validates the arguments against its own schema; here only "a JSON object".
+    schema: z.record(z.string(), z.unknown()),
+    parameters: jsonSchemaOf(tool),
+    danger: mcpToolDanger(entry, tool.name),
+    readOnly: false,
+    timeoutMs: () => timeoutMs,
+    async execute(args, ctx) {
+      const result = await connection.callTool(tool.name, args, ctx.signal, timeoutMs);
+      return mapToolResult(result, secrets);
+    },
+  });
+}
+
+function jsonSchemaOf(tool: Tool): Record<string, unknown> {
+  const schema: Record<string, unknown> = { ...(tool.inputSchema as Record<string, unknown>) };
+  delete schema.$schema;
+  schema.type = 'object';
+  if (!schema.properties) schema.properties = {};
+  return schema;
+}
