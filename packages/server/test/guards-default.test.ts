@@ -54,7 +54,7 @@ describe('permissions by default', () => {
     const { alice, sessionId } = await newSession(s);
     const carol = await attach(s, 'carol', sessionId);
     const bob = await attach(s, 'bob', sessionId, 'viewer');
-    bed.fake.enqueue(command('echo guarded-by-default'), { text: 'ok' });
+    bed.fake.enqueue(command('printf guarded-by-default'), { text: 'ok' });
     await alice.ok('session:send', { sessionId, text: 'run it' });
 
     const request = await asked(alice);
@@ -85,11 +85,11 @@ describe('permissions by default', () => {
   it('keeps allow_forever across a restart (the command runs without asking), lists and revokes it, then asks again', async () => {
     let s = await start();
     const { alice, sessionId } = await newSession(s);
-    bed.fake.enqueue(command('echo forever-1'), { text: 'ok' });
+    bed.fake.enqueue(command('printf forever-1'), { text: 'ok' });
     await alice.ok('session:send', { sessionId, text: 'first' });
     const request = await asked(alice);
-    expect(request.scopes).toContain('echo *');
-    await alice.ok('permission:respond', { sessionId, requestId: request.requestId, decision: 'allow_forever', scope: 'echo *' });
+    expect(request.scopes).toContain('printf *');
+    await alice.ok('permission:respond', { sessionId, requestId: request.requestId, decision: 'allow_forever', scope: 'printf *' });
     await alice.waitFor(isDone);
     const dataDir = s.dataDir;
     await s.stop();
@@ -97,7 +97,7 @@ describe('permissions by default', () => {
     s = await start({ dataDir });
     const dora = await attach(s, 'dora', sessionId);
     const from = dora.events.at(-1)?.seq ?? 0;
-    bed.fake.enqueue(command('echo forever-2'), { text: 'ok' });
+    bed.fake.enqueue(command('printf forever-2'), { text: 'ok' });
     await dora.ok('session:send', { sessionId, text: 'second' });
     await dora.waitFor((e) => isDone(e) && e.seq > from);
     const fresh = dora.persisted().filter((e) => e.seq > from);
@@ -106,13 +106,13 @@ describe('permissions by default', () => {
     expect((await dora.ok('audit:query', { sessionId })).records.at(-1)).toMatchObject({ decision: 'stored_rule', decidedBy: 'alice' });
 
     const { permissions } = await dora.ok('permissions:list', {});
-    expect(permissions).toEqual([expect.objectContaining({ tool: 'run_command', match: 'prefix', pattern: 'echo', effect: 'allow', by: 'alice' })]);
+    expect(permissions).toEqual([expect.objectContaining({ tool: 'run_command', match: 'prefix', pattern: 'printf', effect: 'allow', by: 'alice' })]);
     await dora.ok('permissions:revoke', { id: permissions[0]!.id });
     expect((await dora.ok('permissions:list', {})).permissions).toEqual([]);
     expect(await dora.request('permissions:revoke', { id: permissions[0]!.id })).toMatchObject({ ok: false, error: { code: 'not_found' } });
 
     const before = dora.events.at(-1)!.seq;
-    bed.fake.enqueue(command('echo forever-3'), { text: 'ok' });
+    bed.fake.enqueue(command('printf forever-3'), { text: 'ok' });
     await dora.ok('session:send', { sessionId, text: 'third' });
     const again = await asked(dora, before);
     await dora.ok('permission:respond', { sessionId, requestId: again.requestId, decision: 'deny_once' });
@@ -123,7 +123,7 @@ describe('permissions by default', () => {
   it('shows a request still open to a client that attaches later, who can answer it', async () => {
     const s = await start();
     const { alice, sessionId } = await newSession(s);
-    bed.fake.enqueue(command('echo answered-late'), { text: 'ok' });
+    bed.fake.enqueue(command('printf answered-late'), { text: 'ok' });
     await alice.ok('session:send', { sessionId, text: 'go' });
     await asked(alice);
     const erin = await s.connect('erin');
@@ -142,7 +142,7 @@ describe('permissions by default', () => {
     const clock = new FakeClock(Date.now());
     const s = await start({ dataDir, clock });
     const { alice, sessionId } = await newSession(s);
-    bed.fake.enqueue(command('echo never-runs'), { text: 'never' });
+    bed.fake.enqueue(command('printf never-runs'), { text: 'never' });
     await alice.ok('session:send', { sessionId, text: 'go' });
     const request = await asked(alice);
     expect(Date.parse(request.expiresAt)).toBe(clock.now() + 5000);
@@ -160,7 +160,7 @@ describe('permissions by default', () => {
   it('after a restart with a question open, the log closes it as expired and the turn as interrupted', async () => {
     let s = await start();
     const { alice, sessionId } = await newSession(s);
-    bed.fake.enqueue(command('echo left-open'));
+    bed.fake.enqueue(command('printf left-open'));
     await alice.ok('session:send', { sessionId, text: 'go' });
     const request = await asked(alice);
     const dataDir = s.dataDir;
@@ -271,7 +271,7 @@ describe('tandem serve', () => {
       const alice = await connectClient(serve.url, 'alice', token);
       const { session } = await alice.ok('session:create', { cwd: workspace });
       await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
-      bed.fake.enqueue(command('echo via-serve'), { text: 'ok' });
+      bed.fake.enqueue(command('printf via-serve'), { text: 'ok' });
       await alice.ok('session:send', { sessionId: session.id, text: 'go' });
       const request = await asked(alice);
       await alice.ok('permission:respond', { sessionId: session.id, requestId: request.requestId, decision: 'allow_once' });

@@ -56,6 +56,8 @@ export const EventSchemas = {
     isError: z.boolean(),
     output: z.string(),
     durationMs: z.number(),
+    /** How the call ended; the same values as `AuditRecord.outcome` (absent from older servers). */
+    outcome: z.enum(['ok', 'error', 'denied', 'cancelled', 'timeout', 'blocked', 'refused']).optional(),
   }),
   turn_done: event('turn_done', {
     turnId,

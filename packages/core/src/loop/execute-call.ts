@@ -2,8 +2,9 @@ import type { Danger } from '@tandem/shared';
 import type { ToolCall } from '../messages.js';
 import type { Clock } from '../ports/clock.js';
 import type { ToolGate } from '../ports/tool-gate.js';
-import { ToolError, dangerOf, type AnyTool, type ToolContext } from '../tools/define.js';
-import { describeZodError, errorMessage, excerpt } from './argument-errors.js';
+import { ToolError, dangerOf, type AnyTool, type PathResolver, type ToolContext } from '../tools/define.js';
+import { errorMessage } from './argument-errors.js';
+import { prepareCall, type CallOutcome, type PreparedCall } from './prepare-call.js';
 
 /** Everything a call needs from the turn, besides the call itself. */
 export interface CallEnvironment {
@@ -14,6 +15,8 @@ export interface CallEnvironment {
   toolTimeoutMs: number;
   /** The turn's signal: cancelling the turn aborts every running call. */
   signal: AbortSignal;
+  /** The session's path sandbox, checked before the gate for tools that declare their paths. */
+  paths?: PathResolver;
   /** Builds the tool context for one call (its callId, signal and output sink). */
   context(call: ToolCall, signal: AbortSignal): ToolContext;
 }
@@ -22,6 +25,8 @@ export interface CallResult {
   output: string;
   isError: boolean;
   durationMs: number;
+  /** How the call ended (the audit record's `outcome`). */
+  outcome: CallOutcome;
   /** Set when the gate refused and the turn must end after this result. */
   stopTurn?: 'permission_timeout' | 'loop_stopped';
   /** True when the turn was cancelled while this call ran; the result is not meaningful. */
@@ -40,55 +45,49 @@ export function callDanger(tool: AnyTool | undefined, args: unknown): Danger {
 }
 
 /**
- * Runs one tool call (SPEC A4, A5): unknown tool, arguments that are not JSON or fail the
- * schema, a refusal by the gate, a timeout and anything the tool throws all become error
- * results. It never throws.
+ * Runs one tool call (SPEC A4, A5) in the pipeline's order: schema validation and the path
+ * sandbox and the gate's screen (`prepareCall`, done before the call is announced), then the
+ * gate's check (stored decisions, the question, the rate limiter), then the tool. Unknown tool,
+ * bad arguments, a refusal, a timeout and anything the tool throws all become error results.
+ * It never throws.
  */
-export async function executeCall(call: ToolCall, env: CallEnvironment): Promise<CallResult> {
+export async function executeCall(call: ToolCall, env: CallEnvironment, prepared?: PreparedCall): Promise<CallResult> {
   const started = env.clock.now();
-  const done = (output: string, isError: boolean, extra: Partial<CallResult> = {}): CallResult => ({
+  const done = (output: string, isError: boolean, outcome: CallOutcome, extra: Partial<CallResult> = {}): CallResult => ({
     output,
     isError,
     durationMs: Math.max(0, env.clock.now() - started),
+    outcome,
     ...extra,
   });
-
-  const tool = env.tools.get(call.name);
-  if (!tool) {
-    const names = [...env.tools.keys()].join(', ') || '(none)';
-    return done(`Unknown tool "${call.name}". Available tools: ${names}.`, true);
-  }
-  if (call.args === undefined) {
-    return done(
-      `The arguments for ${call.name} are not valid JSON: ${excerpt(call.rawArgs)}. Send one JSON object that matches the tool's schema.`,
-      true,
-    );
-  }
-  const parsed = tool.schema.safeParse(call.args);
-  if (!parsed.success) return done(`Invalid arguments for ${call.name}: ${describeZodError(parsed.error)}.`, true);
+  const ready = prepared ?? (await prepareCall(call, env));
+  if (ready.early) return done(ready.early.output, true, ready.early.outcome);
+  const { tool, gateCall } = ready;
+  if (!tool || !gateCall) return done(`Tool ${call.name} could not be prepared.`, true, 'error');
+  const args = gateCall.args;
 
   const controller = new AbortController();
   const abortCall = () => controller.abort(env.signal.reason);
-  if (env.signal.aborted) return done('Cancelled before it ran.', true, { cancelled: true });
+  if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });
   env.signal.addEventListener('abort', abortCall, { once: true });
   const timer = new AbortController();
   try {
-    const verdict = await env.gate.check(
-      { turnId: env.turnId, callId: call.id, tool: tool.name, args: parsed.data, danger: dangerOf(tool, parsed.data), readOnly: tool.readOnly },
-      controller.signal,
-    );
-    if (env.signal.aborted) return done('Cancelled before it ran.', true, { cancelled: true });
-    if (!verdict.allow) return done(verdict.reason, true, verdict.stopTurn ? { stopTurn: verdict.stopTurn } : {});
+    const verdict = await env.gate.check(gateCall, controller.signal);
+    if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });
+    if (!verdict.allow) {
+      const outcome = verdict.outcome ?? (verdict.stopTurn === 'permission_timeout' ? 'timeout' : 'denied');
+      return done(verdict.reason, true, outcome, verdict.stopTurn ? { stopTurn: verdict.stopTurn } : {});
+    }
 
     const execution = tool
-      .execute(parsed.data, env.context(call, controller.signal))
+      .execute(args, env.context(call, controller.signal))
       .then((out) => (typeof out === 'string' ? { output: out, isError: false } : { output: out.output, isError: out.isError ?? false }))
       .catch((err: unknown) => ({
         output: err instanceof ToolError ? err.message : `Tool ${tool.name} failed: ${errorMessage(err)}`,
         isError: true,
       }));
     // A tool may ask for more than the default (run_command's own timeout_seconds), never less.
-    const limitMs = Math.max(env.toolTimeoutMs, tool.timeoutMs?.(parsed.data) ?? 0);
+    const limitMs = Math.max(env.toolTimeoutMs, tool.timeoutMs?.(args) ?? 0);
     const timeout = env.clock.sleep(limitMs, timer.signal).then(
       () => 'timeout' as const,
       () => 'stopped' as const,
@@ -100,14 +99,14 @@ export async function executeCall(call: ToolCall, env: CallEnvironment): Promise
     const outcome = await Promise.race([execution, timeout, cancelled]);
     if (outcome === 'timeout') {
       controller.abort(new Error('tool timeout'));
-      return done(`Tool ${tool.name} timed out after ${formatSeconds(limitMs)} and was stopped.`, true);
+      return done(`Tool ${tool.name} timed out after ${formatSeconds(limitMs)} and was stopped.`, true, 'timeout');
     }
-    if (outcome === 'cancelled' || outcome === 'stopped') return done('Cancelled while running.', true, { cancelled: true });
-    return done(outcome.output, outcome.isError);
+    if (outcome === 'cancelled' || outcome === 'stopped') return done('Cancelled while running.', true, 'cancelled', { cancelled: true });
+    return done(outcome.output, outcome.isError, outcome.isError ? 'error' : 'ok');
   } catch (err) {
     // Only the gate can throw here (tool failures are caught above).
-    if (env.signal.aborted) return done('Cancelled before it ran.', true, { cancelled: true });
-    return done(`The permission check for ${tool.name} failed: ${errorMessage(err)}`, true);
+    if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });
+    return done(`The permission check for ${tool.name} failed: ${errorMessage(err)}`, true, 'error');
   } finally {
     timer.abort();
     env.signal.removeEventListener('abort', abortCall);

@@ -1,6 +1,7 @@
 import type { Message, ToolCall } from '../messages.js';
 import type { EngineEvent } from './types.js';
 import { callDanger, executeCall, type CallEnvironment, type CallResult } from './execute-call.js';
+import { prepareCall, type CallOutcome, type PreparedCall } from './prepare-call.js';
 import { LOOP_WARN_AT, type LoopDetector, type LoopVerdict } from './loop-detector.js';
 import { planBatches } from './parallel-batches.js';
 import { NOT_RUN_OUTPUT, type TurnEnd } from './turn-end.js';
@@ -32,8 +33,12 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
 
   let done = 0;
   for (const batch of batches) {
-    for (const p of batch) announce(p, ctx);
-    const results = await Promise.all(batch.map((p) => executeCall(p.call, ctx.env)));
+    // Validation, the path sandbox and the gate's screen come before the call is announced, so
+    // its tool_call says why it runs without asking (or why it is refused) and no question is
+    // ever raised for a call that would be refused anyway.
+    const prepared = await Promise.all(batch.map((p) => prepareCall(p.call, ctx.env)));
+    batch.forEach((p, i) => announce(p, prepared[i] as PreparedCall, ctx));
+    const results = await Promise.all(batch.map((p, i) => executeCall(p.call, ctx.env, prepared[i])));
     if (ctx.env.signal.aborted || results.some((r) => r.cancelled)) return { kind: 'cancelled' };
     let stop: TurnEnd | undefined;
     batch.forEach((p, i) => {
@@ -56,7 +61,7 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
   const verdict = stopped.verdict as Extract<LoopVerdict, { action: 'stop' }>;
   emitCall(stopped.call, ctx);
   ctx.emit({ type: 'loop_warning', tool: stopped.call.name, count: verdict.count, stopped: true });
-  record(stopped.call, { output: verdict.reason, isError: true, durationMs: 0 }, ctx);
+  record(stopped.call, { output: verdict.reason, isError: true, durationMs: 0, outcome: 'refused' }, ctx);
   skipRest(planned.slice(stopAt + 1), ctx);
   return {
     kind: 'error',
@@ -66,12 +71,12 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
   };
 }
 
-function announce(p: Planned, ctx: CallsContext): void {
-  emitCall(p.call, ctx);
+function announce(p: Planned, prepared: PreparedCall, ctx: CallsContext): void {
+  emitCall(p.call, ctx, prepared.announce);
   if (p.verdict.action === 'warn' && p.verdict.count === LOOP_WARN_AT) ctx.emit({ type: 'loop_warning', tool: p.call.name, count: p.verdict.count, stopped: false });
 }
 
-function emitCall(call: ToolCall, ctx: CallsContext): void {
+function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['announce']): void {
   ctx.emit({
     type: 'tool_call',
     turnId: ctx.turnId,
@@ -79,12 +84,13 @@ function emitCall(call: ToolCall, ctx: CallsContext): void {
     callId: call.id,
     tool: call.name,
     args: call.args,
-    danger: callDanger(ctx.env.tools.get(call.name), call.args),
+    danger: shown?.danger ?? callDanger(ctx.env.tools.get(call.name), call.args),
     ...(call.args === undefined ? { rawArgs: call.rawArgs } : {}),
+    ...(shown?.reason ? { reason: shown.reason } : {}),
   });
 }
 
-function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 'durationMs'>, ctx: CallsContext): void {
+function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 'durationMs' | 'outcome'>, ctx: CallsContext): void {
   ctx.emit({
     type: 'tool_result',
     turnId: ctx.turnId,
@@ -93,14 +99,18 @@ function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 
     isError: result.isError,
     output: result.output,
     durationMs: result.durationMs,
+    outcome: result.outcome,
   });
   ctx.conversation.push({ role: 'tool', callId: call.id, name: call.name, output: result.output, isError: result.isError });
 }
+
+/** A call skipped because the turn stopped never ran: the audit counts it as cancelled. */
+const NOT_RUN: CallOutcome = 'cancelled';
 
 /** Calls after a stop still get a result, so the conversation stays valid for the provider. */
 function skipRest(rest: readonly Planned[], ctx: CallsContext): void {
   for (const p of rest) {
     emitCall(p.call, ctx);
-    record(p.call, { output: NOT_RUN_OUTPUT, isError: true, durationMs: 0 }, ctx);
+    record(p.call, { output: NOT_RUN_OUTPUT, isError: true, durationMs: 0, outcome: NOT_RUN }, ctx);
   }
 }

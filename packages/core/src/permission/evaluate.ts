@@ -1,5 +1,6 @@
 import { commandLevel, hidesCommands, startsWithWords, writesFile } from './command-level.js';
 import type { ShellSegment } from '../shell/index.js';
+import { readOnlyCommand } from './read-only-commands.js';
 import { scopeOptions, subjectOf, withSlash, type CallSubject } from './call-subject.js';
 import {
   DEFAULT_ALWAYS_ASK_TOOLS,
@@ -26,7 +27,8 @@ interface Sourced {
  *    command is allowed when an allow rule covers the whole exact command, or when EACH of its
  *    segments is covered (by an exact-segment rule or a prefix rule). A prefix rule never covers
  *    a segment that hides commands (`$(…)`, backticks) or writes a file by redirection.
- * 4. Otherwise: ask, offering `scopes`.
+ * 4. With `readOnlyCommands`: a command whose every segment only reads is allowed (level `safe`).
+ * 5. Otherwise: ask, offering `scopes`.
  *
  * The blacklist is not here: the host checks it before this and nothing can unlock it.
  */
@@ -47,6 +49,11 @@ export function evaluatePermission(call: PolicyCall, options: PolicyOptions): Po
   const alwaysAsk = (options.alwaysAskTools ?? DEFAULT_ALWAYS_ASK_TOOLS).has(call.tool);
   const allowed = alwaysAsk ? null : findAllow(rules, subject);
   if (allowed) return { verdict: 'allow', ...allowed, level, scopes, reason: `allowed by ${allowed.source} rule: ${describeRule(allowed.rule)}` };
+
+  if (subject.kind === 'command' && options.readOnlyCommands) {
+    const readOnly = readOnlyCommand(subject.segments, { list: options.readOnlyCommands, ...(options.workspace ? { workspace: options.workspace } : {}) });
+    if (readOnly) return { verdict: 'allow', readOnly: true, level: 'safe', scopes, reason: readOnly.reason };
+  }
 
   return { verdict: 'ask', level, scopes, reason: alwaysAsk ? `${call.tool} always asks` : 'no session or stored decision covers this call' };
 }

@@ -8,19 +8,48 @@ export interface GateCall {
   args: unknown;
   danger: Danger;
   readOnly: boolean;
+  /**
+   * The paths the call touches, as the path sandbox resolved them (canonical, symlinks
+   * resolved). Present for tools that declare their paths; the sandbox already accepted them.
+   */
+  paths?: string[];
 }
+
+/**
+ * How a refused call ended, for the audit record: `denied` (a person or a stored rule),
+ * `blocked` (the command blacklist), `refused` (the path sandbox or the session's approval
+ * mode), `timeout` (nobody answered the permission question), `cancelled`, `error` (the check failed).
+ */
+export type RefusalOutcome = 'denied' | 'blocked' | 'refused' | 'timeout' | 'cancelled' | 'error';
 
 export type GateVerdict =
   | { allow: true }
   /** `stopTurn` ends the turn after this result (e.g. a permission request timed out). */
-  | { allow: false; reason: string; stopTurn?: 'permission_timeout' | 'loop_stopped' };
+  | { allow: false; reason: string; stopTurn?: 'permission_timeout' | 'loop_stopped'; outcome?: RefusalOutcome };
+
+/**
+ * What the gate decides before the call is announced (its `tool_call` event): the danger and
+ * why it will run without asking, or a refusal that needs no question (blacklist, approval mode).
+ */
+export interface GateScreen {
+  danger: Danger;
+  /** e.g. `read-only command: ls` or `auto-edit mode: a file edit inside the workspace`. */
+  reason?: string;
+  refusal?: { reason: string; outcome: RefusalOutcome };
+}
 
 /**
  * The host's checks between schema validation and execution: blacklist, sandbox grants,
  * permissions, rate limits. The engine awaits it for every call; the default allows all.
+ *
+ * Order per call (ARCHITECTURE "One turn, end to end"): the engine validates the arguments and
+ * runs the path sandbox, then `screen` (if the gate has it; a refusal ends the call before any
+ * question), then announces the call, then `check` (stored decisions, the question, the rate
+ * limiter), then runs the tool. `check` must be complete on its own: callers may skip `screen`.
  */
 export interface ToolGate {
   check(call: GateCall, signal: AbortSignal): Promise<GateVerdict>;
+  screen?(call: GateCall): Promise<GateScreen>;
 }
 
 export const allowAllGate: ToolGate = { check: async () => ({ allow: true }) };

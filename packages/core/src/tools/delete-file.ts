@@ -13,6 +13,7 @@ Prefer edit_file or delete_lines to remove part of a file; use run_command with 
   }),
   danger: 'dangerous',
   readOnly: false,
+  paths: (args) => [{ path: path.dirname(args.path.replace(/[\\/]+$/, '')), intent: 'write' }],
   async execute(args, ctx) {
     const trimmed = args.path.replace(/[\\/]+$/, '');
     const name = path.basename(trimmed);

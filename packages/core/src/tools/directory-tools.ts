@@ -15,6 +15,7 @@ Prefer search_files to find files by name pattern across subdirectories, grep_fi
   }),
   danger: 'safe',
   readOnly: true,
+  paths: (args) => [{ path: args.path ?? '.', intent: 'read' }],
   async execute(args, ctx) {
     const shown = args.path ?? '.';
     const dir = await ctx.paths.resolve(shown, 'read');
@@ -44,6 +45,7 @@ Prefer read_file to see a file's content, list_directory for a directory's entri
   schema: z.object({ path: z.string().describe('File or directory path') }),
   danger: 'safe',
   readOnly: true,
+  paths: (args) => [{ path: args.path, intent: 'read' }],
   async execute(args, ctx) {
     const real = await ctx.paths.resolve(args.path, 'read');
     const info = await fs.stat(real).catch(() => undefined);

@@ -21,6 +21,7 @@ export const editFileTool = defineTool({
   }),
   danger: 'medium',
   readOnly: false,
+  paths: (args) => [{ path: args.path, intent: 'write' }],
   async execute(args, ctx) {
     const byString = args.old_string !== undefined;
     const byLines = args.start_line !== undefined || args.end_line !== undefined;

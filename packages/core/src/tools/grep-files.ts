@@ -23,6 +23,7 @@ Prefer search_files to find files by name, read_file to read around a match.`,
   }),
   danger: 'safe',
   readOnly: true,
+  paths: (args) => [{ path: args.path ?? '.', intent: 'read' }],
   async execute(args, ctx) {
     let regex: RegExp;
     try {

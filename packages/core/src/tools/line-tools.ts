@@ -15,6 +15,7 @@ Prefer edit_file to change existing text, write_file to create a file.`,
   }),
   danger: 'medium',
   readOnly: false,
+  paths: (args) => [{ path: args.path, intent: 'write' }],
   execute: (args, ctx) =>
     applyEdit(ctx, args.path, (text) => {
       const split = splitLines(text);
@@ -40,6 +41,7 @@ Prefer edit_file when you also want to put something in their place.`,
   }),
   danger: 'medium',
   readOnly: false,
+  paths: (args) => [{ path: args.path, intent: 'write' }],
   async execute(args, ctx) {
     if (args.end_line < args.start_line) throw new ToolError(`end_line ${args.end_line} is before start_line ${args.start_line}`);
     return applyEdit(ctx, args.path, (text) => {

@@ -25,6 +25,7 @@ export const readFileTool = defineTool({
   }),
   danger: 'safe',
   readOnly: true,
+  paths: (args) => [{ path: args.path, intent: 'read' }],
   async execute(args, ctx) {
     const file = await ctx.paths.resolve(args.path, 'read');
     const stat = await statFile(file, args.path);

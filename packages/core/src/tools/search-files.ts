@@ -18,6 +18,7 @@ Prefer grep_files to find files by their content, list_directory to see one dire
   }),
   danger: 'safe',
   readOnly: true,
+  paths: (args) => [{ path: args.path ?? '.', intent: 'read' }],
   async execute(args, ctx) {
     if (path.isAbsolute(args.pattern) || args.pattern.split('/').includes('..')) {
       throw new ToolError('the pattern must be relative and must not climb with ".."; set path to the directory to search instead');

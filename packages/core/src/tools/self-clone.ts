@@ -19,6 +19,7 @@ Prefer run_command with git (git worktree, git clone) when you only need another
   }),
   danger: 'dangerous',
   readOnly: false,
+  paths: (args) => [{ path: args.target, intent: 'write', outside: true }],
   async execute(args, ctx) {
     if (!ctx.paths.resolveOutsideWorkspace) {
       throw new ToolError('self_clone is not available: this host’s path sandbox cannot check targets outside the workspace');

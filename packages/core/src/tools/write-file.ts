@@ -18,6 +18,7 @@ export const writeFileTool = defineTool({
   }),
   danger: 'medium',
   readOnly: false,
+  paths: (args) => [{ path: args.path, intent: 'write' }],
   async execute(args, ctx) {
     const file = await ctx.paths.resolve(args.path, 'write');
     const existing = await fs.lstat(file).catch(() => undefined);

@@ -23,6 +23,8 @@ export interface AuditEntry {
   durationMs: number;
   decision: string;
   decidedBy?: string;
+  /** How the call ended (`AuditRecord.outcome`). */
+  outcome?: NonNullable<AuditRecord['outcome']>;
 }
 
 export interface AuditLogOptions {
@@ -125,6 +127,7 @@ export class AuditLog {
     };
     if (entry.turnId !== undefined) record.turnId = entry.turnId;
     if (entry.decidedBy !== undefined) record.decidedBy = entry.decidedBy;
+    if (entry.outcome !== undefined) record.outcome = entry.outcome;
     this.ring.push(record);
     if (this.closed) {
       this.onError(`audit log is closed; record ${record.id} kept in memory only`);

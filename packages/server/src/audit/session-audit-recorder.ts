@@ -1,23 +1,33 @@
-import type { Danger } from '@tandem/shared';
+import type { AuditRecord, Danger } from '@tandem/shared';
 import type { AuditLog } from './audit-log.js';
+
+type Outcome = NonNullable<AuditRecord['outcome']>;
 
 interface OpenCall {
   turnId?: string;
   tool: string;
   args: unknown;
   danger: Danger;
+  /** The tool_call event's time (ms), for the duration of a call the turn ended under. */
+  startedAt?: number;
 }
 
 type ObservedEvent = { type: string; [field: string]: unknown };
 
 /** Calls whose result never arrives are forgotten past this many, oldest first. */
 const MAX_OPEN = 512;
+const OUTCOMES: ReadonlySet<string> = new Set<Outcome>(['ok', 'error', 'denied', 'cancelled', 'timeout', 'blocked', 'refused']);
+/** Events that end a turn: a call of that turn still open never got a result (SPEC U6). */
+const TURN_ENDS: ReadonlySet<string> = new Set(['turn_done', 'turn_cancelled', 'turn_interrupted']);
+export const ENDED_WITH_TURN = 'cancelled: the turn ended before the call finished';
 
 /**
- * Turns one session's event stream into audit records: `tool_call` opens a call,
+ * Turns one session's event stream into audit records (SPEC P6, U6): `tool_call` opens a call,
  * `tool_result` closes it and writes one record with the decision the permission gate reported
- * for that call (`noteDecision`). A call the gate never saw (refused before it, or no gate) is
- * recorded with decision `not_checked`.
+ * for that call (`noteDecision`) and the result's `outcome`. A call the gate never saw (bad
+ * arguments, the path sandbox, the loop guard, or no gate) is recorded with decision
+ * `not_checked`. A call still open when its turn ends (cancelled mid-run, the server
+ * interrupted) is recorded then, with outcome `cancelled`: every call leaves exactly one record.
  *
  * Seam: feed every persisted session event to `observe` (e.g. from the session's `onEvent`
  * hook) and pass `noteDecision` as the permission gate's `onDecision`.
@@ -37,34 +47,69 @@ export class SessionAuditRecorder {
   }
 
   observe(event: ObservedEvent): void {
+    if (TURN_ENDS.has(event.type)) {
+      this.closeTurn(typeof event.turnId === 'string' ? event.turnId : undefined, timeOf(event));
+      return;
+    }
     const callId = typeof event.callId === 'string' ? event.callId : undefined;
     if (!callId) return;
     if (event.type === 'tool_call') {
       const call: OpenCall = { tool: String(event.tool), args: event.args, danger: isDanger(event.danger) ? event.danger : 'dangerous' };
       if (typeof event.turnId === 'string') call.turnId = event.turnId;
+      const startedAt = timeOf(event);
+      if (startedAt !== undefined) call.startedAt = startedAt;
       this.open.set(callId, call);
       trim(this.open);
       return;
     }
     if (event.type !== 'tool_result') return;
+    const isError = event.isError === true;
+    const outcome = typeof event.outcome === 'string' && OUTCOMES.has(event.outcome) ? (event.outcome as Outcome) : isError ? 'error' : 'ok';
+    this.write(callId, {
+      turnId: typeof event.turnId === 'string' ? event.turnId : undefined,
+      tool: String(event.tool),
+      output: typeof event.output === 'string' ? event.output : '',
+      isError,
+      durationMs: typeof event.durationMs === 'number' ? event.durationMs : 0,
+      outcome,
+    });
+  }
+
+  /** Records every open call of the turn (every open call when the turn is unknown) as cancelled. */
+  private closeTurn(turnId: string | undefined, endedAt: number | undefined): void {
+    for (const [callId, call] of [...this.open]) {
+      if (turnId !== undefined && call.turnId !== undefined && call.turnId !== turnId) continue;
+      const durationMs = endedAt !== undefined && call.startedAt !== undefined ? Math.max(0, endedAt - call.startedAt) : 0;
+      this.write(callId, { turnId: call.turnId, tool: call.tool, output: ENDED_WITH_TURN, isError: true, durationMs, outcome: 'cancelled' });
+    }
+  }
+
+  private write(callId: string, end: { turnId: string | undefined; tool: string; output: string; isError: boolean; durationMs: number; outcome: Outcome }): void {
     const call = this.open.get(callId);
     const decided = this.decisions.get(callId);
     this.open.delete(callId);
     this.decisions.delete(callId);
+    const turnId = end.turnId ?? call?.turnId;
     this.log.record({
       sessionId: this.sessionId,
-      ...(typeof event.turnId === 'string' ? { turnId: event.turnId } : call?.turnId ? { turnId: call.turnId } : {}),
+      ...(turnId !== undefined ? { turnId } : {}),
       callId,
-      tool: call?.tool ?? String(event.tool),
+      tool: call?.tool ?? end.tool,
       danger: call?.danger ?? 'dangerous',
       args: call?.args ?? null,
-      output: typeof event.output === 'string' ? event.output : '',
-      isError: event.isError === true,
-      durationMs: typeof event.durationMs === 'number' ? event.durationMs : 0,
+      output: end.output,
+      isError: end.isError,
+      durationMs: end.durationMs,
       decision: decided?.decision ?? 'not_checked',
       ...(decided ? { decidedBy: decided.decidedBy } : {}),
+      outcome: end.outcome,
     });
   }
+}
+
+function timeOf(event: ObservedEvent): number | undefined {
+  const ms = typeof event.ts === 'string' ? Date.parse(event.ts) : NaN;
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 function isDanger(v: unknown): v is Danger {

@@ -1,10 +1,13 @@
-import type { GateCall, GateVerdict, ToolGate } from '@tandem/core';
+import type { GateCall, GateScreen, GateVerdict, ToolGate } from '@tandem/core';
 
 /**
  * Runs gate steps in order (e.g. permissions, then the rate limiter, as ARCHITECTURE's
- * pipeline says); the first refusal ends the check and later steps never run.
+ * pipeline says); the first refusal ends the check and later steps never run. `screen` asks
+ * each step that has one, in order: the first refusal wins; the danger and reason come from
+ * the first step that screens.
  */
 export function composeGates(...gates: ToolGate[]): ToolGate {
+  const screening = gates.filter((g) => g.screen);
   return {
     async check(call: GateCall, signal: AbortSignal): Promise<GateVerdict> {
       for (const gate of gates) {
@@ -13,5 +16,18 @@ export function composeGates(...gates: ToolGate[]): ToolGate {
       }
       return { allow: true };
     },
+    ...(screening.length > 0
+      ? {
+          async screen(call: GateCall): Promise<GateScreen> {
+            let first: GateScreen | undefined;
+            for (const gate of screening) {
+              const screen = await gate.screen!(call);
+              if (screen.refusal) return screen;
+              first ??= screen;
+            }
+            return first ?? { danger: call.danger };
+          },
+        }
+      : {}),
   };
 }

@@ -60,14 +60,14 @@ describe('guards in the real server', () => {
     const { alice, sessionId } = await start();
     const carol = await attach('carol', sessionId);
     const bob = await attach('bob', sessionId, 'viewer');
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo guarded' } }] }, { chunks: ['ok'] });
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'printf guarded' } }] }, { chunks: ['ok'] });
     await alice.ok('session:send', { sessionId, text: 'run it' });
 
     const asked = await alice.waitFor(request);
     await carol.waitFor(request);
     await bob.waitFor(request);
     if (asked.type !== 'permission_request') throw new Error('unreachable');
-    expect(asked).toMatchObject({ tool: 'run_command', preview: 'echo guarded', scopes: ['echo guarded', 'echo guarded *', 'echo *'] });
+    expect(asked).toMatchObject({ tool: 'run_command', preview: 'printf guarded', scopes: ['printf guarded', 'printf guarded *', 'printf *'] });
     expect((await alice.ok('session:list', {})).sessions[0]?.status).toBe('waiting_permission');
 
     const viewer = await bob.request('permission:respond', { sessionId, requestId: asked.requestId, decision: 'allow_once' });
@@ -94,7 +94,7 @@ describe('guards in the real server', () => {
 
   it('a driver attaching while a request is open sees it in the replay and answers it', async () => {
     const { alice, sessionId } = await start();
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo late' } }] }, { chunks: ['done'] });
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'printf late' } }] }, { chunks: ['done'] });
     await alice.ok('session:send', { sessionId, text: 'go' });
     await alice.waitFor(request);
 
@@ -102,7 +102,7 @@ describe('guards in the real server', () => {
     const { events } = await dave.ok('session:attach', { sessionId, role: 'driver' });
     const pending = events.find(request);
     if (pending?.type !== 'permission_request') throw new Error('the replay did not include the open request');
-    await dave.ok('permission:respond', { sessionId, requestId: pending.requestId, decision: 'allow_session', scope: 'echo *' });
+    await dave.ok('permission:respond', { sessionId, requestId: pending.requestId, decision: 'allow_session', scope: 'printf *' });
     const done = await alice.waitFor(turnDone);
     expect(done).toMatchObject({ outcome: 'answered' });
     const result = alice.events.find((e) => e.type === 'tool_result');
@@ -127,7 +127,7 @@ describe('guards in the real server', () => {
     process.env[name] = secret;
     try {
       const { alice, sessionId, dataDir, host: guards } = await start();
-      fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: `echo ${secret}` } }] }, { chunks: ['printed'] });
+      fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: `printf ${secret}` } }] }, { chunks: ['printed'] });
       await alice.ok('session:send', { sessionId, text: 'print it' });
       const asked = await alice.waitFor(request);
       if (asked.type !== 'permission_request') throw new Error('unreachable');

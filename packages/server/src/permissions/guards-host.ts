@@ -1,5 +1,5 @@
-import type { EventBody, SessionEvent } from '@tandem/shared';
-import { checkCommandBlacklist, systemClock, type Clock, type ToolGate } from '@tandem/core';
+import type { ApprovalMode, EventBody, SessionEvent } from '@tandem/shared';
+import { DEFAULT_READ_ONLY_COMMANDS, checkCommandBlacklist, systemClock, type Clock, type ToolGate } from '@tandem/core';
 import { AuditLog } from '../audit/audit-log.js';
 import type { Env } from '../audit/audit-masker.js';
 import { auditHandlers } from '../handlers/audit-handlers.js';
@@ -14,7 +14,8 @@ import { createSessionGuards, type SessionGuards } from './session-guards.js';
 /** What the guards need of a session (the server's `Session` fits). */
 export interface GuardedSession {
   readonly id: string;
-  readonly meta: { cwd: string };
+  /** Read at every call: a changed `mode` (session:configure) applies to the next call. */
+  readonly meta: { cwd: string; mode?: ApprovalMode };
   emit(body: EventBody): unknown;
   onClose(fn: () => Promise<void>): void;
 }
@@ -25,6 +26,11 @@ export interface GuardsHostOptions {
   /** Default: core's `checkCommandBlacklist`. */
   blacklist?: BlacklistCheck;
   permissionTimeoutMs?: number;
+  /**
+   * Commands that run without asking (SPEC U4; config.json `readOnlyCommands`). Default
+   * `DEFAULT_READ_ONLY_COMMANDS`; `[]` turns it off. A function is read at every call.
+   */
+  readOnlyCommands?: readonly string[] | (() => readonly string[] | undefined);
   rateLimit?: Pick<CallRateLimitOptions, 'maxCalls' | 'windowMs' | 'identicalCooldownMs'>;
   connectionLimit?: Omit<ConnectionLimiterOptions, 'clock'>;
   /** Whose secret values the audit log masks (default process.env). */
@@ -85,6 +91,8 @@ export async function openGuardsHost(options: GuardsHostOptions): Promise<Guards
         audit,
         clock,
         onWarning: warn,
+        mode: () => session.meta.mode ?? 'ask',
+        readOnlyCommands: options.readOnlyCommands ?? DEFAULT_READ_ONLY_COMMANDS,
         ...(options.permissionTimeoutMs !== undefined ? { permissionTimeoutMs: options.permissionTimeoutMs } : {}),
         ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       });

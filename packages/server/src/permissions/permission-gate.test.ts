@@ -139,7 +139,7 @@ describe('createPermissionGate', () => {
     expect(verdict).toBeUndefined();
     await clock.advance(1_000);
     await until(() => verdict !== undefined, 'the verdict');
-    expect(verdict).toEqual({ allow: false, reason: 'permission request timed out after 60 s (automatic deny)', stopTurn: 'permission_timeout' });
+    expect(verdict).toEqual({ allow: false, reason: 'permission request timed out after 60 s (automatic deny)', stopTurn: 'permission_timeout', outcome: 'timeout' });
     expect(events.at(-1)).toMatchObject({ type: 'permission_resolved', decision: 'deny_once', by: 'system', reason: 'timeout' });
     expect(decisions.at(-1)).toMatchObject({ decision: 'timeout', allowed: false });
   });
@@ -150,7 +150,7 @@ describe('createPermissionGate', () => {
     const verdict = gate.check({ turnId: 't', callId: 'z', tool: 'delete_file', args: { path: 'x' }, danger: 'dangerous', readOnly: false }, ac.signal);
     await until(() => broker.pending().length === 1, 'the request');
     ac.abort();
-    expect(await verdict).toEqual({ allow: false, reason: 'the turn was cancelled while waiting for permission' });
+    expect(await verdict).toEqual({ allow: false, reason: 'the turn was cancelled while waiting for permission', outcome: 'cancelled' });
     expect(events.at(-1)).toMatchObject({ type: 'permission_resolved', decision: 'deny_once', by: 'system', reason: 'expired' });
     expect(decisions.at(-1)).toMatchObject({ callId: 'z', decision: 'cancelled', allowed: false });
   });

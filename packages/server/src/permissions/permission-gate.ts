@@ -1,11 +1,18 @@
+import type { ApprovalMode, Danger } from '@tandem/shared';
 import {
   DEFAULT_COMMAND_TOOLS,
+  autoEditAllows,
   buildPermissionPreview,
   evaluatePermission,
+  readOnlyCommand,
+  readOnlyModeRefusal,
   ruleFromDecision,
   type GateCall,
+  type GateScreen,
   type GateVerdict,
   type PolicyOptions,
+  type PolicyResult,
+  type RefusalOutcome,
   type ToolGate,
 } from '@tandem/core';
 import type { PermissionBroker } from './permission-broker.js';
@@ -21,13 +28,19 @@ export type BlacklistCheck = (
 /**
  * How a call was let through or refused, for the audit record (`decision`, `decidedBy`):
  * `safe`, `session_rule`, `stored_rule`, `blacklisted`, `denied_by_rule`, one of the five
- * answers, `timeout`, `cancelled`, or `error` (the gate itself failed; the call is refused).
+ * answers, `timeout`, `cancelled`, `read_only` (a read-only command), `auto_edit` (a file edit
+ * in auto-edit mode), `mode_refused` (read-only mode), or `error` (the gate itself failed).
  */
 export interface GateDecision {
   callId: string;
   decision: string;
   decidedBy: string;
   allowed: boolean;
+}
+
+/** The permission step: `screen` before the call is announced, `check` (may ask) after. */
+export interface PermissionGate extends ToolGate {
+  screen(call: GateCall): Promise<GateScreen>;
 }
 
 export interface PermissionGateOptions {
@@ -39,20 +52,40 @@ export interface PermissionGateOptions {
   blacklist: BlacklistCheck;
   commandTools?: ReadonlySet<string>;
   alwaysAskTools?: ReadonlySet<string>;
+  /** The session's approval mode, read at every call (default `ask`). */
+  mode?: () => ApprovalMode;
+  /**
+   * The read-only command list (SPEC U4; config.json `readOnlyCommands`), read at every call.
+   * Absent: no command runs without a decision (the policy's default).
+   */
+  readOnlyCommands?: readonly string[] | (() => readonly string[] | undefined);
   /** Told how every call was decided (audit). Must not throw. */
   onDecision?(decision: GateDecision): void;
   /** Told about trouble that did not stop the call (e.g. permissions.json could not be written). */
   onWarning?(message: string): void;
 }
 
+/** What the gate decided before any question; `ask` goes on to the broker. */
+type Decided =
+  | { kind: 'refuse'; reason: string; outcome: RefusalOutcome; decision: string; decidedBy: string; danger: Danger }
+  | { kind: 'allow'; reason?: string; decision: string; decidedBy: string; danger: Danger }
+  | { kind: 'ask'; result: PolicyResult; policy: PolicyOptions; workspace: string; danger: Danger };
+
+/** Screened calls whose check has not come yet are forgotten past this many, oldest first. */
+const MAX_SCREENED = 256;
+
 /**
- * The permission step of the tool pipeline (SPEC P1–P3): blacklist first (nothing unlocks it),
- * then the policy over session and stored rules, then — only if neither decides — a question to
- * the attached drivers. A timed-out question refuses the call and stops the turn.
+ * The permission step of the tool pipeline (SPEC P1–P3, U2, U4). `screen` (before the call is
+ * announced) and `check` decide the same way: blacklist first (nothing unlocks it), then the
+ * session's approval mode (`read-only` refuses what could change something), then the policy
+ * over session and stored rules and the read-only command list, then `auto-edit`'s file edits,
+ * and only if none of these decides, a question to the attached drivers (in `check`). A
+ * timed-out question refuses the call and stops the turn.
  */
-export function createPermissionGate(options: PermissionGateOptions): ToolGate {
+export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
   const { broker, store, sessionRules, blacklist } = options;
   const commandTools = options.commandTools ?? DEFAULT_COMMAND_TOOLS;
+  const screened = new Map<string, Decided>();
   let key: Promise<string> | undefined;
   const note = (callId: string, decision: string, decidedBy: string, allowed: boolean) => {
     try {
@@ -68,15 +101,21 @@ export function createPermissionGate(options: PermissionGateOptions): ToolGate {
       // ignore
     }
   };
+  const readOnlyList = () => (typeof options.readOnlyCommands === 'function' ? options.readOnlyCommands() : options.readOnlyCommands);
 
-  const check = async (call: GateCall, signal: AbortSignal): Promise<GateVerdict> => {
-    if (commandTools.has(call.tool)) {
-      const command = (call.args as { command?: unknown } | null)?.command;
-      const hit = blacklist(typeof command === 'string' ? command : '');
+  const decide = async (call: GateCall): Promise<Decided> => {
+    const isCommand = commandTools.has(call.tool);
+    const rawCommand = isCommand ? (call.args as { command?: unknown } | null)?.command : undefined;
+    const command = typeof rawCommand === 'string' ? rawCommand : '';
+    if (isCommand) {
+      const hit = blacklist(command);
       if (hit.blocked) {
-        note(call.callId, 'blacklisted', 'system', false);
         return {
-          allow: false,
+          kind: 'refuse',
+          outcome: 'blocked',
+          decision: 'blacklisted',
+          decidedBy: 'system',
+          danger: call.danger,
           reason: `refused by the command blacklist (${hit.category}: ${hit.pattern}): ${hit.message}. No permission can unlock this; use a safer command.`,
         };
       }
@@ -84,26 +123,50 @@ export function createPermissionGate(options: PermissionGateOptions): ToolGate {
 
     key ??= workspaceKey(options.workspace);
     const workspace = await key;
-    if (call.danger !== 'safe' || commandTools.has(call.tool)) await store.refresh().catch((e: Error) => warn(`could not re-read stored permissions: ${e.message}`));
+    if (call.danger !== 'safe' || isCommand) await store.refresh().catch((e: Error) => warn(`could not re-read stored permissions: ${e.message}`));
+    const list = readOnlyList();
     const policy: PolicyOptions = {
       sessionRules: sessionRules.list(),
       storedRules: store.rulesFor(workspace),
       workspace,
       commandTools,
       ...(options.alwaysAskTools ? { alwaysAskTools: options.alwaysAskTools } : {}),
+      ...(list ? { readOnlyCommands: list } : {}),
     };
+    const mode = options.mode?.() ?? 'ask';
+    const readOnly = isCommand ? (readOnlyCommand(command, { list: list ?? [], workspace })?.reason ?? null) : null;
+    const modeRefusal = readOnlyModeRefusal(call, mode, { isCommand, readOnly, command });
+    if (modeRefusal) return { kind: 'refuse', outcome: 'refused', decision: 'mode_refused', decidedBy: 'system', danger: call.danger, reason: modeRefusal };
+
     const result = evaluatePermission(call, policy);
     if (result.verdict === 'allow') {
-      const how = result.level === 'safe' ? 'safe' : result.source === 'session' ? 'session_rule' : 'stored_rule';
-      note(call.callId, how, result.rule?.by ?? 'system', true);
-      return { allow: true };
+      const how = result.readOnly ? 'read_only' : result.level === 'safe' ? 'safe' : result.source === 'session' ? 'session_rule' : 'stored_rule';
+      const reason = result.readOnly ? result.reason : result.source ? result.reason : undefined;
+      return { kind: 'allow', decision: how, decidedBy: result.rule?.by ?? 'system', danger: result.readOnly ? 'safe' : call.danger, ...(reason ? { reason } : {}) };
     }
     if (result.verdict === 'deny') {
-      note(call.callId, 'denied_by_rule', result.rule?.by ?? 'system', false);
       const revoke = result.source === 'stored' && result.rule?.id ? ` (revoke it with \`tandem permissions revoke ${result.rule.id}\` to be asked again)` : '';
-      return { allow: false, reason: `${result.reason}${revoke}` };
+      return { kind: 'refuse', outcome: 'denied', decision: 'denied_by_rule', decidedBy: result.rule?.by ?? 'system', danger: call.danger, reason: `${result.reason}${revoke}` };
     }
+    const autoEdit = options.alwaysAskTools?.has(call.tool) ? null : autoEditAllows(call, mode, workspace);
+    if (autoEdit) return { kind: 'allow', decision: 'auto_edit', decidedBy: 'system', danger: call.danger, reason: autoEdit };
+    return { kind: 'ask', result, policy, workspace, danger: call.danger };
+  };
 
+  const refusal = (call: GateCall, d: Extract<Decided, { kind: 'refuse' }>): GateVerdict => {
+    note(call.callId, d.decision, d.decidedBy, false);
+    return { allow: false, reason: d.reason, outcome: d.outcome };
+  };
+
+  const check = async (call: GateCall, signal: AbortSignal): Promise<GateVerdict> => {
+    const d = screened.get(call.callId) ?? (await decide(call));
+    screened.delete(call.callId);
+    if (d.kind === 'refuse') return refusal(call, d);
+    if (d.kind === 'allow') {
+      note(call.callId, d.decision, d.decidedBy, true);
+      return { allow: true };
+    }
+    const { result, policy, workspace } = d;
     const answer = await broker.ask(
       { callId: call.callId, tool: call.tool, args: call.args, danger: result.level, scopes: result.scopes, preview: buildPermissionPreview(call, policy) },
       signal,
@@ -114,11 +177,12 @@ export function createPermissionGate(options: PermissionGateOptions): ToolGate {
         allow: false,
         reason: `permission request timed out after ${broker.timeoutText} (automatic deny)`,
         stopTurn: 'permission_timeout',
+        outcome: 'timeout',
       };
     }
     if (answer.reason === 'cancelled') {
       note(call.callId, 'cancelled', 'system', false);
-      return { allow: false, reason: 'the turn was cancelled while waiting for permission' };
+      return { allow: false, reason: 'the turn was cancelled while waiting for permission', outcome: 'cancelled' };
     }
 
     const made = ruleFromDecision(call, answer.decision, answer.scope, answer.by, policy);
@@ -131,16 +195,31 @@ export function createPermissionGate(options: PermissionGateOptions): ToolGate {
     const allowed = answer.decision.startsWith('allow');
     note(call.callId, answer.decision, answer.by, allowed);
     if (allowed) return { allow: true };
-    return { allow: false, reason: `denied by ${answer.by} (${answer.decision}); do not retry this call, ask the user what to do instead` };
+    return { allow: false, reason: `denied by ${answer.by} (${answer.decision}); do not retry this call, ask the user what to do instead`, outcome: 'denied' };
   };
 
   return {
+    async screen(call) {
+      try {
+        const d = await decide(call);
+        if (d.kind === 'refuse') {
+          const verdict = refusal(call, d);
+          return { danger: d.danger, refusal: { reason: verdict.allow ? d.reason : verdict.reason, outcome: d.outcome } };
+        }
+        screened.set(call.callId, d);
+        while (screened.size > MAX_SCREENED) screened.delete(screened.keys().next().value as string);
+        return { danger: d.danger, ...(d.kind === 'allow' && d.reason ? { reason: d.reason } : {}) };
+      } catch (error) {
+        note(call.callId, 'error', 'system', false);
+        return { danger: call.danger, refusal: { reason: `the permission check failed (${(error as Error).message}); the call was not run`, outcome: 'error' } };
+      }
+    },
     async check(call, signal) {
       try {
         return await check(call, signal);
       } catch (error) {
         note(call.callId, 'error', 'system', false);
-        return { allow: false, reason: `the permission check failed (${(error as Error).message}); the call was not run` };
+        return { allow: false, reason: `the permission check failed (${(error as Error).message}); the call was not run`, outcome: 'error' };
       }
     },
   };

@@ -1,4 +1,4 @@
-import type { EventBody } from '@tandem/shared';
+import type { ApprovalMode, EventBody } from '@tandem/shared';
 import { systemClock, type Clock, type ToolGate } from '@tandem/core';
 import type { AuditLog } from '../audit/audit-log.js';
 import { SessionAuditRecorder } from '../audit/session-audit-recorder.js';
@@ -25,6 +25,10 @@ export interface SessionGuardsOptions {
   /** SPEC P2 timeout (default 60 s). */
   permissionTimeoutMs?: number;
   rateLimit?: Pick<CallRateLimitOptions, 'maxCalls' | 'windowMs' | 'identicalCooldownMs'>;
+  /** The session's approval mode, read at every call (default `ask`). */
+  mode?: () => ApprovalMode;
+  /** The read-only command list (SPEC U4), read at every call; absent: every command is decided by rules or asks. */
+  readOnlyCommands?: readonly string[] | (() => readonly string[] | undefined);
   onWarning?(message: string): void;
 }
 
@@ -61,6 +65,8 @@ export function createSessionGuards(options: SessionGuardsOptions): SessionGuard
     sessionRules,
     blacklist: options.blacklist,
     onDecision: (d: GateDecision) => recorder?.noteDecision(d),
+    ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.readOnlyCommands ? { readOnlyCommands: options.readOnlyCommands } : {}),
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
   const rateLimit = createCallRateLimitGate({ clock, emit: options.emit, ...options.rateLimit });

@@ -81,7 +81,7 @@ describe('createCallRateLimitGate', () => {
     const pending = gate.check(call(2), ac.signal);
     await settle();
     ac.abort();
-    expect(await pending).toEqual({ allow: false, reason: expect.stringContaining('cancelled') });
+    expect(await pending).toEqual({ allow: false, reason: expect.stringContaining('cancelled'), outcome: 'cancelled' });
   });
 
   it('rejects a nonsensical configuration up front', () => {

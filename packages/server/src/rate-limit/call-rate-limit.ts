@@ -79,7 +79,7 @@ export function createCallRateLimitGate(options: CallRateLimitOptions): ToolGate
 }
 
 function cancelled(): GateVerdict {
-  return { allow: false, reason: 'cancelled while waiting for the tool-call rate limit' };
+  return { allow: false, reason: 'cancelled while waiting for the tool-call rate limit', outcome: 'cancelled' };
 }
 
 function positiveInt(n: number, name: string): number {

@@ -1,0 +1,123 @@
+import path from 'node:path';
+import { lexShell, type ShellSegment } from '../shell/index.js';
+import { hidesCommands, writesFile } from './command-level.js';
+
+/**
+ * Commands that only read (SPEC U4): a `run_command` whose every segment is one of these runs
+ * without a permission question. An entry is a command name (`ls`) or a command and its
+ * subcommand (`git status`). config.json's `readOnlyCommands` replaces this list.
+ *
+ * Whatever the list says, a segment is read-only only when ALL of these hold, else it asks:
+ * - its command word is exactly an entry (no path: `./ls` may be a workspace script);
+ * - no command or process substitution, no variable assignment, no `$` anywhere in its words
+ *   (a variable could name anything), no redirect into a file;
+ * - no argument or input redirect names a place outside the workspace (`/…`, `~…`, `..`):
+ *   reading `~/.ssh/id_rsa` is reading, but its text would go to the model;
+ * - the command's own writing or command-running options are absent (`find -exec/-delete/-fprint…`,
+ *   `sort -o`, `sort --compress-program`, `uniq IN OUT`, `tree -o`, `file -C`, `rg --pre`,
+ *   `git --output`/`--ext-diff`, `git branch` with anything but listing flags, `date -s`,
+ *   `hostname NAME`).
+ */
+export const DEFAULT_READ_ONLY_COMMANDS: readonly string[] = [
+  'ls', 'cat', 'head', 'tail', 'wc', 'pwd', 'echo', 'which', 'file', 'stat', 'du', 'df', 'tree',
+  'grep', 'egrep', 'fgrep', 'rg', 'find', 'sort', 'uniq', 'cut', 'diff', 'cmp', 'basename', 'dirname',
+  'realpath', 'readlink', 'whoami', 'date', 'uname', 'true', 'false',
+  'git status', 'git log', 'git diff', 'git show', 'git branch',
+];
+
+/** Why a command runs without asking, or `null` when it must ask. */
+export interface ReadOnlyMatch {
+  /** The entries that matched, in order, without repeats (e.g. `ls`, `git status`). */
+  commands: string[];
+  /** For the transcript: `read-only command: ls, grep`. */
+  reason: string;
+}
+
+export interface ReadOnlyOptions {
+  /** The list (default `DEFAULT_READ_ONLY_COMMANDS`). An empty list turns the feature off. */
+  list?: readonly string[];
+  /** The session's workspace; paths outside it are never read without asking. */
+  workspace?: string;
+}
+
+const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls']);
+const GIT_LISTING_FLAGS = new Set(['-a', '-r', '-v', '-vv', '-l', '--list', '--all', '--remotes', '--verbose', '--show-current', '--no-color', '--color']);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * The read-only match for a whole command, or null. Every segment must be read-only; an empty
+ * or unparsable command is never read-only.
+ */
+export function readOnlyCommand(command: string | readonly ShellSegment[], options: ReadOnlyOptions = {}): ReadOnlyMatch | null {
+  const segments = typeof command === 'string' ? lexShell(command).filter((s) => s.text.trim() !== '') : command;
+  const list = options.list ?? DEFAULT_READ_ONLY_COMMANDS;
+  if (segments.length === 0 || list.length === 0) return null;
+  const commands: string[] = [];
+  for (const segment of segments) {
+    const entry = readOnlySegment(segment, list, options.workspace);
+    if (!entry) return null;
+    if (!commands.includes(entry)) commands.push(entry);
+  }
+  return { commands, reason: `read-only command: ${commands.join(', ')}` };
+}
+
+/** The list entry a segment matches, or null when the segment could change or reveal more. */
+export function readOnlySegment(segment: ShellSegment, list: readonly string[], workspace?: string): string | null {
+  const words = segment.words;
+  const [cmd = '', sub] = words;
+  if (words.length === 0 || hidesCommands(segment) || writesFile(segment) || segment.heredocs.length > 0) return null;
+  if (ASSIGNMENT.test(cmd) || cmd.includes('/')) return null;
+  if (words.some((w) => w.includes('$') || w.includes('`'))) return null;
+  const entry = sub !== undefined && list.includes(`${cmd} ${sub}`) ? `${cmd} ${sub}` : list.includes(cmd) ? cmd : null;
+  if (!entry) return null;
+  const args = words.slice(entry.split(' ').length);
+  const inputs = segment.redirects.filter((r) => !r.op.includes('>')).map((r) => r.target);
+  if ([...args, ...inputs].some((w) => reachesOutside(w, workspace))) return null;
+  return writesOrRuns(cmd, sub, args) ? null : entry;
+}
+
+/** True for the options with which a listed command writes files or runs another program. */
+function writesOrRuns(cmd: string, sub: string | undefined, args: string[]): boolean {
+  const has = (...flags: string[]) => args.some((a) => flags.some((f) => a === f || (f.startsWith('--') && a.startsWith(`${f}=`))));
+  switch (cmd) {
+    case 'find':
+      return args.some((a) => FIND_ACTIONS.has(a));
+    case 'sort':
+      return has('-o', '--output', '--compress-program') || args.some((a) => /^-[a-zA-Z]*o/.test(a) && !a.startsWith('--'));
+    case 'uniq':
+      return args.filter((a) => !a.startsWith('-')).length > 1;
+    case 'tree':
+      return has('-o');
+    case 'file':
+      return has('-C', '--compile');
+    case 'rg':
+      return has('--pre', '--pre-glob');
+    case 'date':
+      return has('-s', '--set');
+    case 'hostname':
+      return args.some((a) => !a.startsWith('-'));
+    case 'git':
+      if (has('--output', '--ext-diff', '--textconv', '-c', '--exec-path')) return true;
+      if (sub === 'branch') return !args.every((a) => GIT_LISTING_FLAGS.has(a));
+      return false;
+    default:
+      return false;
+  }
+}
+
+/** A word (or the value after `=` in `--opt=value`) that names a path outside the workspace. */
+function reachesOutside(word: string, workspace: string | undefined): boolean {
+  const values = [word];
+  const eq = word.indexOf('=');
+  if (word.startsWith('-') && eq > 0) values.push(word.slice(eq + 1));
+  return values.some((value) => {
+    if (value.startsWith('~')) return true;
+    const absolute = value.startsWith('/');
+    const climbs = value.split('/').includes('..');
+    if (!absolute && !climbs) return false;
+    if (!workspace) return true;
+    const resolved = path.resolve(workspace, value);
+    const rel = path.relative(path.resolve(workspace), resolved);
+    return rel.startsWith('..') || path.isAbsolute(rel);
+  });
+}
