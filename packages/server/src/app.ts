@@ -21,6 +21,7 @@ import {
   type TurnOptions,
 } from '@tandem/core';
 import { authenticate, type ClientIdentity, type Tokens } from './auth.js';
+import { webSearcherFromSettings } from './config/web-searcher-from-settings.js';
 import { loadServerSettings, type ServerSettings } from './config/server-settings.js';
 import { SessionContexts } from './context/session-contexts.js';
 import { contextHandlers } from './handlers/context-handlers.js';
@@ -151,6 +152,8 @@ export function createApplication(deps: ApplicationDeps): Application {
     ...(settings.commandTimeoutMs !== undefined ? { defaultCommandTimeoutMs: settings.commandTimeoutMs } : {}),
     ...(settings.maxCommandTimeoutMs !== undefined ? { maxCommandTimeoutMs: settings.maxCommandTimeoutMs } : {}),
     ...(settings.commandEnv ? { commandEnv: settings.commandEnv } : {}),
+    webSearcher: webSearcherFromSettings(settings.webSearch, env, clock, logger),
+    ...(settings.webFetch ? { webFetch: settings.webFetch } : {}),
   };
   const limits: Partial<TurnLimits> = {
     ...(settings.maxIterations !== undefined ? { maxIterations: settings.maxIterations } : {}),

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
-import { procStat } from '../src/pty/process-group.js';
+import { processesMatching, uniqueMarker, waitFor } from '../src/pty/process-probe.test-helper.js';
 import { startTestServer, TOKENS, type TestServer } from './server-harness.js';
 
 let fake: FakeModelServer;
@@ -30,14 +30,12 @@ async function start(dataDir?: string): Promise<TestServer> {
   return server;
 }
 
-function alive(pid: number): boolean {
-  const stat = procStat(pid);
-  return stat !== undefined && stat.state !== 'Z';
-}
-
 describe('background jobs', () => {
   it('starts a job from run_command background, lists it, and a driver stops its whole group', async () => {
     const server = await start();
+    // Found by a marker in its command line: inside the OS sandbox, $$ is a PID of the sandbox's
+    // own namespace, meaningless out here.
+    const marker = uniqueMarker();
     const alice = await server.connect('alice');
     const viewer = await server.connect('viewer', TOKENS.view);
     const { session } = await alice.ok('session:create', {});
@@ -45,7 +43,7 @@ describe('background jobs', () => {
     alice.approveAll(session.id);
     await viewer.ok('session:attach', { sessionId: session.id, role: 'viewer' });
     fake.enqueue(
-      { toolCalls: [{ name: 'run_command', args: { command: 'echo "pid=$$"; sleep 1000 & wait', background: true } }] },
+      { toolCalls: [{ name: 'run_command', args: { command: `echo started; sleep ${marker} & wait`, background: true } }] },
       { text: 'Started.' },
     );
     await alice.ok('session:send', { sessionId: session.id, text: 'start a server' });
@@ -62,19 +60,12 @@ describe('background jobs', () => {
     const unknown = await alice.request('job:stop', { sessionId: session.id, jobId: 'job-nope' });
     expect(unknown.ok === false && unknown.error.code).toBe('not_found');
 
-    const { readFile } = await import('node:fs/promises');
-    let log = '';
-    for (let i = 0; i < 100 && !log.includes('pid='); i++) {
-      log = await readFile(listed.jobs[0]!.logPath, 'utf8');
-      if (!log.includes('pid=')) await new Promise((r) => setTimeout(r, 20));
-    }
-    const pid = Number(/pid=(\d+)/.exec(log)?.[1]);
-    expect(alive(pid)).toBe(true);
+    await waitFor(() => processesMatching(`sleep ${marker}`).length > 0, 'the job\'s sleep');
 
     await alice.ok('job:stop', { sessionId: session.id, jobId });
     const exited = await viewer.waitFor((e) => e.type === 'job_exited');
     expect(exited).toMatchObject({ jobId, stoppedBy: 'alice' });
-    expect(alive(pid)).toBe(false);
+    expect(processesMatching(String(marker))).toEqual([]);
     const after = await alice.ok('jobs:list', { sessionId: session.id });
     expect(after.jobs[0]!.status).not.toBe('running');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '@tandem/shared';
-import { procStat } from '../src/pty/process-group.js';
+import { processesMatching, uniqueMarker, waitFor } from '../src/pty/process-probe.test-helper.js';
 import { fakeModelBed, startTestServer, type TestClient, type TestServer, TOKENS } from './server-harness.js';
 
 /**
@@ -27,11 +27,6 @@ async function startWithTwoClients(): Promise<{ alice: TestClient; bob: TestClie
 }
 
 const typesOf = (events: SessionEvent[]) => events.map((e) => e.type);
-
-function alive(pid: number): boolean {
-  const stat = procStat(pid);
-  return stat !== undefined && stat.state !== 'Z';
-}
 
 describe('a real turn that runs a command', () => {
   it('streams command output to every client before the tool result, in the same seq order', async () => {
@@ -92,8 +87,11 @@ describe('a real turn that runs a command', () => {
 
   it('kills a command past its timeout together with its children, and says so', async () => {
     const { alice, sessionId } = await startWithTwoClients();
+    // Found by a marker in their command line: inside the OS sandbox, $$ and $! are PIDs of the
+    // sandbox's own namespace, meaningless out here.
+    const marker = uniqueMarker();
     bed.fake.enqueue(
-      { toolCalls: [{ name: 'run_command', args: { command: 'sleep 1000 & echo "child=$!"; sleep 1000; wait', timeout_seconds: 1 } }] },
+      { toolCalls: [{ name: 'run_command', args: { command: `sleep ${marker} & echo "child started"; sleep ${marker}.5; wait`, timeout_seconds: 1 } }] },
       { text: 'It timed out.' },
     );
     await alice.ok('session:send', { sessionId, text: 'hang' });
@@ -101,23 +99,23 @@ describe('a real turn that runs a command', () => {
     expect(result.type === 'tool_result' && result.isError).toBe(true);
     expect(result.type === 'tool_result' && result.output).toContain('timed out');
     const output = alice.events.filter((e) => e.type === 'command_output').map((e) => (e.type === 'command_output' ? e.data : '')).join('');
-    const child = Number(/child=(\d+)/.exec(output)?.[1]);
-    expect(child).toBeGreaterThan(0);
-    expect(alive(child)).toBe(false);
+    expect(output).toContain('child started');
+    expect(processesMatching(`sleep ${marker}`)).toEqual([]);
     await alice.waitFor((e) => e.type === 'turn_done');
   });
 
   it('cancels a turn while its command runs: the command dies, the turn is cancelled', async () => {
     const { alice, sessionId } = await startWithTwoClients();
-    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo "pid=$$"; sleep 1000' } }] });
+    const marker = uniqueMarker();
+    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: `echo started; sleep ${marker}` } }] });
     await alice.ok('session:send', { sessionId, text: 'hang' });
-    const out = await alice.waitFor((e) => e.type === 'command_output' && e.data.includes('pid='));
-    const pid = Number(/pid=(\d+)/.exec(out.type === 'command_output' ? out.data : '')?.[1]);
+    await alice.waitFor((e) => e.type === 'command_output' && e.data.includes('started'));
+    await waitFor(() => processesMatching(`sleep ${marker}`).length > 0, 'the sleep');
     await alice.ok('session:cancel', { sessionId });
     await alice.waitFor((e) => e.type === 'turn_cancelled');
     // The abort reaches the pty runner, which ends the command's process group (SIGTERM first).
-    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 30));
-    expect(alive(pid)).toBe(false);
+    await waitFor(() => processesMatching(`sleep ${marker}`).length === 0, 'the sleep to end');
+    expect(processesMatching(`sleep ${marker}`)).toEqual([]);
     expect((await alice.ok('session:list', {})).sessions[0]!.status).toBe('idle');
   });
 });

@@ -18,6 +18,8 @@ const EXPECTED: Record<string, { danger: string; readOnly: boolean }> = {
   stop_job: { danger: 'medium', readOnly: false },
   read_env: { danger: 'medium', readOnly: true },
   self_clone: { danger: 'dangerous', readOnly: false },
+  web_search: { danger: 'safe', readOnly: true },
+  web_fetch: { danger: 'medium', readOnly: true },
 };
 
 describe('builtinTools', () => {

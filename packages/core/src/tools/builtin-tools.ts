@@ -10,6 +10,7 @@ import { readFileTool } from './read-file.js';
 import { runCommandTool } from './run-command.js';
 import { searchFilesTool } from './search-files.js';
 import { selfCloneTool } from './self-clone.js';
+import { webFetchTool, webSearchTool } from './web/index.js';
 import { writeFileTool } from './write-file.js';
 
 /** Every built-in tool, in the order they are offered to the model. A fresh array each call. */
@@ -30,5 +31,7 @@ export function builtinTools(): AnyTool[] {
     stopJobTool,
     readEnvTool,
     selfCloneTool,
+    webSearchTool,
+    webFetchTool,
   ] as AnyTool[];
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { WebSearchSettingSchema } from '@tandem/core';
 
 /**
  * The server's own limits in `<dataDir>/config.json` (beside the providers part core reads).
@@ -41,6 +42,13 @@ export const ServerSettingsShape = {
       writable: z.array(z.string().min(1)).max(100).optional(),
     })
     .strict(),
+  /**
+   * web_search backends (`{ backend, url?, apiKeyEnv? }` or a list tried in order when one is
+   * rate limited or down); TANDEM_WEB_SEARCH wins. Default DuckDuckGo's HTML endpoint.
+   */
+  webSearch: WebSearchSettingSchema,
+  /** web_fetch: `allowHosts` may resolve to loopback/private addresses (refused otherwise). */
+  webFetch: z.object({ allowHosts: z.array(z.string().min(1)).max(100).optional() }).strict(),
   /** Extra environment for run_command (e.g. `{ "NODE_ENV": "development" }`). */
   commandEnv: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.string()),
   /**
