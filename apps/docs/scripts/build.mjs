@@ -19,9 +19,11 @@ const NAV = [
   ['architecture', 'Architecture'],
   ['protocol', 'Wire protocol (generated)'],
   ['cli', 'CLI reference'],
+  ['tui', 'The TUI'],
   ['configuration', 'Configuration'],
   ['tools', 'Tools (generated)'],
   ['safety', 'Sandbox, blacklist, permissions'],
+  ['web-tools', 'Web search and fetch'],
   ['providers', 'Models and providers'],
   ['context-and-memory', 'Context and memory'],
 ];
