@@ -19,6 +19,11 @@ export const ProvidersConfigSchema = z.object({
   models: z.array(CatalogEntrySchema).optional(),
   /** The memory consolidation chain, first choice first. */
   memoryModels: z.array(z.string()).optional(),
+  /**
+   * How long a key that hit a rate limit or an account error is set aside (default 10 minutes),
+   * only when another key or model can answer meanwhile; a lone key is never set aside for a rate limit.
+   */
+  keyCooldownMs: z.number().int().min(0).max(86_400_000).optional(),
 });
 export type ProvidersConfig = z.infer<typeof ProvidersConfigSchema>;
 

@@ -47,6 +47,30 @@ export class FallbackChain {
     return undefined;
   }
 
+  /** Every model `next` would still walk to after `current`, in order, without moving along the chain. */
+  upcoming(current: CatalogEntry): CatalogEntry[] {
+    const seen = new Set(this.visited);
+    const out: CatalogEntry[] = [];
+    if (this.explicit) {
+      for (const id of this.explicit) {
+        const entry = seen.has(id) ? undefined : this.lookup(id);
+        if (entry && !seen.has(entry.id)) {
+          seen.add(entry.id);
+          out.push(entry);
+        }
+      }
+      return out;
+    }
+    for (let link = current.fallback; link && !seen.has(link); ) {
+      seen.add(link);
+      const entry = this.lookup(link);
+      if (!entry) break;
+      out.push(entry);
+      link = entry.fallback;
+    }
+    return out;
+  }
+
   private lookup(id: string): CatalogEntry | undefined {
     try {
       return this.catalog.resolve(id).entry;

@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../base/engine-event.js';
 import type { Clock } from '../ports/clock.js';
 import { NO_KEY, type AdapterFactory } from './adapter-factory.js';
-import { backoffDelay, MAX_IN_PLACE_WAIT_MS, MAX_RETRIES } from './backoff.js';
+import { backoffDelay, MAX_ALONE_RETRIES, MAX_ALONE_WAIT_MS, MAX_IN_PLACE_WAIT_MS, MAX_RETRIES } from './backoff.js';
 import type { Catalog } from './catalog.js';
 import type { CatalogEntry } from './catalog-entry.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
@@ -61,7 +61,8 @@ export class ResilientModelClient implements ModelClient {
     let entry: CatalogEntry | undefined = this.o.primary;
     let lastError: ProviderError | undefined;
     while (entry) {
-      const attempt: Attempt = yield* this.tryModel(entry, request, signal, entry === this.o.primary);
+      const current: CatalogEntry = entry;
+      const attempt: Attempt = yield* this.tryModel(entry, request, signal, entry === this.o.primary, () => this.canFallBack(chain, current));
       if (attempt.ok) return;
       tried.push(`${entry.id} (${attempt.reason})`);
       lastError = attempt.error;
@@ -79,6 +80,8 @@ export class ResilientModelClient implements ModelClient {
     request: ModelRequest,
     signal: AbortSignal,
     isPrimary: boolean,
+    /** Whether a later model in the chain could answer now (a key not cooling down, an endpoint). */
+    canFallBack: () => boolean,
   ): AsyncGenerator<ModelStreamEvent, Attempt> {
     const access = providerAccess(entry, this.o.env, this.o.config);
     const model = entry.id.slice(entry.provider.length + 1);
@@ -112,6 +115,17 @@ export class ResilientModelClient implements ModelClient {
     let retries = 0;
     for (;;) {
       const key = access.keyless ? undefined : pickKey(access.keys, this.o.governor, access.requestsPerMinute);
+      if (!access.keyless && !key && !canFallBack()) {
+        // One key is not a lockout: with nowhere else to go, wait for the first rate-limit
+        // cooldown to end (visibly) instead of failing. Account errors (auth, billing) still fail.
+        const waitMs = this.rateLimitCooldownLeft(access.keys);
+        if (waitMs !== undefined && retries < MAX_ALONE_RETRIES) {
+          retries += 1;
+          this.o.onEvent?.({ type: 'model_retry', model: entry.id, attempt: retries, delayMs: waitMs, reason: 'every key is cooling down after a rate limit' });
+          await this.wait(() => this.o.clock.sleep(waitMs, signal), entry, model);
+          continue;
+        }
+      }
       if (!access.keyless && !key) {
         const error = new ProviderError('rate_limit', `${entry.provider} model ${model}: every API key is cooling down after rate limit or account errors; wait or add another key.`, {
           provider: entry.provider,
@@ -146,7 +160,7 @@ export class ResilientModelClient implements ModelClient {
           throw error.details.afterContent ? error : new ProviderError(error.kind, error.message, { ...error.details, afterContent: true });
         }
         if (signal.aborted || error.kind === 'aborted') throw error;
-        const verdict = this.decide(error, key, access, retries);
+        const verdict = this.decide(error, key, access, retries, canFallBack);
         if (verdict === 'throw') throw error;
         if (verdict === 'next-key') continue;
         if (verdict === 'next-model') return { ok: false, error, reason: failureReason(error, retries) };
@@ -164,8 +178,10 @@ export class ResilientModelClient implements ModelClient {
     key: ApiKey | undefined,
     access: ProviderAccess,
     retries: number,
+    canFallBack: () => boolean,
   ): 'throw' | 'retry' | 'next-key' | 'next-model' {
     const g = this.o.governor;
+    const cooldownMs = this.o.config.keyCooldownMs ?? KEY_COOLDOWN_MS;
     const retryAfter = error.details.retryAfterMs;
     const waitable = retryAfter === undefined || retryAfter <= MAX_IN_PLACE_WAIT_MS;
     switch (error.kind) {
@@ -177,22 +193,50 @@ export class ResilientModelClient implements ModelClient {
       case 'auth':
       case 'billing':
         if (!key) return 'next-model';
-        g.coolDown(key.id, KEY_COOLDOWN_MS, error.kind);
+        g.coolDown(key.id, cooldownMs, error.kind);
         return hasOtherKey(access.keys, key, g) ? 'next-key' : 'next-model';
       case 'rate_limit':
         if (retryAfter !== undefined) g.pause(key?.id ?? `${access.provider}#keyless`, retryAfter);
+        // The cooldown applies only when there is somewhere else to go (another key, another model).
         if (key && hasOtherKey(access.keys, key, g)) {
-          g.coolDown(key.id, Math.max(KEY_COOLDOWN_MS, retryAfter ?? 0), 'rate_limit');
+          g.coolDown(key.id, Math.max(cooldownMs, retryAfter ?? 0), 'rate_limit');
           return 'next-key';
         }
-        if (retries < MAX_RETRIES && waitable) return 'retry';
-        if (key) g.coolDown(key.id, Math.max(KEY_COOLDOWN_MS, retryAfter ?? 0), 'rate_limit');
-        return 'next-model';
+        if (canFallBack()) {
+          if (retries < MAX_RETRIES && waitable) return 'retry';
+          if (key) g.coolDown(key.id, Math.max(cooldownMs, retryAfter ?? 0), 'rate_limit');
+          return 'next-model';
+        }
+        // Alone: wait as the provider says (Retry-After, else backoff) and try again; no cooldown,
+        // so the next turn may try at once even when this one gives up.
+        return retries < MAX_ALONE_RETRIES && (retryAfter === undefined || retryAfter <= MAX_ALONE_WAIT_MS) ? 'retry' : 'next-model';
       case 'server':
       case 'network':
       case 'stream_cut':
         return retries < MAX_RETRIES && waitable ? 'retry' : 'next-model';
     }
+  }
+
+  /** Whether a later model in the chain could answer now: it has an endpoint and a key (or needs none) not cooling down. */
+  private canFallBack(chain: FallbackChain, current: CatalogEntry): boolean {
+    return chain.upcoming(current).some((next) => {
+      const access = providerAccess(next, this.o.env, this.o.config);
+      if (!access.baseURL) return false;
+      return access.keyless || access.keys.some((k) => !this.o.governor.isCooling(k.id));
+    });
+  }
+
+  /** Milliseconds until the first of these keys leaves a rate-limit cooldown; undefined when any cooldown is an account error. */
+  private rateLimitCooldownLeft(keys: readonly ApiKey[]): number | undefined {
+    let first: number | undefined;
+    for (const key of keys) {
+      const cooling = this.o.governor.cooldown(key.id);
+      if (!cooling) return 0;
+      if (cooling.reason !== 'rate_limit') continue;
+      const left = Math.max(0, cooling.until - this.o.clock.now());
+      first = first === undefined ? left : Math.min(first, left);
+    }
+    return first;
   }
 
   /** Waits on the clock or the governor; a cancel while waiting becomes an `aborted` ProviderError. */
