@@ -209,7 +209,7 @@ export function createApplication(deps: ApplicationDeps): Application {
 
   const handlers: HandlerMap = {
     ...sessionHandlers(manager),
-    ...serverHandlers({ sessions: manager, env, providersConfig: currentProvidersConfig, clock, startedAtMs }),
+    ...serverHandlers({ sessions: manager, env, providersConfig: currentProvidersConfig, clock, startedAtMs, sandbox: () => osSandbox.describe() }),
     ...turnHandlers(manager),
     ...jobHandlers(manager),
     ...sandboxHandlers(manager),

@@ -13,6 +13,8 @@ export interface ServerHandlersDeps {
   clock: Clock;
   /** When the server was built (ms on `clock`). */
   startedAtMs: number;
+  /** The OS sandbox under every command, decided at start: `bubblewrap`, `bubblewrap (no network)`, `off: <reason>`. */
+  sandbox?: () => string;
 }
 
 /** `server:status`: what `tandem status` shows (never a key or another variable's value). */
@@ -21,7 +23,7 @@ export function serverHandlers(deps: ServerHandlersDeps): HandlerMap {
   return {
     'server:status': () => {
       const sessions = deps.sessions.all().map((session) => session.info());
-      const sandbox = sessions.find((session) => session.sandbox !== undefined)?.sandbox;
+      const sandbox = deps.sandbox?.() ?? sessions.find((session) => session.sandbox !== undefined)?.sandbox;
       return {
         version: SERVER_VERSION,
         pid: process.pid,
