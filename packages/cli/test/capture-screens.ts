@@ -26,9 +26,8 @@ try {
     { chunks: ['The test suite passes: `npm test` ran 1 test (`adds`) ', 'and it succeeded.'], chunkDelayMs: 20 },
   );
   tmux.type('driver', 'run the tests and tell me if anything is broken', 'Enter');
-  await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command'), 30_000);
-  tmux.type('driver', 's');
-  const screen = await tmux.waitFor('driver', (s) => s.includes('Final answer produced') && /driver │ idle/.test(s) && !s.includes('Permission:'), 60_000);
+  await tmux.answerPermission('driver', 's');
+  const screen = await tmux.waitFor('driver', (s) => s.includes('Final answer produced') && /driver │ idle/.test(s), 60_000);
   await writeFile(join(REPO_ROOT, 'packages/tui/SCREEN.txt'), screen);
   process.stdout.write(screen);
 } finally {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { TandemClient } from '@tandem/tui';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tandemShellLine } from './cli-runner.js';
 import { startServerFixture, type ServerFixture } from './server-fixture.js';
@@ -32,8 +33,7 @@ describe('panels and command focus in a real terminal', () => {
     const { fake } = fixture;
     fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo started; sleep 300', background: true } }] }, { text: 'It runs in the background.' });
     tmux.type('driver', 'start the server', 'Enter');
-    await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command'), 30_000);
-    tmux.type('driver', 'y');
+    await tmux.answerPermission('driver', 'y');
     const started = await tmux.waitFor('driver', (s) => s.includes('It runs in the background.') && /driver │ idle/.test(s), 30_000);
     expect(started).toMatch(/1 job \(F3\)/);
 
@@ -46,13 +46,24 @@ describe('panels and command focus in a real terminal', () => {
     const watching = await tmux.waitFor('viewer', (s) => s.includes('background jobs · 1 running'));
     expect(watching).toContain('read-only: a driver can stop jobs');
     expect(watching).not.toContain('x stop job');
+    // Keys are handled in order: once Esc has closed the viewer's panel, its x was handled too.
     tmux.type('viewer', 'x');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(tmux.capture('viewer')).toContain('1 running');
+    tmux.type('viewer', '', 'Escape');
+    await tmux.waitFor('viewer', (s) => !s.includes('background jobs ·'));
+    const { server, tokens, sessionId } = fixture;
+    const probe = new TandemClient(server.url, { token: tokens.control, name: 'probe' });
+    try {
+      await probe.ready();
+      expect((await probe.request('jobs:list', { sessionId })).jobs.map((job) => job.status)).toEqual(['running']);
+    } finally {
+      probe.close();
+    }
+    tmux.type('viewer', '', 'F3');
+    await tmux.waitFor('viewer', (s) => s.includes('background jobs · 1 running'));
 
     tmux.type('driver', 'x');
-    const stopped = await tmux.waitFor('driver', (s) => s.includes('background jobs · 0 running') && /stopped \(code/.test(s), 20_000);
-    expect(stopped).toMatch(/stop requested for job-\S+/);
+    // job_exited and the stop's answer arrive in either order: wait for both.
+    await tmux.waitFor('driver', (s) => s.includes('background jobs · 0 running') && /stopped \(code/.test(s) && /stop requested for job-\S+/.test(s), 20_000);
     // The viewer's panel follows job_exited live.
     await tmux.waitFor('viewer', (s) => s.includes('background jobs · 0 running'));
     tmux.type('viewer', '', 'Escape');
@@ -67,7 +78,7 @@ describe('panels and command focus in a real terminal', () => {
     tmux.type('driver', 'read two lines', 'Enter');
     await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('command: read -r a'), 30_000);
     // `a` allows forever: the rule shows up in /permissions below.
-    tmux.type('driver', 'a');
+    await tmux.answerPermission('driver', 'a');
     await tmux.waitFor('driver', (s) => s.includes('⚙ run_command read -r a') && s.includes('… running') && !s.includes('Permission needed'), 30_000);
 
     tmux.type('driver', '', 'C-t');
@@ -76,7 +87,6 @@ describe('panels and command focus in a real terminal', () => {
     expect(focused).toContain('Ctrl-T or Esc back to chat');
     tmux.type('driver', 'apples', 'Enter');
     tmux.type('driver', 'pears', 'Enter');
-    // (Waits out the moment the answered permission stays on screen over the output.)
     const done = await tmux.waitFor('driver', (s) => s.includes('It read two lines.') && /driver │ idle/.test(s) && s.includes('│ got apples and pears'), 30_000);
     expect(done).not.toContain('⌨ typing into command');
     expect(done).toContain('› ');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tandemShellLine } from './cli-runner.js';
-import { startServerFixture, type ServerFixture } from './server-fixture.js';
+import { sessionEvents, startServerFixture, type ServerFixture } from './server-fixture.js';
 import { Tmux } from './tmux.js';
 
 // The permission dialog in a real terminal: run_command is dangerous, so the server asks the
@@ -27,13 +27,13 @@ describe('the permission dialog', () => {
     await tmux.waitFor('viewer', (s) => /viewer │ .*idle/.test(s), 45_000);
 
     fake.enqueue(
-      { toolCalls: [{ name: 'run_command', args: { command: 'echo tandem-$((6*7))' } }] },
+      { toolCalls: [{ name: 'run_command', args: { command: 'echo tandem-$((6*7)) > out.txt; cat out.txt' } }] },
       { chunks: ['The command ', 'printed tandem-42.'], chunkDelayMs: 20 },
     );
     tmux.type('driver', 'run the echo', 'Enter');
     const asked = await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('[d] deny forever'), 30_000);
     expect(asked).toContain('[DANGEROUS]');
-    expect(asked).toContain('command: echo tandem-$((6*7))');
+    expect(asked).toContain('command: echo tandem-$((6*7)) > out.txt; cat out.txt');
     expect(asked).toMatch(/auto-deny in \d+ s/);
     expect(asked).toContain('waiting for permission');
 
@@ -44,11 +44,10 @@ describe('the permission dialog', () => {
     await tmux.waitFor('viewer', 'watch-only: attached with the view token');
     expect(tmux.capture('driver')).toContain('Permission needed: run_command');
 
-    tmux.type('driver', 'y');
-    // The answered permission stays on screen for a moment over the transcript: wait it out.
+    await tmux.answerPermission('driver', 'y');
     await tmux.waitFor(
       'driver',
-      (s) => s.includes('printed tandem-42.') && /run_command\("echo tandem-\$\(\(6\*7\)\)"\) → OK/.test(s) && s.includes('✔ allowed once by ana') && s.includes('│ tandem-42'),
+      (s) => s.includes('printed tandem-42.') && /run_command\("echo tandem-\$\(\(6\*7\)\) > out\.txt; cat out\.txt"\) → OK/.test(s) && s.includes('✔ allowed once by ana') && s.includes('│ tandem-42'),
       30_000,
     );
     await tmux.waitFor('viewer', (s) => s.includes('✔ allowed once by ana') && s.includes('printed tandem-42.'));
@@ -56,19 +55,58 @@ describe('the permission dialog', () => {
 
   it('Tab picks the scope a lasting answer applies to', async () => {
     const { fake } = fixture;
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'ls -a src' } }] }, { text: 'Listed.' });
+    // mkdir changes something, so it asks (a read-only command would not).
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'mkdir -p out/logs' } }] }, { text: 'Made.' });
     await tmux.waitFor('driver', /driver │ idle/);
-    tmux.type('driver', 'list src', 'Enter');
-    const first = await tmux.waitFor('driver', (s) => s.includes('command: ls -a src') && s.includes('apply to:'), 30_000);
+    tmux.type('driver', 'make the log dir', 'Enter');
+    const first = await tmux.waitFor('driver', (s) => s.includes('command: mkdir -p out/logs') && s.includes('apply to:'), 30_000);
     const narrowest = /apply to: \[([^\]]+)\]/.exec(first)?.[1];
     expect(narrowest).toBeDefined();
+    // Tab is the dialog's only once it has focus.
+    await tmux.answerPermission('driver', '');
     tmux.type('driver', '', 'Tab');
     const moved = await tmux.waitFor('driver', (s) => /apply to: \S.* · \[[^\]]+\]/.test(s));
     const chosen = /· \[([^\]]+)\]/.exec(moved)?.[1];
     expect(chosen).toBeDefined();
     expect(chosen).not.toBe(narrowest);
     tmux.type('driver', 's');
-    // Waits out the moment the answered permission stays on screen over the transcript.
-    await tmux.waitFor('driver', (s) => s.includes('Listed.') && s.includes('→ OK') && s.includes(`✔ allowed for this session (${chosen}) by ana`), 30_000);
+    await tmux.waitFor('driver', (s) => s.includes('Made.') && s.includes('→ OK') && s.includes(`✔ allowed for this session (${chosen}) by ana`), 30_000);
+  }, 90_000);
+
+  it('a message typed while the dialog appears stays in the input line and answers nothing', async () => {
+    const { fake } = fixture;
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch typed.txt' } }] }, { text: 'Not touched.' });
+    await tmux.waitFor('driver', /driver │ idle/);
+    tmux.type('driver', 'touch it', 'Enter');
+    // Typing on while the request arrives: s, a, y and d are all answers in the dialog.
+    tmux.type('driver', 'yes sad day');
+    await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('command: touch typed.txt'), 30_000);
+    tmux.type('driver', ' as I say, do');
+    const screen = await tmux.waitFor('driver', (s) => s.includes('› yes sad day as I say, do') && s.includes('the input line has text'));
+    expect(screen).toContain('Permission needed: run_command');
+    const events = await sessionEvents(fixture);
+    const asked = events.filter((event) => event.type === 'permission_request').length;
+    const answered = events.filter((event) => event.type === 'permission_resolved').length;
+    expect(asked - answered).toBe(1);
+
+    // Only an explicit F2 on an empty line answers: clear the line (the text was never lost), then deny.
+    tmux.type('driver', '', 'C-u');
+    await tmux.answerPermission('driver', 'n');
+    await tmux.waitFor('driver', (s) => s.includes('Not touched.') && s.includes('⊘ denied once by ana') && /driver │ idle/.test(s), 30_000);
+  }, 90_000);
+
+  it('the choices stay visible on a 60x15 terminal', async () => {
+    const { fake, server, sessionId, tokens } = fixture;
+    tmux.start('small', tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'cy']), {}, { columns: 60, rows: 15 });
+    await tmux.waitFor('small', (s) => /driver │ idle|│ idle/.test(s), 45_000);
+    const preview = Array.from({ length: 30 }, (_, i) => `echo line-${i}`).join('\n');
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: `${preview}\ntouch small.txt` } }] }, { text: 'Small done.' });
+    tmux.type('small', 'a long command', 'Enter');
+    const screen = await tmux.waitFor('small', (s) => s.includes('Permission needed') && /F2 or Enter on (the )?empty line: answer here/.test(s), 30_000);
+    for (const choice of ['[y] once', '[s] session', '[a] forever', '[n] deny once', '[d] deny forever']) expect(screen).toContain(choice);
+    expect(screen).toMatch(/auto-deny in \d+ s/);
+    expect(screen).toMatch(/… \(\d+ more lines; a taller terminal shows them\)/);
+    await tmux.answerPermission('small', 'n');
+    await tmux.waitFor('small', (s) => s.includes('Small done.'), 30_000);
   }, 90_000);
 });

@@ -16,10 +16,22 @@ export class Tmux {
     }
   }
 
-  /** Starts `command` (a shell line) in a detached 120x40 session. */
-  start(name: string, command: string, env: Record<string, string> = {}): void {
+  /** Starts `command` (a shell line) in a detached session, 120x40 unless `size` says otherwise. */
+  start(name: string, command: string, env: Record<string, string> = {}, size: { columns: number; rows: number } = { columns: 120, rows: 40 }): void {
     const envArgs = Object.entries({ NCURSES_NO_UTF8_ACS: '1', TERM: 'xterm-256color', ...env }).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
-    this.run(['new-session', '-d', '-x', '120', '-y', '40', '-s', name, ...envArgs, command]);
+    this.run(['new-session', '-d', '-x', String(size.columns), '-y', String(size.rows), '-s', name, ...envArgs, command]);
+  }
+
+  /**
+   * Answers the permission dialog the way a person does: waits until the dialog offers focus
+   * (its half second has passed; the screen says so), presses F2, waits until the dialog says
+   * it has the keys, then presses `key`. Every step waits on the screen, never on time.
+   */
+  async answerPermission(name: string, key: string): Promise<void> {
+    await this.waitFor(name, (s) => s.includes('Permission needed') && /F2 or Enter on (the )?empty line: answer here/.test(s), 30_000);
+    this.type(name, '', 'F2');
+    await this.waitFor(name, (s) => /▶ (this dialog has the keys|keys answer here)/.test(s));
+    this.type(name, key);
   }
 
   capture(name: string): string {

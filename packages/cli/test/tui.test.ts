@@ -97,10 +97,9 @@ describe('tandem attach in a real terminal', () => {
     tmux.type('driver', 'greet me', 'Enter');
     // run_command is dangerous: the server asks first.
     await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('command: read -r who'), 30_000);
-    tmux.type('driver', 'y');
+    await tmux.answerPermission('driver', 'y');
     await tmux.waitFor('driver', (s) => s.includes('⚙ run_command read -r who') && s.includes('… running') && !s.includes('Permission needed'), 30_000);
     tmux.type('driver', '/in world', 'Enter');
-    // The answered permission stays on screen for a moment over the transcript: wait it out.
     await tmux.waitFor('driver', (s) => s.includes('It greeted you.') && s.includes('→ OK') && s.includes('│ hello, world'), 30_000);
   }, 60_000);
 
@@ -127,7 +126,7 @@ describe('tandem attach across a dropped connection', () => {
       await tmux.waitFor('flaky', (s) => s.includes('tui-test') && /driver │ .*idle/.test(s), 45_000);
 
       proxy.cut();
-      await tmux.waitFor('flaky', /○ reconnecting/, 15_000);
+      await tmux.waitFor('flaky', /○ http:\/\/127\.0\.0\.1:\d+ lost: .* · retry/, 15_000);
 
       await other.ready();
       await other.attach(sessionId, 'driver');
@@ -182,7 +181,7 @@ describe('tandem ls and attach errors', () => {
     const result = await runTandem(['ls', '--url', server.url, '--token', tokens.view]);
     expect(result.code).toBe(0);
     const [header, ...rows] = result.stdout.trimEnd().split('\n');
-    expect(header).toMatch(/^ID\s+TITLE\s+CWD\s+MODEL\s+STATUS\s+LAST SEQ$/);
+    expect(header).toMatch(/^ID\s+FOLDER\s+STATUS\s+MODEL\s+MODE\s+CLIENTS\s+TITLE$/);
     const row = rows.find((line) => line.startsWith(sessionId));
     expect(row).toBeDefined();
     expect(row).toContain('tui-test');

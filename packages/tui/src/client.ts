@@ -15,6 +15,7 @@ import {
   type SessionInfo,
 } from '@tandem/shared';
 import { io, type Socket } from 'socket.io-client';
+import { reconnectDelay } from './reconnect-backoff.js';
 import type { ConnectionStatus } from './state/types.js';
 
 /** What a client tells its listener: connection changes, (re)attachment, and session events in order. */
@@ -31,8 +32,10 @@ export interface ClientOptions {
   name: string;
   /** Ack timeout per request. */
   requestTimeoutMs?: number;
-  /** First reconnection delay; socket.io backs off from there up to 5 s. */
+  /** First reconnection delay; doubles from there (with jitter) up to `reconnectionDelayMaxMs`. */
   reconnectionDelayMs?: number;
+  /** Longest wait between reconnection attempts (default 10 s). */
+  reconnectionDelayMaxMs?: number;
   /** A listener threw; default: a process warning. A full-screen UI passes its own (no stderr). */
   onListenerError?: (err: unknown) => void;
 }
@@ -71,7 +74,11 @@ export class TandemClient {
   private state: ConnectionStatus = { status: 'connecting' };
   private attachment: Attachment | null = null;
   private everConnected = false;
-  private lastDisconnectReason = '';
+  private closed = false;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly firstDelayMs: number;
+  private readonly maxDelayMs: number;
 
   constructor(
     readonly url: string,
@@ -79,19 +86,18 @@ export class TandemClient {
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
     this.onListenerError = options.onListenerError ?? ((err) => process.emitWarning(`tandem client listener failed: ${errorText(err)}`));
+    this.firstDelayMs = options.reconnectionDelayMs ?? 500;
+    this.maxDelayMs = options.reconnectionDelayMaxMs ?? 10_000;
+    // Reconnection is ours, not socket.io's: socket.io gives up after a clean server stop
+    // ('io server disconnect'), and we want one backoff with a visible countdown for every case.
     this.socket = io(url, {
       auth: { token: options.token, name: options.name, protocolVersion: PROTOCOL_VERSION },
       transports: ['websocket'],
-      reconnection: true,
-      reconnectionDelay: options.reconnectionDelayMs ?? 500,
-      reconnectionDelayMax: 5_000,
+      reconnection: false,
     });
     this.socket.on('connect', () => this.onConnect());
     this.socket.on('disconnect', (reason) => this.onDisconnect(reason));
     this.socket.on('connect_error', (err) => this.onConnectError(err));
-    this.socket.io.on('reconnect_attempt', (attempt) =>
-      this.setState({ status: 'reconnecting', attempt, reason: this.lastDisconnectReason || 'connection lost' }),
-    );
     this.socket.on(SESSION_EVENT, (raw: unknown) => this.onEvent(raw));
   }
 
@@ -161,8 +167,12 @@ export class TandemClient {
   }
 
   close(): void {
+    this.closed = true;
     this.attachment = null;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
     this.socket.disconnect();
+    this.setState({ status: 'closed' });
   }
 
   private async runAttach(attachment: Attachment): Promise<{ session: SessionInfo; replayed: number }> {
@@ -187,6 +197,7 @@ export class TandemClient {
   }
 
   private onConnect(): void {
+    this.attempt = 0;
     const reconnected = this.everConnected;
     this.everConnected = true;
     this.setState({ status: 'connected' });
@@ -199,19 +210,30 @@ export class TandemClient {
   }
 
   private onDisconnect(reason: string): void {
-    this.lastDisconnectReason = reason;
-    if (reason === 'io client disconnect') return this.setState({ status: 'closed' });
-    if (reason === 'io server disconnect') {
-      return this.setState({ status: 'refused', reason: 'error', message: 'the server closed this connection; start tandem again to reconnect' });
-    }
-    this.setState({ status: 'reconnecting', attempt: 0, reason });
+    if (reason === 'io client disconnect' || this.closed) return this.setState({ status: 'closed' });
+    // 'io server disconnect' is a clean stop (or restart) of the server: come back like after a crash.
+    this.retryLater(reason === 'io server disconnect' ? 'the server closed the connection (stopped or restarting)' : reason);
+  }
+
+  /** Schedules the next attempt with backoff; the state carries when, for the countdown. */
+  private retryLater(reason: string): void {
+    if (this.closed || this.retryTimer) return;
+    this.attempt += 1;
+    const delay = reconnectDelay(this.attempt, this.firstDelayMs, this.maxDelayMs);
+    const retryAt = Date.now() + delay;
+    if (this.everConnected) this.setState({ status: 'reconnecting', attempt: this.attempt, reason, retryAt });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.closed) return;
+      if (this.everConnected) this.setState({ status: 'reconnecting', attempt: this.attempt, reason });
+      this.socket.connect();
+    }, delay);
   }
 
   private onConnectError(err: Error): void {
-    if (this.socket.active) {
-      this.lastDisconnectReason = err.message;
-      if (this.state.status === 'reconnecting') this.setState({ ...this.state, reason: err.message });
-      return;
+    if (err.message !== CONNECT_ERROR_UNAUTHORIZED && !err.message.startsWith(CONNECT_ERROR_PROTOCOL)) {
+      // Not there (yet): the server is down, restarting, or the network is out. Try again.
+      return this.retryLater(connectErrorText(err));
     }
     if (err.message === CONNECT_ERROR_UNAUTHORIZED) {
       this.setState({
@@ -219,10 +241,8 @@ export class TandemClient {
         reason: 'unauthorized',
         message: `refused by ${this.url}: unauthorized (the token is wrong or missing; pass --token or check the data directory's token file)`,
       });
-    } else if (err.message.startsWith(CONNECT_ERROR_PROTOCOL)) {
-      this.setState({ status: 'refused', reason: 'protocol_mismatch', message: `refused by ${this.url}: ${err.message}` });
     } else {
-      this.setState({ status: 'refused', reason: 'error', message: `refused by ${this.url}: ${err.message}` });
+      this.setState({ status: 'refused', reason: 'protocol_mismatch', message: `refused by ${this.url}: ${err.message}` });
     }
   }
 
@@ -310,6 +330,14 @@ export function describe(state: ConnectionStatus): string {
     case 'closed':
       return 'closed';
   }
+}
+
+/** socket.io's "websocket error" says little; the cause (ECONNREFUSED …) says more. */
+function connectErrorText(err: Error): string {
+  const cause = (err as { description?: { message?: unknown; error?: { code?: unknown } } }).description;
+  const code = cause?.error?.code;
+  if (typeof code === 'string') return code === 'ECONNREFUSED' ? 'server not reachable (connection refused)' : `server not reachable (${code})`;
+  return err.message;
 }
 
 function errorText(err: unknown): string {

@@ -23,20 +23,46 @@ describe('keyIntent', () => {
     expect(keyIntent(running, ctrl('d'))).toEqual({ kind: 'exit' });
   });
 
-  it('answers a permission request with one key', () => {
-    expect(keyIntent(asking, ch('y'))).toEqual({ kind: 'decide', decision: 'allow_once' });
-    expect(keyIntent(asking, ch('s'))).toEqual({ kind: 'decide', decision: 'allow_session' });
-    expect(keyIntent(asking, ch('a'))).toEqual({ kind: 'decide', decision: 'allow_forever' });
-    expect(keyIntent(asking, ch('n'))).toEqual({ kind: 'decide', decision: 'deny_once' });
-    expect(keyIntent(asking, ch('D'))).toEqual({ kind: 'decide', decision: 'deny_forever' });
-    expect(keyIntent(asking, ch('x'))).toEqual({ kind: 'none' });
+  it('answers a permission request with one key once the dialog has focus', () => {
+    const focused = { dialogFocused: true, inputEmpty: true, confirming: false };
+    expect(keyIntent(asking, ch('y'), focused)).toEqual({ kind: 'decide', decision: 'allow_once' });
+    expect(keyIntent(asking, ch('s'), focused)).toEqual({ kind: 'decide', decision: 'allow_session' });
+    expect(keyIntent(asking, ch('a'), focused)).toEqual({ kind: 'decide', decision: 'allow_forever' });
+    expect(keyIntent(asking, ch('n'), focused)).toEqual({ kind: 'decide', decision: 'deny_once' });
+    expect(keyIntent(asking, ch('D'), focused)).toEqual({ kind: 'decide', decision: 'deny_forever' });
+    expect(keyIntent(asking, ch('x'), focused)).toEqual({ kind: 'dialog_hint' });
+    expect(keyIntent(asking, { name: 'escape', ctrl: false, meta: false }, focused)).toEqual({ kind: 'unfocus_dialog' });
   });
 
-  it('Tab offers another scope only when there is more than one', () => {
+  it('without focus the dialog keys type into the input line; F2 or Enter on an empty line asks for focus', () => {
+    for (const letter of ['y', 's', 'a', 'n', 'd']) expect(keyIntent(asking, ch(letter))).toEqual({ kind: 'edit' });
+    expect(keyIntent(asking, { name: 'f2', ctrl: false, meta: false })).toEqual({ kind: 'focus_dialog' });
+    const enter = { name: 'enter', ctrl: false, meta: false };
+    expect(keyIntent(asking, enter, { dialogFocused: false, inputEmpty: true, confirming: false })).toEqual({ kind: 'focus_dialog' });
+    // Enter with text sends the text as usual; it never answers.
+    expect(keyIntent(asking, enter, { dialogFocused: false, inputEmpty: false, confirming: false })).toEqual({ kind: 'edit' });
+  });
+
+  it('Tab offers another scope only when there is more than one (focused dialog)', () => {
+    const focused = { dialogFocused: true, inputEmpty: true, confirming: false };
     const tab = { name: 'tab', ch: '\t', ctrl: false, meta: false };
-    expect(keyIntent(asking, tab)).toEqual({ kind: 'none' });
+    expect(keyIntent(asking, tab, focused)).toEqual({ kind: 'none' });
     const scoped: ViewState = { ...asking, pendingPermissions: [{ ...asking.pendingPermissions[0]!, scopes: ['npm test', 'npm *'] }] };
-    expect(keyIntent(scoped, tab)).toEqual({ kind: 'next_scope' });
+    expect(keyIntent(scoped, tab, focused)).toEqual({ kind: 'next_scope' });
+    expect(keyIntent(scoped, tab)).toEqual({ kind: 'edit' });
+  });
+
+  it('a yes/no question takes y, n and Esc, and nothing else', () => {
+    const confirming = { dialogFocused: false, inputEmpty: true, confirming: true };
+    expect(keyIntent(base, ch('y'), confirming)).toEqual({ kind: 'confirm', yes: true });
+    expect(keyIntent(base, ch('N'), confirming)).toEqual({ kind: 'confirm', yes: false });
+    expect(keyIntent(base, { name: 'escape', ctrl: false, meta: false }, confirming)).toEqual({ kind: 'confirm', yes: false });
+    expect(keyIntent(base, ch('x'), confirming)).toEqual({ kind: 'none' });
+  });
+
+  it('Shift-Tab cycles the approval mode; Ctrl-G composes in the editor', () => {
+    expect(keyIntent(base, { name: 'tab', ctrl: false, meta: false, shift: true })).toEqual({ kind: 'cycle_mode' });
+    expect(keyIntent(base, ctrl('g'))).toEqual({ kind: 'compose' });
   });
 
   it('a viewer cannot type or answer', () => {
@@ -62,6 +88,20 @@ describe('parseInput', () => {
     expect(parseInput('/input')).toEqual({ kind: 'input', text: '' });
   });
 
+  it('/model, /mode, /title, /clear, /sessions, with clear errors for bad arguments', () => {
+    expect(parseInput('/model anthropic/claude-sonnet-4-5')).toEqual({ kind: 'model', model: 'anthropic/claude-sonnet-4-5' });
+    expect(parseInput('/model')).toEqual({ kind: 'model', model: null });
+    expect(parseInput('/model gpt4')).toMatchObject({ kind: 'bad', message: expect.stringContaining('not provider/model') });
+    expect(parseInput('/mode auto-edit')).toEqual({ kind: 'mode', mode: 'auto-edit' });
+    expect(parseInput('/mode READ-ONLY')).toEqual({ kind: 'mode', mode: 'read-only' });
+    expect(parseInput('/mode')).toEqual({ kind: 'mode', mode: null });
+    expect(parseInput('/mode yolo')).toMatchObject({ kind: 'bad', message: '/mode: "yolo" is not a mode; use ask, auto-edit, read-only' });
+    expect(parseInput('/title  fix the login bug ')).toEqual({ kind: 'title', title: 'fix the login bug' });
+    expect(parseInput('/title')).toMatchObject({ kind: 'bad' });
+    expect(parseInput('/clear')).toEqual({ kind: 'clear' });
+    expect(parseInput('/sessions')).toEqual({ kind: 'panel', panel: 'sessions' });
+  });
+
   it('sends everything else, and //x as /x', () => {
     expect(parseInput('hello /new')).toEqual({ kind: 'send', text: 'hello /new' });
     expect(parseInput('//etc/hosts?')).toEqual({ kind: 'send', text: '/etc/hosts?' });
@@ -75,6 +115,7 @@ describe('panel and command-focus keys', () => {
     expect(keyIntent(base, f('f4'))).toEqual({ kind: 'open_panel', panel: 'permissions' });
     expect(keyIntent(viewer, f('f5'))).toEqual({ kind: 'open_panel', panel: 'audit' });
     expect(keyIntent(viewer, f('f6'))).toEqual({ kind: 'open_panel', panel: 'memory' });
+    expect(keyIntent(viewer, f('f7'))).toEqual({ kind: 'open_panel', panel: 'sessions' });
   });
 
   it('Ctrl-T toggles typing into the command for a driver; Esc leaves it', () => {

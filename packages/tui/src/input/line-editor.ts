@@ -9,6 +9,8 @@ export interface KeyPress {
   name?: string | undefined;
   ctrl: boolean;
   meta: boolean;
+  /** Shift held (blessed sets it for Shift-Tab, shifted arrows, capitals). */
+  shift?: boolean;
 }
 
 export interface LineEditor {
@@ -33,6 +35,10 @@ export function editLine(editor: LineEditor, key: KeyPress): { editor: LineEdito
     if (text.trim().length === 0) return { editor: { ...editor, text: '', cursor: 0 } };
     const history = [...editor.history.filter((line) => line !== text), text].slice(-MAX_HISTORY);
     return { editor: { text: '', cursor: 0, history, historyIndex: null, draft: '' }, submit: text };
+  }
+  // Ctrl-J (a line feed) puts a newline into the message; Enter sends it.
+  if (key.name === 'linefeed' || (key.ctrl && key.name === 'j')) {
+    return { editor: { ...editor, text: `${text.slice(0, cursor)}\n${text.slice(cursor)}`, cursor: cursor + 1 } };
   }
   if (key.ctrl) {
     switch (key.name) {

@@ -1,3 +1,4 @@
+import { APPROVAL_MODES, type ApprovalMode } from '@tandem/shared';
 import type { PanelKind } from '../panels/types.js';
 
 /** What a submitted input line asks for. */
@@ -10,9 +11,20 @@ export type InputCommand =
   /** Type a line into the running command's terminal (e.g. answer its prompt). */
   | { kind: 'input'; text: string }
   | { kind: 'panel'; panel: PanelKind }
+  /** `/model provider/model` (null: show the current one and what the server offers). */
+  | { kind: 'model'; model: string | null }
+  /** `/mode ask|auto-edit|read-only` (null: show the current one); `cycle`: Shift-Tab's next mode. */
+  | { kind: 'mode'; mode: ApprovalMode | null; cycle?: boolean }
+  | { kind: 'title'; title: string }
+  /** Discard the conversation (after a yes/no question), without memory consolidation. */
+  | { kind: 'clear' }
+  | { kind: 'bad'; message: string }
   | { kind: 'unknown'; name: string };
 
 export const SLASH_HELP =
+  '/model provider/model (switch the model for the next turn) · /mode ask|auto-edit|read-only or Shift-Tab (approval mode) · /title TEXT · ' +
+  '/clear (discard the conversation without saving to memory; asks first) · /sessions or F7 (switch session) · ' +
+  'Ctrl-J newline · Ctrl-G compose in $VISUAL/$EDITOR · F2 or Enter on an empty line: answer a permission request · ' +
   '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · ' +
   '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · ' +
   'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · /quit · //text sends "/text"';
@@ -22,7 +34,24 @@ export function parseInput(line: string): InputCommand {
   if (!text.startsWith('/')) return { kind: 'send', text: line };
   if (text.startsWith('//')) return { kind: 'send', text: text.slice(1) };
   const name = text.slice(1).split(/\s+/)[0]?.toLowerCase() ?? '';
+  const rest = text.replace(/^\/\S+\s*/, '').trim();
   switch (name) {
+    case 'model':
+      if (rest && !/^[^\s/]+\/\S+$/.test(rest)) return { kind: 'bad', message: `/model: "${rest}" is not provider/model (e.g. /model openai/gpt-4.1-mini)` };
+      return { kind: 'model', model: rest || null };
+    case 'mode': {
+      if (!rest) return { kind: 'mode', mode: null };
+      const mode = APPROVAL_MODES.find((candidate) => candidate === rest.toLowerCase());
+      return mode ? { kind: 'mode', mode } : { kind: 'bad', message: `/mode: "${rest}" is not a mode; use ${APPROVAL_MODES.join(', ')}` };
+    }
+    case 'title':
+    case 'rename':
+      return rest ? { kind: 'title', title: rest } : { kind: 'bad', message: '/title: give the new title, e.g. /title fix the login bug' };
+    case 'clear':
+      return { kind: 'clear' };
+    case 'sessions':
+    case 'session':
+      return { kind: 'panel', panel: 'sessions' };
     case 'new':
       return { kind: 'new' };
     case 'compact':

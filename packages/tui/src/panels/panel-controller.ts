@@ -3,7 +3,7 @@ import type { KeyPress } from '../input/line-editor.js';
 import type { Action } from '../state/reducer.js';
 import type { ViewState } from '../state/types.js';
 import { AUDIT_LIMIT } from './audit-panel.js';
-import { panelContent } from './panel-content.js';
+import { needsControl, panelContent } from './panel-content.js';
 import { moveSelection, panelKey } from './panel-keys.js';
 import { emptyPanel, type PanelAction, type PanelKind, type PanelState } from './types.js';
 
@@ -15,6 +15,8 @@ export interface PanelHost {
   changed(): void;
   /** Rows the list shows per page (for PgUp/PgDn). */
   pageRows(): number;
+  /** Detaches from the current session and attaches this terminal to another one. */
+  switchSession(sessionId: string): Promise<void>;
 }
 
 /**
@@ -71,6 +73,8 @@ export class PanelController {
   private load(): void {
     const panel = this.panel;
     if (!panel) return;
+    // A viewer is told once what needs the control token; asking would only fetch an error.
+    if (needsControl(panel.kind) && this.host.state().role === 'viewer') return this.update({ loading: false });
     const sessionId = this.host.state().session?.id ?? '';
     switch (panel.kind) {
       case 'jobs':
@@ -86,12 +90,26 @@ export class PanelController {
         return this.fetch(() => this.host.request('audit:query', { sessionId, limit: AUDIT_LIMIT }), (data) => ({ audit: data.records }));
       case 'memory':
         return this.fetch(() => this.host.request('memory:show', { sessionId }), (data) => ({ memory: data }));
+      case 'sessions':
+        return this.fetch(() => this.host.request('session:list', {}), (data) => ({ sessions: data.sessions }));
     }
   }
 
   private act(action: PanelAction, key: string, text: string): void {
     const sessionId = this.host.state().session?.id ?? '';
-    if (action.name === 'stop_job') {
+    if (action.name === 'switch_session') {
+      if (key === sessionId) return this.close();
+      const generation = this.generation;
+      this.update({ message: { level: 'info', text: `switching to ${key}…` } });
+      this.host.switchSession(key).then(
+        () => {
+          if (generation === this.generation) this.close();
+        },
+        (err: unknown) => {
+          if (generation === this.generation) this.update({ message: { level: 'error', text: `switching failed: ${failure('sessions', err)}` } });
+        },
+      );
+    } else if (action.name === 'stop_job') {
       const job = this.host.state().jobs.find((candidate) => candidate.jobId === key);
       if (job && job.status !== 'running') return this.update({ message: { level: 'info', text: `${key} is not running (${job.status})` } });
       this.run(() => this.host.request('job:stop', { sessionId, jobId: key }), `stop requested for ${key}`, () => this.load());

@@ -26,6 +26,10 @@ export function panelKey(key: KeyPress, content: PanelContent): PanelIntent {
       return { kind: 'move', to: 'last' };
   }
   if (key.ctrl || key.meta) return { kind: 'none' };
+  if (key.name === 'enter') {
+    const onEnter = content.actions.find((candidate) => candidate.key === 'enter');
+    return onEnter ? { kind: 'action', action: onEnter } : { kind: 'none' };
+  }
   if (key.ch === 'g') return { kind: 'refresh' };
   const action = content.actions.find((candidate) => candidate.key === key.ch);
   return action ? { kind: 'action', action } : { kind: 'none' };

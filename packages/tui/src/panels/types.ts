@@ -1,7 +1,7 @@
-import type { AuditRecord, StoredPermission } from '@tandem/shared';
+import type { AuditRecord, SessionInfo, StoredPermission } from '@tandem/shared';
 
 /** The overlay panels, each opened by a key or a slash command. */
-export type PanelKind = 'jobs' | 'permissions' | 'audit' | 'memory';
+export type PanelKind = 'jobs' | 'permissions' | 'audit' | 'memory' | 'sessions';
 
 /** What a panel holds between renders. Data fetched over the wire stays here until refreshed. */
 export interface PanelState {
@@ -14,6 +14,7 @@ export interface PanelState {
   permissions?: StoredPermission[];
   audit?: AuditRecord[];
   memory?: { memory: string; history: string };
+  sessions?: SessionInfo[];
 }
 
 /** One row of a panel's list; `text` and `detail` are plain text (escaped when formatted). */
@@ -26,10 +27,10 @@ export interface PanelRow {
   tone?: 'normal' | 'good' | 'bad' | 'muted';
 }
 
-/** A key that acts on the selected row, e.g. `x` stops a job. */
+/** A key that acts on the selected row, e.g. `x` stops a job (`enter`: the Enter key). */
 export interface PanelAction {
   key: string;
-  name: 'stop_job' | 'revoke_permission';
+  name: 'stop_job' | 'revoke_permission' | 'switch_session';
   label: string;
 }
 

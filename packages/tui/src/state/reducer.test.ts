@@ -2,6 +2,7 @@ import type { SessionEvent, SessionInfo } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
 import { type Action, MAX_ITEMS, excerpt, initialState, reduce, reduceAll } from './reducer.js';
 import type { ToolItem, ViewState } from './types.js';
+import { formatItem } from '../views/format-transcript.js';
 
 const SESSION: SessionInfo = {
   id: 's1',
@@ -286,5 +287,24 @@ describe('reduce: status and notices', () => {
     const frozen = JSON.stringify(before);
     fold(stamp(TURN), before);
     expect(JSON.stringify(before)).toBe(frozen);
+  });
+
+  it('says why a call did not ask, and keeps mode and sandbox from attach and session_configured', () => {
+    const state = fold(
+      stamp([
+        { type: 'turn_started', turnId: 't1', model: 'openai/gpt-4.1-mini' },
+        { type: 'tool_call', turnId: 't1', iteration: 1, callId: 'c1', tool: 'run_command', args: { command: 'ls -la' }, danger: 'dangerous', reason: 'read-only command: ls' },
+        { type: 'session_configured', by: 'bo', mode: 'read-only', title: 'renamed' },
+        { type: 'conversation_cleared', by: 'bo' },
+      ]),
+      reduce(start(), { kind: 'attached', session: { ...SESSION, mode: 'auto-edit', sandbox: 'bubblewrap' }, role: 'driver' }),
+    );
+    expect(state.items[0]).toMatchObject({ kind: 'tool', callId: 'c1', reason: 'read-only command: ls' });
+    expect(formatItem(state.items[0]!).map((line) => line.replace(/\{\/?[a-z-]+\}/g, ''))).toContain('  ↳ did not ask: read-only command: ls');
+    expect(state.session).toMatchObject({ mode: 'read-only', title: 'renamed', sandbox: 'bubblewrap' });
+    expect(state.items.slice(1)).toEqual([
+      { kind: 'notice', level: 'info', text: 'approval mode → read-only, title → renamed (by bo)' },
+      { kind: 'notice', level: 'info', text: '── conversation cleared by bo ──' },
+    ]);
   });
 });

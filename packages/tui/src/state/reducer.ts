@@ -98,7 +98,7 @@ function attached(state: ViewState, session: SessionInfo, role: Role): ViewState
     connection: state.connection,
     role,
     items,
-    session: { id: session.id, title: session.title, cwd: session.cwd, model: session.model },
+    session: { id: session.id, title: session.title, cwd: session.cwd, model: session.model, mode: session.mode ?? 'ask', sandbox: session.sandbox },
     model: base.model ?? session.model,
   };
 }
@@ -115,9 +115,11 @@ function applyEvent(state: ViewState, event: SessionEvent): ViewState {
     case 'session_info':
       return {
         ...state,
-        session: { id: event.sessionId, title: event.title, cwd: event.cwd, model: event.model },
+        session: { mode: 'ask', ...state.session, id: event.sessionId, title: event.title, cwd: event.cwd, model: event.model },
         model: state.model ?? event.model,
       };
+    case 'session_configured':
+      return configured(state, event);
     case 'user_message':
       return pushItem(state, { kind: 'user', seq: event.seq, text: event.text, by: event.by, steer: event.mode === 'steer' });
     case 'turn_started':
@@ -176,6 +178,24 @@ function applyEvent(state: ViewState, event: SessionEvent): ViewState {
       return line ? notice(state, line.level, line.text) : state;
     }
   }
+}
+
+/** `/model`, `/mode`, `/title` by anyone attached: the new values, and one line saying who changed what. */
+function configured(state: ViewState, event: EventOf<'session_configured'>): ViewState {
+  const changes: string[] = [];
+  if (event.model) changes.push(`model → ${event.model}`);
+  if (event.mode) changes.push(`approval mode → ${event.mode}`);
+  if (event.title) changes.push(`title → ${event.title}`);
+  if (changes.length === 0) return state;
+  const session = state.session
+    ? {
+        ...state.session,
+        ...(event.model ? { model: event.model } : {}),
+        ...(event.mode ? { mode: event.mode } : {}),
+        ...(event.title ? { title: event.title } : {}),
+      }
+    : null;
+  return { ...notice(state, 'info', `${changes.join(', ')} (by ${event.by})`), session, model: event.model ?? state.model };
 }
 
 function withNotice(state: ViewState, event: SessionEvent): ViewState {
@@ -240,6 +260,7 @@ function toolCall(state: ViewState, event: EventOf<'tool_call'>): ViewState {
     summary,
     danger: event.danger,
     status: 'running',
+    ...(event.reason ? { reason: event.reason } : {}),
   };
   const run = runFor(state, event.turnId);
   const next = pushItem(closeOpenText(state), item);

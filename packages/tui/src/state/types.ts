@@ -1,11 +1,12 @@
-import type { ClientInfo, Danger, Decision, EventOf, JobInfo, Role, SessionInfo, Usage } from '@tandem/shared';
+import type { ApprovalMode, ClientInfo, Danger, Decision, EventOf, JobInfo, Role, SessionInfo, Usage } from '@tandem/shared';
 import type { OutputBuffer } from './output-buffer.js';
 
 /** How the TUI is connected to the server, as the status line shows it. */
 export type ConnectionStatus =
   | { status: 'connecting' }
   | { status: 'connected' }
-  | { status: 'reconnecting'; attempt: number; reason: string }
+  /** `retryAt`: when the next attempt starts (ms since the epoch), for the status line's countdown. */
+  | { status: 'reconnecting'; attempt: number; reason: string; retryAt?: number | undefined }
   | { status: 'refused'; reason: 'unauthorized' | 'protocol_mismatch' | 'error'; message: string }
   | { status: 'closed' };
 
@@ -45,6 +46,8 @@ export interface ToolItem {
   danger: Danger;
   status: ToolStatus;
   durationMs?: number;
+  /** Why the call ran (or was refused) without asking, e.g. "read-only command: ls" (tool_call.reason). */
+  reason?: string;
   /** How the permission request for this call was answered, e.g. "allowed once by ana". */
   permission?: { text: string; allowed: boolean };
   /** Live output of a running command (ANSI stripped, capped). */
@@ -112,7 +115,8 @@ export interface ViewState {
   me: string;
   role: Role;
   connection: ConnectionStatus;
-  session: Pick<SessionInfo, 'id' | 'title' | 'cwd' | 'model'> | null;
+  /** The attached session: mode (approval) and sandbox as the server last said (attach or session_configured). */
+  session: (Pick<SessionInfo, 'id' | 'title' | 'cwd' | 'model'> & { mode: ApprovalMode; sandbox?: string | undefined }) | null;
   /** The model that actually answered last (turn_started.model, then model_fallback.to). */
   model: string | null;
   /** Highest persisted seq folded in; events at or below it are duplicates. */

@@ -1,8 +1,10 @@
 import type { Decision, Role } from '@tandem/shared';
-import type { PendingPermission, ResolvedPermission } from '../state/types.js';
+import type { PendingPermission } from '../state/types.js';
+import type { DialogFocusView } from '../input/dialog-focus.js';
+import { visibleWidth } from './fit-line.js';
 import { bold, color, dim, esc } from './tags.js';
 
-/** One-key answers in the permission dialog. */
+/** One-key answers in the permission dialog (once it has focus). */
 export const DECISION_KEYS: Record<string, Decision> = {
   y: 'allow_once',
   s: 'allow_session',
@@ -14,50 +16,109 @@ export const DECISION_KEYS: Record<string, Decision> = {
 const PREVIEW_LINES = 12;
 const ARG_LINES = 8;
 
-/** The dialog's lines for the first pending request; `now` drives the countdown. */
 /** Decisions that are stored, and so apply to a scope (the narrowest offered by default). */
 export const LASTING_DECISIONS: ReadonlySet<Decision> = new Set(['allow_session', 'allow_forever', 'deny_forever']);
 
-export function formatPermission(
-  request: PendingPermission,
-  options: { role: Role; now: number; more: number; scopeIndex?: number },
-): string[] {
+export interface PermissionViewOptions {
+  role: Role;
+  now: number;
+  more: number;
+  scopeIndex?: number;
+  /** Whether the dialog has the keys, and if not why (see input/dialog-focus.ts). */
+  focus?: DialogFocusView;
+  /** Columns inside the dialog's border and padding. */
+  width?: number;
+  /** Rows inside the dialog's border: long arguments and previews are cut so the choices always show. */
+  maxLines?: number;
+}
+
+/**
+ * The dialog's lines for the first pending request; `now` drives the countdown. The title,
+ * the scope, the countdown, the choices and the focus line always show: when the screen is
+ * short (down to 60×15) the arguments and preview are cut first, then the blank lines.
+ */
+export function formatPermission(request: PendingPermission, options: PermissionViewOptions): string[] {
+  const width = options.width ?? 100;
   const dangerColor = request.danger === 'dangerous' ? 'red' : request.danger === 'medium' ? 'yellow' : 'green';
-  const lines = [
-    `${bold(`Permission needed: ${esc(request.tool)}`)}  ${color(dangerColor, `[${request.danger.toUpperCase()}]`)}`,
-    '',
-    ...argLines(request.tool, request.args),
-  ];
+  const head = [`${bold(`Permission needed: ${esc(request.tool)}`)}  ${color(dangerColor, `[${request.danger.toUpperCase()}]`)}`];
+  const body = [...argLines(request.tool, request.args)];
   const command = isRecord(request.args) && typeof request.args.command === 'string' ? request.args.command : undefined;
   if (request.preview && request.preview.trim() !== command?.trim()) {
-    lines.push('', dim('preview:'));
+    body.push('', dim('preview:'));
     const preview = request.preview.split(/\r?\n/);
-    for (const line of preview.slice(0, PREVIEW_LINES)) lines.push(diffLine(line));
-    if (preview.length > PREVIEW_LINES) lines.push(dim(`… (+${preview.length - PREVIEW_LINES} more lines)`));
+    for (const line of preview.slice(0, PREVIEW_LINES)) body.push(diffLine(line));
+    if (preview.length > PREVIEW_LINES) body.push(dim(`… (+${preview.length - PREVIEW_LINES} more lines)`));
   }
+  const foot: string[] = [];
   const scopes = request.scopes ?? [];
   if (scopes.length > 0) {
     const chosen = (options.scopeIndex ?? 0) % scopes.length;
-    const shown = scopes.map((scope, i) => (i === chosen ? bold(color('cyan', `[${esc(scope)}]`)) : dim(esc(scope)))).join(dim(' · '));
-    lines.push('', `${dim('s / a / d apply to:')} ${shown}${scopes.length > 1 && options.role === 'driver' ? dim('   (Tab: another scope)') : ''}`);
+    // A scope can be a whole multi-line command, and there can be one per segment: show one
+    // line, at most three scopes around the chosen one, each cut to fit; Tab walks them all.
+    const shownCount = Math.min(scopes.length, 3);
+    const room = Math.max(12, Math.floor((width - 32) / shownCount));
+    const one = (scope: string) => clipText(scope.replace(/\s*\r?\n\s*/g, ' ⏎ '), room);
+    const from = Math.min(Math.max(0, chosen - 1), scopes.length - shownCount);
+    const window = scopes.slice(from, from + shownCount).map((scope, i) => (from + i === chosen ? bold(color('cyan', `[${esc(one(scope))}]`)) : dim(esc(one(scope)))));
+    const hidden = scopes.length - shownCount;
+    const shown = window.join(dim(' · ')) + (hidden > 0 ? dim(` (+${hidden} more)`) : '');
+    foot.push(`${dim('s / a / d apply to:')} ${shown}${scopes.length > 1 && options.role === 'driver' && width >= 70 ? dim('   (Tab: another scope)') : ''}`);
   }
-  lines.push('', countdown(request.expiresAt, options.now));
-  if (options.more > 0) lines.push(dim(`(+${options.more} more request${options.more === 1 ? '' : 's'} waiting)`));
-  lines.push('');
-  if (options.role === 'driver') {
-    lines.push(`${key('y')} allow once   ${key('s')} allow for this session   ${key('a')} allow forever`);
-    lines.push(`${key('n')} deny once    ${key('d')} deny forever`);
-  } else {
-    lines.push(color('magenta', 'watch-only: a driver answers this request'));
-  }
+  foot.push(countdown(request.expiresAt, options.now) + (options.more > 0 ? dim(`  (+${options.more} more waiting)`) : ''));
+  const choices = options.role === 'driver' ? choiceLines(width, options.focus ?? 'focused') : [color('magenta', 'watch-only: a driver answers this request')];
+  return fitDialog(head, body, [...foot, ...choices], width, options.maxLines ?? Number.POSITIVE_INFINITY);
+}
+
+/** The five answers, and who has the keys: bright when the dialog has focus, dim until then. */
+function choiceLines(width: number, focus: DialogFocusView): string[] {
+  const paint = focus === 'focused' ? key : (letter: string) => dim(`[${letter}]`);
+  const lines =
+    width >= 64
+      ? [`${paint('y')} allow once   ${paint('s')} allow for this session   ${paint('a')} allow forever`, `${paint('n')} deny once    ${paint('d')} deny forever`]
+      : [`${paint('y')} once ${paint('s')} session ${paint('a')} forever`, `${paint('n')} deny once ${paint('d')} deny forever`];
+  lines.push(focusLine(focus, width));
   return lines;
 }
 
-/** Shown briefly after a request was answered, so everyone sees who decided. */
-export function formatResolved(resolved: ResolvedPermission): string[] {
-  const allowed = resolved.decision.startsWith('allow');
-  const words = resolved.decision.replace('_', ' ');
-  return [bold(`Permission: ${esc(resolved.tool)}`), '', color(allowed ? 'green' : 'red', `${words} by ${esc(resolved.by)}`)];
+function focusLine(focus: DialogFocusView, width: number): string {
+  switch (focus) {
+    case 'focused':
+      return color('cyan', width >= 64 ? '▶ this dialog has the keys · Esc: back to the input line' : '▶ keys answer here · Esc: input line');
+    case 'ready':
+      return color('magenta', width >= 64 ? 'F2 or Enter on the empty line: answer here · typing goes to the input line' : 'F2 or Enter on empty line: answer here');
+    case 'too_soon':
+      return dim('typing goes to the input line; F2 answers in a moment');
+    case 'input_has_text':
+      return color('magenta', width >= 64 ? 'the input line has text: send or clear it, then F2 answers here' : 'input has text: send/clear it, then F2');
+  }
+}
+
+/** Screen rows `lines` take at `width` columns (long lines wrap). */
+export function rowsOf(lines: readonly string[], width: number): number {
+  return lines
+    .flatMap((line) => line.split('\n'))
+    .reduce((sum, line) => sum + Math.max(1, Math.ceil(visibleWidth(line) / Math.max(1, width))), 0);
+}
+
+function clipText(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+/** Head, body and foot within `maxLines` rows of `width` columns: the body gives way first. */
+export function fitDialog(head: string[], body: string[], foot: string[], width: number, maxLines: number): string[] {
+  const rows = (lines: string[]) => rowsOf(lines, width);
+  const roomy = [...head, '', ...body, '', ...foot];
+  if (rows(roomy) <= maxLines) return roomy;
+  const tight = [...head, ...body.filter((line) => line !== ''), ...foot];
+  if (rows(tight) <= maxLines) return tight;
+  const room = maxLines - rows(head) - rows(foot) - 1;
+  const kept: string[] = [];
+  for (const line of body.filter((candidate) => candidate !== '')) {
+    if (rows([...kept, line]) > room) break;
+    kept.push(line);
+  }
+  const cut = body.filter((line) => line !== '').length - kept.length;
+  return [...head, ...kept, dim(`… (${cut} more line${cut === 1 ? '' : 's'}; a taller terminal shows them)`), ...foot];
 }
 
 function argLines(tool: string, args: unknown): string[] {

@@ -1,42 +1,84 @@
 import { describe as describeConnection } from '../client.js';
 import type { ViewState } from '../state/types.js';
+import type { ApprovalMode } from '@tandem/shared';
+import type { DialogFocusView } from '../input/dialog-focus.js';
+import { countdownText } from '../reconnect-backoff.js';
+import { fitParts, type LinePart } from './fit-line.js';
 import { bold, color, dim, esc } from './tags.js';
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-/** The one status line: connection, session, model, role, others attached, turn, context, usage. */
-export function formatStatus(state: ViewState, spinnerFrame: number): string {
-  const parts: string[] = [connectionPart(state)];
-  if (state.session) parts.push(`${bold(esc(state.session.title || 'untitled'))} ${dim(esc(shortId(state.session.id)))}`);
-  if (state.model) parts.push(esc(state.model));
-  parts.push(state.role === 'driver' ? 'driver' : color('magenta', 'viewer'));
-  // Before the turn state: a narrow terminal cuts the line from the right.
-  if (state.commandFocus) parts.push(color('yellow', bold('⌨ typing into command')));
-  parts.push(turnPart(state, spinnerFrame));
-  const jobs = state.jobs.filter((job) => job.status === 'running').length;
-  if (jobs > 0) parts.push(color('cyan', `${jobs} job${jobs === 1 ? '' : 's'} (F3)`));
-  if (state.context) parts.push(contextPart(state.context.percent));
-  if (state.lastUsage) parts.push(dim(`in ${tokens(state.lastUsage.inputTokens)} out ${tokens(state.lastUsage.outputTokens)}`));
-  // Least important last: a narrow terminal cuts the line from the right.
-  const others = state.presence.filter((client) => client.name !== state.me);
-  if (others.length > 0) parts.push(`with ${others.map((client) => esc(`${client.name}${client.role === 'viewer' ? ' (watching)' : ''}`)).join(', ')}`);
-  return ` ${parts.join(dim(' │ '))}`;
+/** Status-line options: the clock (for the reconnect countdown) and the terminal width. */
+export interface StatusOptions {
+  now?: number;
+  width?: number;
 }
 
-function connectionPart(state: ViewState): string {
+/**
+ * The one status line: connection, session, model, approval mode, role, the turn, jobs,
+ * context, usage, sandbox, others attached. At a narrow width the least important parts are
+ * dropped (the sandbox name first, then tokens, then who else is attached — shortened to
+ * `+2 attached` before it goes —, jobs, context, title, role, model) instead of the line
+ * being cut off; connection, turn and approval mode stay, and so does a red `no sandbox`.
+ */
+export function formatStatus(state: ViewState, spinnerFrame: number, options: StatusOptions = {}): string {
+  const now = options.now ?? Date.now();
+  const parts: LinePart[] = [{ text: connectionPart(state, now), priority: 10, short: connectionPart(state, now, true) }];
+  if (state.session) parts.push({ text: `${bold(esc(state.session.title || 'untitled'))} ${dim(esc(shortId(state.session.id)))}`, priority: 4 });
+  const model = state.model ?? state.session?.model;
+  if (model) parts.push({ text: esc(model), priority: 7 });
+  if (state.session) parts.push({ text: modePart(state.session.mode), priority: 8 });
+  parts.push({ text: state.role === 'driver' ? 'driver' : color('magenta', 'viewer'), priority: 5 });
+  if (state.commandFocus) parts.push({ text: color('yellow', bold('⌨ typing into command')), priority: 9 });
+  parts.push({ text: turnPart(state, spinnerFrame), priority: 9, short: turnPart(state, spinnerFrame, true) });
+  const jobs = state.jobs.filter((job) => job.status === 'running').length;
+  if (jobs > 0) parts.push({ text: color('cyan', `${jobs} job${jobs === 1 ? '' : 's'} (F3)`), priority: 3 });
+  if (state.context) parts.push({ text: contextPart(state.context.percent), priority: 3 });
+  if (state.lastUsage) parts.push({ text: dim(`in ${tokens(state.lastUsage.inputTokens)} out ${tokens(state.lastUsage.outputTokens)}`), priority: 1 });
+  // No sandbox is a safety fact worth keeping; which sandbox is the first thing to go.
+  if (state.session?.sandbox) parts.push({ text: sandboxPart(state.session.sandbox), priority: state.session.sandbox.startsWith('off') ? 6 : 0 });
+  const others = state.presence.filter((client) => client.name !== state.me);
+  if (others.length > 0) {
+    parts.push({
+      text: `with ${others.map((client) => esc(`${client.name}${client.role === 'viewer' ? ' (watching)' : ''}`)).join(', ')}`,
+      short: `+${others.length} attached`,
+      priority: 2,
+    });
+  }
+  return fitParts(parts, options.width ?? Number.POSITIVE_INFINITY);
+}
+
+/** `ask` plain; the modes that ask less stand out. */
+function modePart(mode: ApprovalMode): string {
+  if (mode === 'auto-edit') return color('yellow', 'auto-edit');
+  if (mode === 'read-only') return color('cyan', 'read-only');
+  return 'ask';
+}
+
+/** `sandbox bwrap`, or a red `no sandbox` when the server runs commands without one. */
+function sandboxPart(sandbox: string): string {
+  if (sandbox.startsWith('off')) return color('red', 'no sandbox');
+  return dim(`sandbox ${esc(sandbox.replace(/^bubblewrap/, 'bwrap'))}`);
+}
+
+function connectionPart(state: ViewState, now: number, short = false): string {
   switch (state.connection.status) {
     case 'connected':
       return color('green', `● ${esc(shortUrl(state.url))}`);
     case 'connecting':
       return color('yellow', `○ connecting to ${esc(state.url)}`);
-    case 'reconnecting':
+    case 'reconnecting': {
+      const { attempt, reason, retryAt } = state.connection;
+      if (short) return color('red', `○ lost · retry ${countdownText(retryAt, now)}`);
+      return color('red', `○ ${esc(state.url)} lost: ${esc(reason)} · retry ${attempt > 0 ? `${attempt} ` : ''}${countdownText(retryAt, now)}`);
+    }
     case 'refused':
     case 'closed':
       return color('red', `○ ${esc(describeConnection(state.connection))}`);
   }
 }
 
-function turnPart(state: ViewState, frame: number): string {
+function turnPart(state: ViewState, frame: number, short = false): string {
   const spin = SPINNER[frame % SPINNER.length] ?? '*';
   switch (state.turn.phase) {
     case 'idle':
@@ -48,7 +90,7 @@ function turnPart(state: ViewState, frame: number): string {
     case 'running_tool':
       return color('yellow', `${spin} running ${esc(state.turn.tool ?? 'tool')}`);
     case 'waiting_permission':
-      return color('magenta', `? waiting for permission${state.turn.tool ? ` (${esc(state.turn.tool)})` : ''}`);
+      return color('magenta', short ? '? permission' : `? waiting for permission${state.turn.tool ? ` (${esc(state.turn.tool)})` : ''}`);
   }
 }
 
@@ -76,12 +118,32 @@ function shortId(id: string): string {
   return id.length > 10 ? id.slice(0, 8) : id;
 }
 
-/** The help line under the input: what the keys do right now. */
-export function formatHelp(state: ViewState): string {
-  if (state.role === 'viewer') return dim(' watching · PgUp/PgDn scroll · F3 jobs · F6 memory · Ctrl-D or Ctrl-C quit');
-  if (state.pendingPermissions.length > 0) return dim(' y allow once · s session · a forever · n deny · d deny forever');
-  if (state.commandFocus) return dim(' Enter types the line + Enter into the command · Ctrl-T or Esc back to chat · Ctrl-C cancel turn');
-  const cancel = state.turn.phase === 'idle' ? 'Ctrl-C quit' : 'Ctrl-C cancel turn';
-  const focus = state.turn.phase === 'running_tool' && state.turn.tool === 'run_command' ? ' · Ctrl-T type into command' : '';
-  return dim(` Enter send · ${cancel}${focus} · Ctrl-D quit · PgUp/PgDn · F3 jobs F4 perms F5 audit F6 memory · /help`);
+/** The help line under the input: what the keys do right now, shortened to `width`. */
+export function formatHelp(state: ViewState, options: { width?: number; dialog?: DialogFocusView; confirming?: boolean; flash?: string } = {}): string {
+  const width = options.width ?? Number.POSITIVE_INFINITY;
+  if (options.flash) return color('magenta', ` ${esc(options.flash)}`);
+  const hints = (parts: Array<[string, number, string?]>) =>
+    dim(fitParts(parts.map(([text, priority, short]) => ({ text, priority, ...(short ? { short } : {}) })), width, ' · '));
+  if (options.confirming) return hints([['y yes', 9], ['n or Esc no', 9]]);
+  if (state.role === 'viewer') return hints([['watching', 9], ['PgUp/PgDn scroll', 5], ['F3 jobs', 3], ['F6 memory', 3], ['F7 sessions', 2], ['Ctrl-D or Ctrl-C quit', 8]]);
+  if (state.pendingPermissions.length > 0) {
+    if (options.dialog === 'focused') return hints([['y allow once', 9], ['s session', 9], ['a forever', 9], ['n deny', 9], ['d deny forever', 9], ['Tab scope', 5], ['Esc back to input', 6]]);
+    if (options.dialog === 'input_has_text') return hints([['permission waiting: send or clear the input line, then F2 answers it', 9, 'permission waiting: clear the line, then F2'], ['Ctrl-C cancel turn', 4]]);
+    return hints([['permission waiting: F2 or Enter on the empty line to answer', 9, 'permission waiting: F2 answers it'], ['Ctrl-C cancel turn', 4]]);
+  }
+  if (state.commandFocus) return hints([['Enter types the line + Enter into the command', 9], ['Ctrl-T or Esc back to chat', 8], ['Ctrl-C cancel turn', 6]]);
+  const cancel: [string, number] = [state.turn.phase === 'idle' ? 'Ctrl-C quit' : 'Ctrl-C cancel turn', 8];
+  const focus: Array<[string, number]> = state.turn.phase === 'running_tool' && state.turn.tool === 'run_command' ? [['Ctrl-T type into command', 7]] : [];
+  return hints([
+    ['Enter send', 9],
+    ['Ctrl-J newline', 3],
+    cancel,
+    ...focus,
+    ['Ctrl-D quit', 2],
+    ['Shift-Tab mode', 5],
+    ['PgUp/PgDn', 1],
+    ['F3 jobs F4 perms F5 audit F6 memory F7 sessions', 2],
+    ['Ctrl-G editor', 3],
+    ['/help', 6],
+  ]);
 }

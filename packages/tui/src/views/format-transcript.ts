@@ -57,6 +57,7 @@ function formatTool(item: ToolItem): string[] {
   const danger = item.danger === 'safe' ? '' : dim(` [${item.danger}]`);
   const head = `${color('yellow', `⚙ ${esc(item.tool)}`)} ${esc(item.summary)}${danger}`;
   const lines = [head];
+  if (item.reason) lines.push(dim(`  ↳ did not ask: ${esc(item.reason)}`));
   if (item.permission) lines.push(color(item.permission.allowed ? 'green' : 'yellow', `  ${item.permission.allowed ? '✔' : '⊘'} ${esc(item.permission.text)}`));
   if (item.status === 'running') {
     const live = item.live ? outputTail(item.live, LIVE_LINES) : [];

@@ -63,7 +63,7 @@ describe('status and help', () => {
   const state: ViewState = {
     ...initialState({ url: 'http://127.0.0.1:7777', me: 'ana', role: 'driver' }),
     connection: { status: 'connected' },
-    session: { id: 'abcdef123456', title: 'demo', cwd: '/w', model: 'openai/a' },
+    session: { id: 'abcdef123456', title: 'demo', cwd: '/w', model: 'openai/a', mode: 'ask' },
     model: 'openai/b',
     presence: [
       { id: '1', name: 'ana', role: 'driver' },
@@ -155,7 +155,7 @@ describe('permission dialog', () => {
     expect(text).toContain('path: a.ts');
     expect(text).toContain('-x\n+y');
     expect(text).toContain('watch-only');
-    expect(text).toContain('+1 more request waiting');
+    expect(text).toContain('(+1 more waiting)');
     expect(text).not.toContain('[y]');
   });
 });

@@ -2,7 +2,8 @@ import blessed from 'blessed';
 import type { LineEditor } from '../input/line-editor.js';
 import type { ViewState } from '../state/types.js';
 import { formatTranscript } from './format-transcript.js';
-import { formatPermission, formatResolved } from './format-permission.js';
+import { formatPermission, rowsOf } from './format-permission.js';
+import type { DialogFocusView } from '../input/dialog-focus.js';
 import { formatHelp, formatStatus } from './format-status.js';
 import { formatInput } from './input-view.js';
 import { formatPanel, PANEL_CHROME_LINES } from './format-panel.js';
@@ -14,15 +15,16 @@ export type OpenPanel = { panel: PanelState; content: PanelContent } | null;
 /** What the screen shows besides the view state: the input line and short-lived UI bits. */
 export interface LocalView {
   editor: LineEditor;
-  /** A one-off message in the input line (e.g. the watch-only notice), until `flashUntil`. */
+  /** A one-off message on the key-hint line (e.g. the watch-only notice), or undefined. */
   flash?: string | undefined;
-  flashUntil: number;
-  /** The permission just answered, shown in the dialog for a moment. */
-  resolvedUntil: number;
   spinnerFrame: number;
   now: number;
   /** Which offered scope a lasting permission decision applies to. */
   scopeIndex: number;
+  /** Whether the permission dialog has the keys, or why not yet. */
+  dialog: DialogFocusView;
+  /** A yes/no question waiting in the input line (e.g. before /clear). */
+  question?: string | undefined;
 }
 
 /**
@@ -61,7 +63,7 @@ export class Layout {
     this.help = blessed.box({ parent: this.screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true });
     this.dialog = blessed.box({
       parent: this.screen,
-      top: 'center',
+      bottom: 3,
       left: 'center',
       width: '80%',
       height: 'shrink',
@@ -103,11 +105,10 @@ export class Layout {
       this.lastItems = state.items;
     }
     if (this.follow) this.transcript.setScrollPerc(100);
-    this.status.setContent(formatStatus(state, local.spinnerFrame));
-    const width = Number(this.input.width) || 80;
-    const flash = local.flash && local.now < local.flashUntil ? local.flash : undefined;
-    this.input.setContent(formatInput(local.editor, width, { viewer: state.role === 'viewer', flash, command: state.commandFocus !== null }));
-    this.help.setContent(formatHelp(state));
+    const width = Number(this.screen.width) || 80;
+    this.status.setContent(formatStatus(state, local.spinnerFrame, { now: local.now, width }));
+    this.input.setContent(formatInput(local.editor, width, { viewer: state.role === 'viewer', command: state.commandFocus !== null, question: local.question }));
+    this.help.setContent(formatHelp(state, { width, dialog: local.dialog, confirming: local.question !== undefined, flash: local.flash }));
     this.renderPanel(open);
     this.renderDialog(state, local);
     this.screen.render();
@@ -115,18 +116,27 @@ export class Layout {
 
   private renderDialog(state: ViewState, local: LocalView): void {
     const [first] = state.pendingPermissions;
-    let lines: string[] | null = null;
-    if (first) {
-      lines = formatPermission(first, { role: state.role, now: local.now, more: state.pendingPermissions.length - 1, scopeIndex: local.scopeIndex });
-    } else if (state.lastResolved && local.now < local.resolvedUntil) {
-      lines = formatResolved(state.lastResolved);
-    }
-    if (!lines) {
+    if (!first) {
       if (!this.dialog.hidden) this.dialog.hide();
       return;
     }
+    // Down to 60x15 the choices must show: a narrow screen gets a full-width dialog, and the
+    // dialog may use every row above the status line; formatPermission cuts the arguments first.
+    const columns = Number(this.screen.width) || 80;
+    const dialogWidth = columns < 80 ? columns : Math.floor(columns * 0.8);
+    const maxHeight = Math.max(5, Number(this.screen.height) - 3);
+    const lines = formatPermission(first, {
+      role: state.role,
+      now: local.now,
+      more: state.pendingPermissions.length - 1,
+      scopeIndex: local.scopeIndex,
+      focus: local.dialog,
+      width: dialogWidth - 4,
+      maxLines: maxHeight - 2,
+    });
+    this.dialog.width = dialogWidth;
     this.dialog.setContent(lines.join('\n'));
-    this.dialog.height = Math.min(lines.length + 2, Math.max(5, Number(this.screen.height) - 4));
+    this.dialog.height = Math.min(maxHeight, rowsOf(lines, dialogWidth - 4) + 2);
     if (this.dialog.hidden) this.dialog.show();
     this.dialog.setFront();
   }

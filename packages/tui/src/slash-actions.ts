@@ -1,0 +1,77 @@
+import { APPROVAL_MODES, type ApprovalMode } from '@tandem/shared';
+import type { InputCommand } from './input/slash-commands.js';
+import { SLASH_HELP } from './input/slash-commands.js';
+import { runningCommand } from './state/reducer.js';
+import type { TuiController } from './tui-controller.js';
+
+/** What each submitted line does: send it, or run the slash command over the wire. */
+export function runSlashCommand(tui: TuiController, command: InputCommand): void {
+  const sessionId = tui.sessionId();
+  switch (command.kind) {
+    case 'send':
+      void tui.run('sending', () => tui.request('session:send', { sessionId, text: command.text }));
+      return;
+    case 'new':
+      void tui.run('/new', async () => {
+        const result = await tui.request('session:new', { sessionId });
+        if (!result.consolidated) tui.notice('warn', `/new: conversation kept: ${result.reason ?? 'not consolidated'} (/clear discards it without saving to memory)`);
+      });
+      return;
+    case 'compact':
+      void tui.run('/compact', async () => {
+        const result = await tui.request('session:compact', { sessionId }, 120_000);
+        if (!result.compacted) tui.notice('info', `/compact: nothing compacted: ${result.reason ?? 'no reason given'}`);
+      });
+      return;
+    case 'quit':
+      return tui.quit(0);
+    case 'help':
+      return tui.notice('info', SLASH_HELP);
+    case 'input': {
+      const callId = runningCommand(tui.state);
+      if (!callId) return tui.notice('warn', '/in: no command is running');
+      void tui.run('/in', () => tui.request('command:input', { sessionId, callId, data: `${command.text}\r` }));
+      return;
+    }
+    case 'panel':
+      return tui.panels.open(command.panel);
+    case 'model':
+      if (!command.model) return showModels(tui);
+      void tui.run('/model', () => tui.request('session:configure', { sessionId, model: command.model as string }));
+      return;
+    case 'mode': {
+      const current = tui.state.session?.mode ?? 'ask';
+      if (tui.state.role !== 'driver') return tui.showFlash('watch-only: a driver changes the approval mode');
+      const mode = command.cycle ? nextMode(current) : command.mode;
+      if (!mode) return tui.notice('info', `approval mode: ${current} (choose with /mode ${APPROVAL_MODES.join('|')} or Shift-Tab)`);
+      void tui.run('/mode', () => tui.request('session:configure', { sessionId, mode }));
+      return;
+    }
+    case 'title':
+      void tui.run('/title', () => tui.request('session:configure', { sessionId, title: command.title }));
+      return;
+    case 'clear':
+      return tui.ask('Clear the conversation for everyone attached? It is discarded without saving to memory. y / n', () => {
+        void tui.run('/clear', () => tui.request('session:clear', { sessionId }));
+      });
+    case 'bad':
+      return tui.notice('warn', command.message);
+    case 'unknown':
+      return tui.notice('warn', `unknown command /${command.name}; /help lists them`);
+  }
+}
+
+/** Shift-Tab: ask → auto-edit → read-only → ask. */
+export function nextMode(mode: ApprovalMode): ApprovalMode {
+  const index = APPROVAL_MODES.indexOf(mode);
+  return APPROVAL_MODES[(index + 1) % APPROVAL_MODES.length] ?? 'ask';
+}
+
+function showModels(tui: TuiController): void {
+  const current = tui.state.session?.model ?? tui.state.model ?? 'unknown';
+  void tui.run('/model', async () => {
+    const { models } = await tui.request('models:list', {});
+    const offered = models.map((model) => model.id);
+    tui.notice('info', `model: ${current} · /model provider/model switches it for the next turn${offered.length > 0 ? ` · offered: ${offered.join(', ')}` : ''}`);
+  });
+}
