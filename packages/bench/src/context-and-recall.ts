@@ -1,7 +1,8 @@
-import { benchContextAccounting, benchRecall } from '@tandem/core';
+import { benchContextAccounting } from './context-accounting.js';
+import { benchRecall } from './recall-latency.js';
 import { printTable } from './table.js';
 
-/** Prints whatever rows the core benchmark functions return, with their own column names. */
+/** Prints whatever rows the benchmark functions return, with their own column names. */
 function printRows(title: string, rows: ReadonlyArray<Record<string, unknown>>): void {
   if (rows.length === 0) return;
   const header = Object.keys(rows[0]!);

@@ -1,9 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { TOKEN_FILE, VIEW_TOKEN_FILE } from '@tandem/server';
 import { findRunningServer } from './local-server.js';
-
-export const TOKEN_FILE = 'token';
-export const VIEW_TOKEN_FILE = 'view-token';
 
 export interface ConnectionArgs {
   url?: string | undefined;

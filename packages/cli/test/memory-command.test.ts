@@ -2,7 +2,7 @@ import { appendFile, chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TandemClient } from '@tandem/tui';
-import { memoryFileFor } from '../src/memory-path.js';
+import { memoryDirFor } from '@tandem/server';
 import { runTandem } from './cli-runner.js';
 import { startServerFixture, type ServerFixture } from './server-fixture.js';
 
@@ -56,7 +56,7 @@ describe('tandem memory', () => {
 
   it('export writes markdown to stdout and JSON atomically to --out', async () => {
     // A recall item as the server's item store writes it (one JSON record per line).
-    const { dir } = await memoryFileFor(fixture.dataDir.path, fixture.project.path);
+    const dir = await memoryDirFor(fixture.dataDir.path, fixture.project.path);
     const item = { id: 'note-1', kind: 'note', text: 'deploys go through tools/ship.sh', createdAt: '2026-12-01T09:00:00.000Z', source: 'test' };
     await appendFile(join(dir, 'items.jsonl'), `${JSON.stringify({ op: 'add', item })}\n`);
 

@@ -3,3 +3,4 @@ export * from './fake-model-server.js';
 export * from './temp-dir.js';
 export * from './fake-clock.js';
 export * from './settle.js';
+export * from './seeded-random.js';

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
+import { canonicalWorkspace, ensureMemoryDir, memoryFilePath } from '@tandem/server';
 import { chooseSession } from '@tandem/tui';
 import type { ConnectionArgs } from '../connection-args.js';
-import { ensureMemoryDir, memoryFileFor } from '../memory-path.js';
 import { withClient } from './with-client.js';
 
 export interface EditArgs extends ConnectionArgs {
@@ -22,8 +22,9 @@ export async function editMemory(args: EditArgs): Promise<number> {
   const env = args.env ?? process.env;
   const out = args.out ?? process.stdout;
   const workspace = args.workspace ?? (args.session ? await sessionWorkspace(args) : process.cwd());
-  const { dir, file, workspace: canonical } = await memoryFileFor(args.dataDir, workspace);
-  await ensureMemoryDir(dir, canonical);
+  const canonical = await canonicalWorkspace(workspace);
+  await ensureMemoryDir(args.dataDir, canonical);
+  const file = await memoryFilePath(args.dataDir, canonical);
   const before = await sizeOf(file);
   const editor = env.VISUAL || env.EDITOR || 'vi';
   out.write(`editing ${file} (memory of ${canonical}) with ${editor}\n`);

@@ -9,6 +9,5 @@ export * from './deadline.js';
 export * from './run-compaction.js';
 export * from './overflow-retry.js';
 export * from './maybe-compact.js';
-export * from './bench-context.js';
 export * from './session-context.js';
 export * from './turn-context.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '@tandem/testkit';
 import type { Message } from '../messages.js';
 import { exchangeBoundaries, pairsIntact } from './exchange-boundaries.js';
 import { planCompaction } from './plan-compaction.js';
 import { applyCompaction } from './run-compaction.js';
-import { seededRandom } from '../memory/seeded-random.js';
 
 const user = (text: string): Message => ({ role: 'user', text });
 const asst = (text: string, ...ids: string[]): Message => ({

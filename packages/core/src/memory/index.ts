@@ -18,6 +18,5 @@ export * from './workspace-memory.js';
 export * from './memory-tools.js';
 export * from './memory-prompt.js';
 export * from './memory-export.js';
-export * from './bench-recall.js';
 export * from './turn-memory.js';
 export * from './consolidate-session.js';

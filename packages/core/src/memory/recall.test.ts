@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, type FakeModelServer, makeTempDir, startFakeModelServer, type TempDir } from '@tandem/testkit';
-import { benchRecall } from './bench-recall.js';
 import { Bm25Index } from './bm25-index.js';
 import { createOpenAIEmbeddings } from './embeddings-client.js';
 import { ItemStore } from './memory-items.js';
@@ -184,18 +183,5 @@ describe('MemoryRecall over a real /v1/embeddings endpoint (fake server, officia
     expect(server.requests.length).toBe(calls);
     await clock.advance(60_000);
     expect((await recall.recall('car')).mode).toBe('hybrid'); // recovers when the endpoint is back
-  });
-});
-
-describe('benchRecall', () => {
-  it('returns latencies per size from an index built once', () => {
-    const rows = benchRecall([500, 2000], { queries: 20, dims: 8 });
-    expect(rows.map((r) => r.items)).toEqual([500, 2000]);
-    for (const r of rows) {
-      expect(r.bm25P50Ms).toBeGreaterThanOrEqual(0);
-      expect(r.bm25P99Ms).toBeGreaterThanOrEqual(r.bm25P50Ms);
-      expect(r.hybridP99Ms).toBeGreaterThanOrEqual(r.hybridP50Ms);
-      expect(r.indexMs).toBeGreaterThan(0);
-    }
   });
 });

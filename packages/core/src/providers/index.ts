@@ -17,6 +17,5 @@ export * from './adapter-factory.js';
 export * from './stall-guard.js';
 export * from './resilient-client.js';
 export * from './resolve.js';
-export * from './models-command.js';
 export * from './openai-chat.js';
 export * from './anthropic-messages.js';

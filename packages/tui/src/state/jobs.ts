@@ -36,7 +36,3 @@ function capJobs(jobs: JobInfo[]): JobInfo[] {
   }
   return next;
 }
-
-export function runningJobs(state: ViewState): number {
-  return state.jobs.filter((job) => job.status === 'running').length;
-}

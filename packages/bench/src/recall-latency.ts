@@ -1,8 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { Bm25Index } from './bm25-index.js';
-import { reciprocalRankFusion } from './rrf.js';
-import { seededRandom } from './seeded-random.js';
-import { VectorIndex } from './vector-index.js';
+import { Bm25Index, reciprocalRankFusion, VectorIndex } from '@tandem/core';
+import { seededRandom } from '@tandem/testkit';
 
 export interface RecallBenchRow {
   items: number;
@@ -40,7 +38,7 @@ function zipfWord(rand: () => number): string {
 }
 
 /**
- * For the bench package: recall latency over synthetic memories of the given sizes (12-word
+ * Recall latency over synthetic memories of the given sizes (12-word
  * items over a 5,000-word Zipf vocabulary with some CJK). Indexes are built once, then queried;
  * query latency p50/p99 for BM25 alone and for the hybrid path (BM25 + cosine + RRF).
  */

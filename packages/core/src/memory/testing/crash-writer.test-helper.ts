@@ -1,7 +1,7 @@
 /**
  * Test fixture run as a child process by memory-store.test.ts: starts the MEMORY.md → HISTORY.md
  * write sequence of a consolidation and stops dead at the requested point, printing where it
- * is, so the parent can SIGKILL it there. Usage: crash-writer.ts <dir> <mid-memory|between>
+ * is, so the parent can SIGKILL it there. Usage: crash-writer.test-helper.ts <dir> <mid-memory|between>
  */
 import { MemoryStore } from '../memory-store.js';
 

@@ -1,7 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Message } from '../messages.js';
-import { ContextAccountant } from './context-accountant.js';
-import { estimateMessageTokens } from './estimate-tokens.js';
+import { ContextAccountant, estimateMessageTokens, type Message } from '@tandem/core';
 
 export interface ContextBenchRow {
   messages: number;
@@ -12,7 +10,7 @@ export interface ContextBenchRow {
 }
 
 /**
- * For the bench package: cost per appended event at several conversation lengths. The
+ * Cost per appended event at several conversation lengths. The
  * incremental accountant should stay flat; the naive baseline grows with the conversation.
  */
 export function benchContextAccounting(sizes: readonly number[] = [100, 1_000, 5_000], sample = 200): ContextBenchRow[] {
