@@ -18,3 +18,6 @@ fi
 
 pnpm install --frozen-lockfile >&2
 pnpm build >&2
+
+# `tandem` on the PATH, so it works in any folder (README "Set-up").
+./scripts/install-launcher.sh

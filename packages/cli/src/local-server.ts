@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readServerInfo, type ServerInfo } from '@tandem/server';
 import { serverAnswers } from './server-probe.js';
@@ -44,7 +45,10 @@ export async function startBackgroundServer(options: LocalServerOptions): Promis
     child = spawn(command.file, [...command.args, 'serve', '--port', String(options.port), '--data-dir', options.dataDir], {
       detached: true,
       stdio: ['ignore', out, out],
+      // This shell's environment (so a restart picks up new keys), but not its folder: the
+      // server outlives it, and each session names its own workspace.
       env: process.env,
+      cwd: homedir(),
     });
   } finally {
     closeSync(out);
@@ -57,7 +61,7 @@ export async function startBackgroundServer(options: LocalServerOptions): Promis
   });
   child.unref();
 
-  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   while (Date.now() < deadline) {
     if (exit) break;
     const info = await readServerInfo(options.dataDir);
@@ -66,7 +70,7 @@ export async function startBackgroundServer(options: LocalServerOptions): Promis
   }
   const why = exit
     ? `it exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})`
-    : `it did not answer within ${Math.round((options.startTimeoutMs ?? 10_000) / 1000)} s`;
+    : `it did not answer within ${Math.round((options.startTimeoutMs ?? 60_000) / 1000)} s`;
   if (!exit && child.pid) {
     try {
       process.kill(child.pid);

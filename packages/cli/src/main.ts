@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { buildProgram, CommanderError, type Outcome } from './program.js';
+import { buildProgram, CommanderError, UsageError, type Outcome } from './program.js';
 
 // The `tandem` binary. Each command reports an outcome; a TUI or a listing ends the process
 // with its exit code (stdin and sockets would otherwise keep it alive), a server keeps running.
@@ -11,7 +11,8 @@ const program = buildProgram({
 program.exitOverride();
 
 program.parseAsync(process.argv).catch((err: unknown) => {
+  // Commander has printed its own message (bad option, missing argument, --help).
   if (err instanceof CommanderError) process.exit(err.exitCode);
   process.stderr.write(`tandem: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+  process.exit(err instanceof UsageError ? 2 : 1);
 });

@@ -1,11 +1,17 @@
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { defaultDataDir, runServe } from '@tandem/server';
+import { defaultDataDir, runServe, SERVER_VERSION } from '@tandem/server';
 import { defaultClientName } from './client-name.js';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerMcpCommands } from './commands/mcp.js';
 import { attach } from './commands/attach.js';
+import { restartLocal, stopLocal } from './commands/lifecycle.js';
 import { listSessions } from './commands/list.js';
 import { openLocal } from './commands/open.js';
+import { removeSession } from './commands/remove.js';
+import { showStatus } from './commands/status.js';
+import { unknownCommandMessage } from './unknown-command.js';
+import { parseModelSpec } from './workspace.js';
 
 /** What a command's action ends with: an exit code, or `'running'` for a server that keeps going. */
 export type Outcome = number | 'running';
@@ -16,6 +22,26 @@ export interface ProgramHooks {
 }
 
 const DEFAULT_PORT = 7777;
+const DATA_DIR_HELP = 'the local data directory (default $TANDEM_DATA_DIR or ~/.tandem)';
+const URL_HELP = 'server URL (default: the local server from <data-dir>/server.json)';
+const MODEL_HELP = "a new session's model, provider/model (e.g. anthropic/claude-sonnet-4-5); an existing session is switched to it";
+const CWD_HELP = 'the folder to work on (default: the current directory)';
+
+const ROOT_HELP_AFTER = `
+Examples:
+  tandem                         open this folder's session (starts the local server if needed)
+  tandem --cwd ~/src/app         open another folder's session
+  tandem attach --viewer         watch this folder's session from a second terminal
+  tandem status                  is the local server running, which providers have a key
+  tandem restart                 after exporting a new API key
+
+Environment:
+  TANDEM_DATA_DIR   data directory (default ~/.tandem)
+  TANDEM_MODEL      default model of new sessions (provider/model)
+  OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, GROQ_API_KEY, OPENROUTER_API_KEY,
+  XAI_API_KEY, OLLAMA_HOST, LLAMACPP_BASE_URL, …  provider keys and endpoints (read by the
+                    server when it starts: \`tandem restart\` after changing them)
+  NO_COLOR          no colour in the output`;
 
 /**
  * The `tandem` command line. Each action resolves `hooks.done` with an exit code; errors
@@ -24,36 +50,88 @@ const DEFAULT_PORT = 7777;
 export function buildProgram(hooks: ProgramHooks): Command {
   const program = new Command('tandem')
     .description('a tool-using AI agent in a headless server, driven from one or more terminals')
+    .usage('[options] [command]')
+    .version(SERVER_VERSION, '-V, --version', 'print the version')
     .enablePositionalOptions()
-    .option('--data-dir <dir>', 'the local data directory (default $TANDEM_DATA_DIR or ~/.tandem)')
+    .allowExcessArguments()
+    .helpCommand('help [command]', 'show help for tandem or for one command')
+    .option('--cwd <dir>', CWD_HELP)
+    .option('--model <provider/model>', MODEL_HELP, parseModel)
+    .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--port <port>', 'port for a local server started in the background', parsePort, DEFAULT_PORT)
     .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
-    .action(async (options: { dataDir?: string; port: number; name: string }) => {
-      hooks.done(await openLocal({ dataDir: dataDirOf(options.dataDir), port: options.port, name: options.name }));
+    .addHelpText('after', ROOT_HELP_AFTER)
+    .action(async (options: { cwd?: string; model?: string; dataDir?: string; port: number; name: string }, command: Command) => {
+      const [word] = command.args;
+      if (word !== undefined) throw new UsageError(unknownCommandMessage(word, program.commands.map((c) => c.name())));
+      hooks.done(await openLocal({ dataDir: dataDirOf(options.dataDir), port: options.port, name: options.name, cwd: options.cwd, model: options.model }));
     });
 
   program
     .command('attach')
-    .description('open the TUI on a session of any server (the most recent one when SESSION is not given)')
+    .description("open the TUI on a session of any server (this folder's session when SESSION is not given)")
     .argument('[session]', 'session id, or a unique prefix of one (tandem ls lists them)')
-    .option('--url <url>', 'server URL (default: the local server from <data-dir>/server.json)')
+    .option('--url <url>', URL_HELP)
     .option('--token <token>', 'control token, or the view token with --viewer (default: from the data directory)')
     .option('--viewer', 'watch only: attach as a viewer')
+    .option('--cwd <dir>', "whose session to open when SESSION is not given (default: the current directory)")
+    .option('--model <provider/model>', MODEL_HELP, parseModel)
     .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
-    .option('--data-dir <dir>', 'the local data directory (default $TANDEM_DATA_DIR or ~/.tandem)')
-    .action(async (session: string | undefined, options: { url?: string; token?: string; viewer?: boolean; name: string; dataDir?: string }) => {
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (session: string | undefined, options: AttachFlags) => {
       hooks.done(await attach({ ...options, session, dataDir: dataDirOf(options.dataDir) }));
     });
 
   program
     .command('ls')
-    .description("list a server's sessions")
-    .option('--url <url>', 'server URL (default: the local server from <data-dir>/server.json)')
+    .description("list a server's sessions: id, folder, status, model, approval mode, attached clients, title")
+    .option('--url <url>', URL_HELP)
     .option('--token <token>', 'a token of that server (default: from the data directory)')
     .option('--json', 'print JSON instead of a table')
-    .option('--data-dir <dir>', 'the local data directory (default $TANDEM_DATA_DIR or ~/.tandem)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (options: { url?: string; token?: string; json?: boolean; dataDir?: string }) => {
       hooks.done(await listSessions({ ...options, dataDir: dataDirOf(options.dataDir) }));
+    });
+
+  program
+    .command('rm')
+    .description('delete a session: its conversation log and its entry (refused while a turn runs)')
+    .argument('<session>', 'session id, or a unique prefix of one (tandem ls lists them)')
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', 'the control token of that server (default: from the data directory)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (session: string, options: { url?: string; token?: string; dataDir?: string }) => {
+      hooks.done(await removeSession({ ...options, session, dataDir: dataDirOf(options.dataDir) }));
+    });
+
+  program
+    .command('status')
+    .description('the local server: url, pid, version, uptime, sessions, running turns, providers with a key, sandbox')
+    .option('--json', 'print JSON')
+    .option('--url <url>', 'ask this server instead of the local one')
+    .option('--token <token>', 'a token of that server (default: from the data directory)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (options: { json?: boolean; url?: string; token?: string; dataDir?: string }) => {
+      hooks.done(await showStatus({ ...options, dataDir: dataDirOf(options.dataDir) }));
+    });
+
+  program
+    .command('stop')
+    .description('stop the local background server of the data directory (refused while a turn runs unless --force)')
+    .option('--force', 'stop even while turns run; they end as interrupted')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (options: { force?: boolean; dataDir?: string }) => {
+      hooks.done(await stopLocal({ dataDir: dataDirOf(options.dataDir), force: options.force, port: DEFAULT_PORT }));
+    });
+
+  program
+    .command('restart')
+    .description("restart the local server with this shell's environment, on the same port (refused while a turn runs unless --force)")
+    .option('--force', 'restart even while turns run; they end as interrupted')
+    .option('--port <port>', 'port when no server was running', parsePort, DEFAULT_PORT)
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (options: { force?: boolean; port: number; dataDir?: string }) => {
+      hooks.done(await restartLocal({ dataDir: dataDirOf(options.dataDir), force: options.force, port: options.port }));
     });
 
   program
@@ -70,8 +148,25 @@ export function buildProgram(hooks: ProgramHooks): Command {
 
   // ── admin commands: models, permissions, audit, memory ────────────────────────────────
   registerAdminCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
+  // ── extensions: MCP servers ──────────────────────────────────────────────────────────
+  registerMcpCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
 
   return program;
+}
+
+interface AttachFlags {
+  url?: string;
+  token?: string;
+  viewer?: boolean;
+  cwd?: string;
+  model?: string;
+  name: string;
+  dataDir?: string;
+}
+
+/** A mistake in how tandem was called: main prints it and exits 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
 }
 
 function dataDirOf(flag: string | undefined): string {
@@ -80,8 +175,18 @@ function dataDirOf(flag: string | undefined): string {
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`expected a port 0..65535, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidArgumentError(`expected a port number 0..65535, got "${value}"`);
+  }
   return port;
+}
+
+function parseModel(value: string): string {
+  try {
+    return parseModelSpec(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 export { CommanderError };

@@ -22,8 +22,8 @@ const URL_HELP = 'server URL (default: the local server from <data-dir>/server.j
 export function registerAdminCommands(program: Command, context: AdminContext): void {
   const permissions = program.command('permissions').description('stored permission decisions (allow / deny forever)');
   permissions
-    .command('list')
-    .description('list stored decisions')
+    .command('list', { isDefault: true })
+    .description('list stored decisions (the default: `tandem permissions` alone lists them)')
     .option('--workspace <dir>', "only this workspace's rules")
     .option('--json', 'print JSON')
     .option('--data-dir <dir>', DATA_DIR_HELP)

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import { createApplication, type Application, type ApplicationDeps } from '../app.js';
 import { defaultDataDir, ensureDataDir } from './data-dir.js';
@@ -48,7 +48,10 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CommanderError(2, 'tandem.badPort', `--port must be 0..65535, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65535) {
+    // Commander prints it as `error: option '--port <port>' argument 'abc' is invalid. …` and exits non-zero.
+    throw new InvalidArgumentError(`expected a port number 0..65535, got "${value}"`);
+  }
   return port;
 }
 
