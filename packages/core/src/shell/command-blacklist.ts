@@ -48,22 +48,29 @@ export function checkCommandBlacklist(command: string, options: BlacklistOptions
   if (typeof command !== 'string' || command.trim() === '') return { blocked: false };
   const home = options.home ?? process.env.HOME ?? os.homedir();
   const workspace = normalizeAbsolute(path.resolve(options.workspace ?? process.cwd()));
-  const env: CheckEnv = { home, workspace, ...namesKnown(command), cwds: [workspace] };
+  const env: CheckEnv = { home, workspace, homeKnown: true, pwdKnown: true, cwds: [workspace] };
   return checkText(command, env, 0, undefined);
 }
 
-/** Does the line itself set HOME or PWD (or CDPATH, which redirects `cd`)? */
-function namesKnown(text: string): { homeKnown: boolean; pwdKnown: boolean } {
-  const assigns = (names: string) =>
-    new RegExp(
-      `(^|[^A-Za-z0-9_$])(${names})(\\[[^\\]]*\\])?\\+?=|\\b(read|for|select|local|declare|typeset|export|readonly|unset|getopts|mapfile|readarray|let|printf\\s+-v)\\b[^;&|\\n]*\\b(${names})\\b`,
-    ).test(text);
-  return { homeKnown: !assigns('HOME'), pwdKnown: !assigns('PWD|OLDPWD|CDPATH') };
+/** A word that sets or names HOME / PWD / CDPATH (`HOME=/`, `read HOME`, `for PWD in`): then `~` or `cd` cannot be trusted. */
+const SETS_HOME = /^HOME(\[[^\]]*\])?(\+?=|$)/;
+const SETS_PWD = /^(PWD|OLDPWD|CDPATH)(\[[^\]]*\])?(\+?=|$)/;
+
+function namesKnown(segments: readonly ShellSegment[], env: CheckEnv): CheckEnv {
+  let homeKnown = env.homeKnown;
+  let pwdKnown = env.pwdKnown;
+  for (const segment of segments) {
+    for (const word of segment.words) {
+      if (SETS_HOME.test(word)) homeKnown = false;
+      if (SETS_PWD.test(word)) pwdKnown = false;
+    }
+  }
+  return homeKnown === env.homeKnown && pwdKnown === env.pwdKnown ? env : { ...env, homeKnown, pwdKnown };
 }
 
-export function checkText(text: string, env: CheckEnv, depth: number, fedBy: Feeder | undefined): BlacklistVerdict {
+export function checkText(text: string, outer: CheckEnv, depth: number, fedBy: Feeder | undefined): BlacklistVerdict {
   if (depth > MAX_DEPTH) {
-    return block('destructive', 'nesting', text, `shell nesting deeper than ${MAX_DEPTH} levels cannot be checked, so it is refused; flatten the command`);
+    return block('unverifiable', 'nesting', text, `shell nesting deeper than ${MAX_DEPTH} levels cannot be checked, so it is refused; flatten the command`);
   }
   if (looksLikeForkBomb(text)) {
     return block('fork_bomb', ':(){ :|:& };:', text.trim(), 'a function that keeps spawning copies of itself exhausts the machine');
@@ -71,6 +78,7 @@ export function checkText(text: string, env: CheckEnv, depth: number, fedBy: Fee
   // `rm${IFS}-rf${IFS}/`: the field separator spelled as a variable is still a space.
   const spaced = text.replace(/\$\{IFS\}|\$IFS(?![A-Za-z0-9_])/g, ' ');
   const segments = lexShell(spaced);
+  const env = namesKnown(segments, outer);
   const tracker = new CwdTracker([...env.cwds]);
   const aliases = new Map<string, string>();
   for (let i = 0; i < segments.length; i++) {

@@ -12,9 +12,9 @@ type Table = Partial<Record<InlineEffect, RegExp>>;
 
 const TABLES: Record<Language, Table> = {
   python: {
-    delete: /\b(?:rmtree|unlink|rmdir|removedirs|send2trash)\b|\bos\s*\.\s*remove\b|\bimport\b[^\n;]*\bremove\b/,
+    delete: /\b(?:rmtree|unlink|rmdir|removedirs|send2trash)\b|\bos\s*\.\s*remove\b|\bimport\b[^\n;]{0,200}\bremove\b/,
     spawn:
-      /\bsubprocess\b|\bos\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn\w*|fork|forkpty|posix_spawnp?)\b|\bpty\b|\bimport\b[^\n;]*\b(?:system|popen|exec[lv]p?e?|spawn\w*|posix_spawnp?)\b|\bmultiprocessing\b|\bcommands\s*\.\s*getoutput\b/,
+      /\bsubprocess\b|\bos\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn\w*|fork|forkpty|posix_spawnp?)\b|\bpty\b|\bimport\b[^\n;]{0,200}\b(?:system|popen|exec[lv]p?e?|spawn\w*|posix_spawnp?)\b|\bmultiprocessing\b|\bcommands\s*\.\s*getoutput\b/,
     connect:
       /\bsocket\s*\.\s*(?:socket|create_connection|create_server|socketpair|fromfd)\b|\bfrom\s+socket\s+import\b|\.connect(?:_ex)?\s*\(|\.bind\s*\(|\burllib\d?\b|\bhttp\.client\b|\bhttplib\b|\brequests\b|\bhttpx\b|\baiohttp\b|\bftplib\b|\bsmtplib\b|\btelnetlib\b|\bparamiko\b|\bwebsockets?\b|\bopen_connection\b|\bhttp\.server\b|\bsocketserver\b/,
     dynamic:
@@ -26,11 +26,11 @@ const TABLES: Record<Language, Table> = {
     connect:
       /\brequire\s*\(\s*['"`](?:node:)?(?:net|dgram|tls|http|https|http2)['"`]|\b(?:net|tls|dgram|http|https|http2)\s*\.\s*(?:connect|createConnection|Socket|createSocket|createServer|get|request)\b|\bfetch\s*\(|\bWebSocket\b|\bXMLHttpRequest\b|\b(?:Deno|Bun)\s*\.\s*(?:connect|listen)\b|\.connect\s*\(|\bcreateConnection\b|\bundici\b|\baxios\b/,
     dynamic:
-      /\beval\s*\(|\bFunction\s*\(|\bimport\s*\(|\brequire\s*\(\s*[^'"`\s)]|\brequire\s*\(\s*`[^`]*\$\{|\bvm\s*\.\s*(?:run|Script|compile)|\bprocess\s*\.\s*mainModule\b|\bmodule\s*\.\s*constructor\b|\bglobalThis\s*\[|\bconstructor\s*\.\s*constructor\b|\bconstructor\s*\[|\batob\s*\(/,
+      /\beval\s*\(|\bFunction\s*\(|\bimport\s*\(|\brequire\s*\(\s*[^'"`\s)]|\brequire\s*\(\s*`[^`]{0,200}\$\{|\bvm\s*\.\s*(?:run|Script|compile)|\bprocess\s*\.\s*mainModule\b|\bmodule\s*\.\s*constructor\b|\bglobalThis\s*\[|\bconstructor\s*\.\s*constructor\b|\bconstructor\s*\[|\batob\s*\(/,
   },
   perl: {
     delete: /\b(?:unlink|rmtree|remove_tree|rmdir|truncate)\b/,
-    spawn: /\b(?:system|exec|fork|qx|syscall|readpipe)\b|`|\bIPC::(?:Open[23]|Run|Cmd)\b|\bopen\d?\b[^;]*\|/,
+    spawn: /\b(?:system|exec|fork|qx|syscall|readpipe)\b|`|\bIPC::(?:Open[23]|Run|Cmd)\b|\bopen\d?\b[^;]{0,200}\|/,
     connect: /\bIO::Socket|\bSocket\b|\bsocket\s*\(|\bLWP\b|\bHTTP::Tiny\b|\bNet::|\bconnect\s*\(/,
     dynamic: /\beval\b|\bdo\s+['"$]|\brequire\s+\$|&\s*[{$]|\bCORE::|\bno\s+strict\b|\bMIME::Base64\b/,
   },
@@ -59,7 +59,7 @@ const TABLES: Record<Language, Table> = {
     dynamic: /\beval\s*\(|\bparse\s*\(|\bdo\s*\.\s*call\b|\bget\s*\(/,
   },
   awk: {
-    spawn: /\bsystem\s*\(|\|\s*&?\s*getline|\bprintf?\b[^;}]*\|/,
+    spawn: /\bsystem\s*\(|\|\s*&?\s*getline|\bprintf?\b[^;}]{0,200}\|/,
     connect: /\/inet\d?\//,
   },
   powershell: {
@@ -79,7 +79,7 @@ export function inlineEffect(language: Language, code: string): { effect: Inline
   const table = TABLES[language];
   for (const effect of ORDER) {
     const m = table[effect]?.exec(text);
-    if (m) return { effect, primitive: m[0].trim().replace(/\s+/g, ' ').slice(0, 40) };
+    if (m) return { effect, primitive: m[0].trim().replace(/\s+/g, ' ').replace(/[\s(]+$/, '').slice(0, 40) };
   }
   return undefined;
 }

@@ -25,6 +25,8 @@ interface Spec {
   valueOptions: string[];
   /** Options after which no script file follows (`python -m mod`). */
   moduleOptions?: string[];
+  /** Options whose value may be glued on (`-MIO::Socket`, `-rsocket`): never inline code. */
+  gluedValue?: string[];
 }
 
 const short = (letters: string) => (arg: string) => {
@@ -40,11 +42,11 @@ const longOr = (longs: string[], shortLetters: string) => (arg: string) => {
 };
 
 const SPECS: Array<[RegExp, Spec]> = [
-  [/^(python|pypy)[0-9.]*$/, { language: 'python', inline: short('c'), valueOptions: ['-W', '-X', '-Q'], moduleOptions: ['-m'] }],
+  [/^(python|pypy)[0-9.]*$/, { language: 'python', inline: short('c'), valueOptions: ['-W', '-X', '-Q'], moduleOptions: ['-m'], gluedValue: ['-W', '-X'] }],
   [/^(node|nodejs|bun)$/, { language: 'node', inline: longOr(['--eval', '--print'], 'ep'), valueOptions: ['-r', '--require', '--import', '--loader', '--experimental-loader', '--input-type', '-C', '--conditions'] }],
-  [/^perl[0-9.]*$/, { language: 'perl', inline: short('eE'), valueOptions: ['-I', '-M', '-m', '-x'] }],
-  [/^(ruby|jruby)[0-9.]*$/, { language: 'ruby', inline: short('e'), valueOptions: ['-I', '-r', '-C', '-E'] }],
-  [/^php[0-9.]*$/, { language: 'php', inline: short('rRBE'), valueOptions: ['-c', '-d', '-z'] }],
+  [/^perl[0-9.]*$/, { language: 'perl', inline: short('eE'), valueOptions: ['-I', '-M', '-m', '-x'], gluedValue: ['-I', '-M', '-m', '-x', '-d'] }],
+  [/^(ruby|jruby)[0-9.]*$/, { language: 'ruby', inline: short('e'), valueOptions: ['-I', '-r', '-C', '-E'], gluedValue: ['-I', '-r', '-C', '-E'] }],
+  [/^php[0-9.]*$/, { language: 'php', inline: short('rRBE'), valueOptions: ['-c', '-d', '-z'], gluedValue: ['-c', '-d', '-z'] }],
   [/^(lua|luajit)[0-9.]*$/, { language: 'lua', inline: short('e'), valueOptions: ['-l'] }],
   [/^(rscript|r)$/, { language: 'r', inline: short('e'), valueOptions: [] }],
   [/^(pwsh|powershell)(\.exe)?$/, { language: 'powershell', inline: longOr(['-Command', '-command', '-EncodedCommand', '-encodedcommand', '-enc'], 'cC'), valueOptions: ['-File'] }],
@@ -66,10 +68,12 @@ export function interpreterCall(argv: readonly string[], name: string): Interpre
       i++;
       continue;
     }
+    if (spec.gluedValue?.some((o) => arg.startsWith(o) && arg.length > o.length)) continue;
     const glued = spec.inline(arg);
     if (glued !== undefined) {
       // Everything from the flag on: later -e's add code, and options cannot hide it.
-      return { language: spec.language, code: [glued, ...args.slice(i + 1)].join(' '), flag: arg.replace(/=.*$/s, '').slice(0, 12), readsStdin: false };
+      const flag = arg.startsWith('--') ? arg.replace(/=.*$/s, '') : arg.slice(0, arg.length - glued.length);
+      return { language: spec.language, code: [glued, ...args.slice(i + 1)].join(' '), flag, readsStdin: false };
     }
   }
   return { language: spec.language, readsStdin: readsProgramFromStdin(args, spec) };

@@ -92,7 +92,7 @@ export function fedProgram(segment: ShellSegment, previous: ShellSegment | undef
       : `runs what \`${short(previous.text)}\` prints as its program, which the blacklist cannot read`;
   return {
     texts: [],
-    refuse: { pattern: '… | sh', why: `${who} ${what}; run the commands directly instead of piping text into ${who}` },
+    refuse: { pattern: interpreterStdin ? `… | ${who}` : '… | sh', why: `${who} ${what}; run the commands directly instead of piping text into ${who}` },
   };
 }
 
@@ -112,6 +112,6 @@ function fromCommand(inner: string, who: string, how: string): FedProgram {
 }
 
 function short(text: string): string {
-  const t = text.trim().replace(/\s+/g, ' ');
+  const t = text.trim().replace(/\s+/g, ' ').replace(/^[{(!]\s*/, '');
   return t.length > 50 ? `${t.slice(0, 47)}…` : t;
 }

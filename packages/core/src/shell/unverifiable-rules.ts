@@ -44,8 +44,8 @@ function destroysWhenFed(argv: readonly string[], name: string): boolean {
 }
 
 const FEEDER_WORDS: Record<Feeder['kind'], string> = {
-  xargs: 'xargs (from its input)',
-  parallel: 'parallel (from its input)',
+  xargs: 'xargs',
+  parallel: 'parallel',
   find: 'find',
 };
 
@@ -108,7 +108,7 @@ function recursiveDeleteFinding(args: readonly string[], label: string, ctx: Cal
           return {
             category: 'destructive',
             pattern: 'rm -r of the workspace',
-            why: `${label} ${word} would delete the whole workspace (${ctx.env.workspace})${cwd !== ctx.env.workspace ? ', counting the case that an earlier cd failed' : ''}; delete named subdirectories instead, e.g. rm -rf ./build, and join cd to them with &&`,
+            why: `${label} ${word} would delete the whole workspace (${ctx.env.workspace})${ctx.cwds.length > 1 && cwd === ctx.env.workspace ? ', counting the case that an earlier cd failed' : ''}; delete named subdirectories instead, e.g. rm -rf ./build, and join cd to them with &&`,
           };
         }
         if (place === 'outside') {

@@ -21,6 +21,8 @@ export interface PathEnv extends KnownNames {
 
 /** At most this many possible working directories are tracked; beyond that, "unknown". */
 const MAX_CWDS = 8;
+/** A working directory longer than this (thousands of `cd a`) is "unknown", keeping checks linear. */
+const MAX_CWD_LENGTH = 4096;
 
 export function normalizeAbsolute(p: string): string {
   return path.posix.normalize(p).replace(/(.)\/$/, '$1');
@@ -46,7 +48,8 @@ export function cwdAfter(argv: readonly string[], cwd: Cwd, env: PathEnv): Cwd |
   const target = operands(argv.slice(1))[0];
   if (target === undefined) return env.homeKnown ? normalizeAbsolute(env.home) : null;
   if (target === '-' || unverifiablePart(target, env) !== undefined) return null;
-  return resolvePath(target, cwd, env);
+  const next = resolvePath(target, cwd, env);
+  return next !== null && next.length > MAX_CWD_LENGTH ? null : next;
 }
 
 /** The old rules' view of a directory: the workspace, the root, home, a system directory, other. */
