@@ -43,6 +43,7 @@ describe.skipIf(!BWRAP.ok)('OS sandbox through a real turn', () => {
     await alice.waitFor((e) => e.type === 'turn_done');
     const first = alice.events.filter((e) => e.type === 'tool_result').at(-1);
     expect(first?.type === 'tool_result' && first.output).toContain('Read-only file system');
+    expect(first?.type === 'tool_result' && first.output).toContain('the OS sandbox (bubblewrap) keeps everything outside the workspace');
     expect(existsSync(target)).toBe(false);
 
     await alice.ok('sandbox:grant', { sessionId: session.id, path: later });

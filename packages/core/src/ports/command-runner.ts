@@ -24,6 +24,8 @@ export interface RunCommandResult {
   timedOut: boolean;
   /** Where the full output was kept, when the runner keeps a log. */
   logPath?: string;
+  /** The OS sandbox the command ran in (e.g. `bubblewrap`), when the runner has one. */
+  sandbox?: string;
 }
 
 export interface CommandRunner {

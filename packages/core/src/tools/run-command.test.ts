@@ -43,6 +43,17 @@ describe('run_command', () => {
     expect(result.output).toMatch(/… \[\d+ characters cut of \d+ in all; full output: \/logs\/c1\.log \(read it with read_file\)\] …/);
   });
 
+  it('says why a write failed when the OS sandbox refused it, and only then', async () => {
+    const refused = 'touch: cannot touch /etc/x: Read-only file system\n';
+    const sandboxed: CommandRunner = { run: async () => ({ exitCode: 1, output: refused, timedOut: false, sandbox: 'bubblewrap' }) };
+    const result = await h.run(runCommandTool, { command: 'touch /etc/x' }, { runner: sandboxed });
+    expect(result.output).toBe(`${refused}[exit code 1]\n[the OS sandbox (bubblewrap) keeps everything outside the workspace and the granted directories read-only; if the command must write there, ask the user to grant that directory]`);
+    const unconfined: CommandRunner = { run: async () => ({ exitCode: 1, output: refused, timedOut: false }) };
+    expect((await h.run(runCommandTool, { command: 'touch /etc/y' }, { runner: unconfined })).output).toBe(`${refused}[exit code 1]`);
+    const fine: CommandRunner = { run: async () => ({ exitCode: 0, output: 'ok\n', timedOut: false, sandbox: 'bubblewrap' }) };
+    expect((await h.run(runCommandTool, { command: 'echo ok' }, { runner: fine })).output).toBe('ok\n[exit code 0]');
+  });
+
   it('on timeout returns the output so far and a timeout line', async () => {
     const result = await h.run(runCommandTool, { command: 'echo started; sleep 10; echo never', timeout_seconds: 0.5 });
     expect(result.isError).toBe(true);

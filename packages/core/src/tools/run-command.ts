@@ -56,7 +56,7 @@ export const runCommandTool = defineTool({
     }
     if (ctx.signal.aborted) return { output: `${output}[command cancelled]`, isError: true };
     const exit = result.exitCode === null ? `killed by signal ${result.signal ?? 'unknown'}` : `exit code ${result.exitCode}`;
-    return { output: `${output}[${exit}]`, isError: result.exitCode !== 0 };
+    return { output: `${output}[${exit}]${sandboxNote(result)}`, isError: result.exitCode !== 0 };
   },
 });
 
@@ -64,6 +64,15 @@ async function startBackground(command: string, env: Record<string, string>, ctx
   const jobs = jobsOf(ctx.services);
   const { jobId, logPath } = await jobs.start({ command, cwd: ctx.cwd, env, sessionId: ctx.sessionId });
   return `Started in the background as job ${jobId}; output goes to ${logPath}. Read it with read_job_output (job_id "${jobId}"), stop it with stop_job.`;
+}
+
+/**
+ * A write the OS sandbox refused reads as a plain "Read-only file system"; say why, so the model
+ * asks for a grant instead of trying other spellings of the same write.
+ */
+function sandboxNote(result: { output: string; sandbox?: string }): string {
+  if (!result.sandbox || !/read-only file system/i.test(result.output)) return '';
+  return `\n[the OS sandbox (${result.sandbox}) keeps everything outside the workspace and the granted directories read-only; if the command must write there, ask the user to grant that directory]`;
 }
 
 function formatSeconds(ms: number): string {

@@ -5,6 +5,8 @@ import { planMounts } from './mount-plan.js';
 
 /** Turns "run this program here" into "run it inside the sandbox". */
 export interface CommandWrapper {
+  /** What the commands run in, e.g. `bubblewrap (no network)`. */
+  readonly name: string;
   wrap(run: { file: string; args: readonly string[]; cwd: string }): { file: string; args: string[] };
 }
 
@@ -63,6 +65,7 @@ export class OsSandbox {
     if (!state.ok) return undefined;
     const extra = (this.options.settings?.writable ?? []).map((dir) => expandHome(dir, this.options.home));
     return {
+      name: this.describe(),
       wrap: ({ file, args, cwd }) => {
         const mounts = planMounts({
           writable: [...writableRoots(), ...extra],

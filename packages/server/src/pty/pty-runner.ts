@@ -111,6 +111,7 @@ export class PtyCommandRunner implements CommandRunner {
         output: captured.text(logPath),
         timedOut,
         logPath,
+        ...(this.options.sandbox ? { sandbox: this.options.sandbox.name } : {}),
       };
     } finally {
       timer.abort();
