@@ -106,13 +106,13 @@ export const Commands = {
     }),
   ),
   /**
-   * The MCP servers of a session's workspace (without `sessionId`: of the server's default
+   * The MCP servers of a session's workspace (or of `cwd`; with neither, of the server's default
    * workspace), user and project scope, each with its live status; `reason` when failed or
    * waiting for approval; `tools` are the names the model sees (`mcp__SERVER__TOOL`).
    */
   'mcp:list': command(
     'any',
-    z.object({ sessionId: z.string().min(1).optional() }).optional().default({}),
+    z.object({ sessionId: z.string().min(1).optional(), cwd: z.string().min(1).optional() }).optional().default({}),
     z.object({
       servers: z.array(
         z.object({
@@ -125,10 +125,10 @@ export const Commands = {
       ),
     }),
   ),
-  /** The skills of a session's workspace (without `sessionId`: of the default workspace), with their root and status. */
+  /** The skills of a session's workspace (or of `cwd`, else the default workspace), with their root and status. */
   'skills:list': command(
     'any',
-    z.object({ sessionId: z.string().min(1).optional() }).optional().default({}),
+    z.object({ sessionId: z.string().min(1).optional(), cwd: z.string().min(1).optional() }).optional().default({}),
     z.object({
       skills: z.array(
         z.object({

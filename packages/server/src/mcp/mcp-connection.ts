@@ -133,14 +133,14 @@ export class McpConnection {
       const text = chunk.toString('utf8');
       for (const line of text.split('\n')) {
         if (line.trim() === '') continue;
-        this.lastStderr = line.trim().slice(0, 200);
+        this.lastStderr = [...this.lastStderr.split(' | ').filter(Boolean), line.trim().slice(0, 200)].slice(-3).join(' | ');
         this.options.logger.info({ mcpServer: this.name, stderr: line }, 'MCP server stderr');
       }
     });
   }
 
   private detail(): string {
-    const parts = [this.lastError && `last error: ${this.lastError}`, this.lastStderr && `last stderr line: ${this.lastStderr}`].filter(Boolean);
+    const parts = [this.lastError && `last error: ${this.lastError}`, this.lastStderr && `last stderr lines: ${this.lastStderr}`].filter(Boolean);
     return parts.length > 0 ? ` (${parts.join('; ')})` : '';
   }
 

@@ -1,5 +1,5 @@
-import type { Logger } from 'pino';
-import { canonicalWorkspace, type Clock, type TurnOptions } from '@tandem/core';
+import pino, { type Logger } from 'pino';
+import { canonicalWorkspace, systemClock, type Clock, type TurnOptions } from '@tandem/core';
 import { SecretStore } from '../secrets/secret-store.js';
 import { McpApprovals } from './mcp-approvals.js';
 import type { McpConnection } from './mcp-connection.js';
@@ -9,8 +9,10 @@ import { WorkspaceMcp } from './workspace-mcp.js';
 export interface McpHubOptions {
   dataDir: string;
   env: NodeJS.ProcessEnv;
-  logger: Logger;
-  clock: Clock;
+  /** Default: silent. */
+  logger?: Logger;
+  /** Default: the system clock. */
+  clock?: Clock;
   startupTimeoutMs?: number;
   turnWaitMs?: number;
 }
@@ -40,8 +42,8 @@ export class McpHub {
             env: this.options.env,
             secret: (name) => this.secret(name),
             approvals: this.approvals,
-            logger: this.options.logger,
-            clock: this.options.clock,
+            logger: this.options.logger ?? pino({ level: 'silent' }),
+            clock: this.options.clock ?? systemClock,
             ...(this.options.startupTimeoutMs !== undefined ? { startupTimeoutMs: this.options.startupTimeoutMs } : {}),
             ...(this.options.turnWaitMs !== undefined ? { turnWaitMs: this.options.turnWaitMs } : {}),
           }),
