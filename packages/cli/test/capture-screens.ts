@@ -4,9 +4,10 @@ import { tandemShellLine, REPO_ROOT } from './cli-runner.js';
 import { startServerFixture } from './server-fixture.js';
 import { Tmux } from './tmux.js';
 
-// Regenerates packages/tui/SCREEN.txt (the README's capture): a real server, the fake model, a
-// driver `ana@laptop` in a 110x30 tmux pane and a viewer `bo@desktop` elsewhere; one turn that
-// reads a file, runs the tests (allowed for the session) and ends with the run summary box.
+// Regenerates packages/tui/SCREEN.txt and SCREEN-permission.txt (the README's captures): a real
+// server, the fake model, a driver `ana@laptop` in a 110x30 tmux pane and a viewer `bo@desktop`
+// elsewhere; one turn that reads a file, asks to run the tests (the dialog is captured before
+// F2 gives it the keys), runs them (allowed for the session) and ends with the run summary box.
 // Run: node --conditions=tandem-source --import tsx packages/cli/test/capture-screens.ts
 
 const fixture = await startServerFixture('proj');
@@ -26,6 +27,9 @@ try {
     { chunks: ['The test suite passes: `npm test` ran 1 test (`adds`) ', 'and it succeeded.'], chunkDelayMs: 20 },
   );
   tmux.type('driver', 'run the tests and tell me if anything is broken', 'Enter');
+  // The dialog as it first shows: the keys are still the input line's (F2 hands them over).
+  const asking = await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && /F2 or Enter on (the )?empty line: answer here/.test(s), 30_000);
+  await writeFile(join(REPO_ROOT, 'packages/tui/SCREEN-permission.txt'), asking);
   await tmux.answerPermission('driver', 's');
   const screen = await tmux.waitFor('driver', (s) => s.includes('Final answer produced') && /driver │ idle/.test(s), 60_000);
   await writeFile(join(REPO_ROOT, 'packages/tui/SCREEN.txt'), screen);

@@ -89,7 +89,7 @@ describe('managing the session from the TUI', () => {
     }
     tmux.type('driver', '', 'F7');
     const listed = await tmux.waitFor('driver', (s) => s.includes('sessions · 2 on this server') && s.includes('other-session'));
-    expect(listed).toMatch(/\* \S+ +idle +openai\/gpt-4\.1 +\d+ attached .*renamed here/);
+    expect(listed).toMatch(/\* \S+ +idle +renamed here +openai\/gpt-4\.1 +\d+ attached +\/\S+/);
     tmux.type('driver', '', 'Enter');
     await tmux.waitFor('driver', (s) => !s.includes('sessions · 2') && /other-session \S+ │/.test(s) && /driver │ idle/.test(s));
   }, 60_000);

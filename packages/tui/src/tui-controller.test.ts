@@ -268,7 +268,7 @@ describe('slash commands and keys', () => {
     await flush();
     const content = panelContent(tui.panels.panel!, tui.state);
     expect(content.rows.map((row) => row.key)).toEqual(['s2', 's1']);
-    expect(content.rows[1]?.text).toMatch(/^\* s1 +idle +openai\/gpt-4\.1-mini .*\/w\/demo {2}demo$/);
+    expect(content.rows[1]?.text).toMatch(/^\* s1 +idle +demo +openai\/gpt-4\.1-mini +\/w\/demo$/);
     press('enter');
     await flush();
     expect(switched).toEqual(['s2']);
