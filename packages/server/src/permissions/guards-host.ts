@@ -70,7 +70,7 @@ export async function openGuardsHost(options: GuardsHostOptions): Promise<Guards
   });
   if (audit.skippedOnLoad > 0) warn(`skipped ${audit.skippedOnLoad} unreadable line(s) in ${audit.file}`);
   const sessions = new Map<string, SessionGuards>();
-  const blacklist = options.blacklist ?? ((command: string) => checkCommandBlacklist(command));
+  const blacklist = options.blacklist ?? ((command: string, context?: { workspace?: string }) => checkCommandBlacklist(command, context ?? {}));
 
   const handlers: HandlerMap = {
     ...permissionHandlers(store, (sessionId) => sessions.get(sessionId)),

@@ -23,6 +23,8 @@ import { workspaceKey } from './workspace-key.js';
 /** The blacklist check the gate runs first (core's `checkCommandBlacklist` fits). */
 export type BlacklistCheck = (
   command: string,
+  /** Where the command runs: recursive deletes must stay inside this workspace. */
+  context?: { workspace?: string },
 ) => { blocked: false } | { blocked: true; category: string; pattern: string; message: string; segment?: string };
 
 /**
@@ -108,7 +110,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     const rawCommand = isCommand ? (call.args as { command?: unknown } | null)?.command : undefined;
     const command = typeof rawCommand === 'string' ? rawCommand : '';
     if (isCommand) {
-      const hit = blacklist(command);
+      const hit = blacklist(command, { workspace: options.workspace });
       if (hit.blocked) {
         return {
           kind: 'refuse',
@@ -116,7 +118,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
           decision: 'blacklisted',
           decidedBy: 'system',
           danger: call.danger,
-          reason: `refused by the command blacklist (${hit.category}: ${hit.pattern}): ${hit.message}. No permission can unlock this; use a safer command.`,
+          // The message names the category, pattern and segment, says why and that nothing ran.
+          reason: hit.message,
         };
       }
     }
