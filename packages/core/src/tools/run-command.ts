@@ -10,7 +10,7 @@ const COMMAND_GRACE_MS = 10_000;
 
 const description = `Runs a shell command in the workspace (a pty, non-interactive: CI=1, no pagers, no prompts) and returns its output and exit code. Default timeout 60 s; timeout_seconds raises it up to the host's maximum (600 s by default). On timeout you get the output so far and a timeout line.
 Long output is cut to its first and last 8 KB; when that happens the result says where the full log is.
-Chain dependent commands with &&. Some commands are always refused (command blacklist: rm -rf of /, ~ or ., disk formatting, sudo/su, chmod 777, fork bombs, reverse shells, shutdown/reboot).
+Chain dependent commands with &&. Some commands are always refused (command blacklist: rm -rf of /, ~ or ., dd and disk formatting, sudo/su, chmod 777, fork bombs, reverse shells, shutdown/reboot), and so is what the blacklist cannot verify: rm/shred/truncate/chown fed by xargs, parallel, a loop variable or a substitution; recursive deletes outside the workspace; text piped into sh; inline python/node/perl code that deletes files, starts programs or opens connections. Write paths literally, relative to the workspace.
 For long-running processes (servers, watchers) pass background: true: it returns a job id at once; read its output with read_job_output, stop it with stop_job.
 Prefer read_file, list_directory, search_files and grep_files for looking at files, and edit_file / write_file for changing them: they are safer and need no shell.`;
 
@@ -28,7 +28,7 @@ export const runCommandTool = defineTool({
   timeoutMs: (args) => (args.background || args.timeout_seconds === undefined ? undefined : args.timeout_seconds * 1000 + COMMAND_GRACE_MS),
   async execute(args, ctx) {
     const env = { ...NONINTERACTIVE_ENV, ...commandEnvOf(ctx.services) };
-    const verdict = checkCommandBlacklist(args.command, env.HOME ? { home: env.HOME } : {});
+    const verdict = checkCommandBlacklist(args.command, { workspace: ctx.cwd, ...(env.HOME ? { home: env.HOME } : {}) });
     if (verdict.blocked) return { output: verdict.message, isError: true };
     if (args.background) return startBackground(args.command, env, ctx);
     const { defaultMs, maxMs } = commandTimeouts(ctx.services);
