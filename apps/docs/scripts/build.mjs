@@ -16,7 +16,9 @@ const siteDir = join(here, '..', 'site');
 const NAV = [
   ['index', 'Overview'],
   ['getting-started', 'Getting started'],
+  ['requirements', 'Requirements'],
   ['architecture', 'Architecture'],
+  ['contracts', 'Contracts'],
   ['protocol', 'Wire protocol (generated)'],
   ['cli', 'CLI reference'],
   ['tui', 'The TUI'],
@@ -24,6 +26,7 @@ const NAV = [
   ['tools', 'Tools (generated)'],
   ['safety', 'Sandbox, blacklist, permissions'],
   ['web-tools', 'Web search and fetch'],
+  ['calendar', 'Calendar'],
   ['providers', 'Models and providers'],
   ['context-and-memory', 'Context and memory'],
 ];

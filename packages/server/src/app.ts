@@ -22,6 +22,7 @@ import {
 } from '@tandem/core';
 import { authenticate, type ClientIdentity, type Tokens } from './auth.js';
 import { webSearcherFromSettings } from './config/web-searcher-from-settings.js';
+import { userTimeZone } from './config/time-zone.js';
 import { loadServerSettings, type ServerSettings } from './config/server-settings.js';
 import { SessionContexts } from './context/session-contexts.js';
 import { contextHandlers } from './handlers/context-handlers.js';
@@ -29,6 +30,8 @@ import { bindCommands, type CommandLimiter, type HandlerMap } from './handlers/d
 import { memoryHandlers } from './handlers/memory-handlers.js';
 import { mcpHandlers } from './handlers/mcp-handlers.js';
 import { McpHub } from './mcp/mcp-hub.js';
+import { skillsHandlers } from './handlers/skills-handlers.js';
+import { WorkspaceSkills } from './skills/workspace-skills.js';
 import { jobHandlers } from './handlers/job-handlers.js';
 import { modelHandlers } from './handlers/model-handlers.js';
 import { sandboxHandlers } from './handlers/sandbox-handlers.js';
@@ -148,12 +151,15 @@ export function createApplication(deps: ApplicationDeps): Application {
   // MCP servers (SPEC K1): per workspace, started lazily, stopped with the server.
   const mcp = new McpHub({ dataDir: deps.dataDir, env, logger, clock });
   const defaultCwd = deps.defaultCwd ?? process.cwd();
+  // Skills (SPEC K2, T2): listed in the prompt, read_skill, skill__NAME commands through run_command's path.
+  const skills = new WorkspaceSkills({ dataDir: deps.dataDir, home: deps.home ?? homedir() });
   const commandServices: ToolServices = {
     ...(settings.commandTimeoutMs !== undefined ? { defaultCommandTimeoutMs: settings.commandTimeoutMs } : {}),
     ...(settings.maxCommandTimeoutMs !== undefined ? { maxCommandTimeoutMs: settings.maxCommandTimeoutMs } : {}),
     ...(settings.commandEnv ? { commandEnv: settings.commandEnv } : {}),
     webSearcher: webSearcherFromSettings(settings.webSearch, env, clock, logger),
     ...(settings.webFetch ? { webFetch: settings.webFetch } : {}),
+    calendar: { calendars: settings.calendars ?? [], timezone: userTimeZone(settings, env), env },
   };
   const limits: Partial<TurnLimits> = {
     ...(settings.maxIterations !== undefined ? { maxIterations: settings.maxIterations } : {}),
@@ -193,7 +199,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     logger,
     limits: Object.keys(limits).length > 0 ? limits : undefined,
     extendTurn: async (session, options) => {
-      const extended = await mcp.extendTurn(session, await extras(session, options));
+      const extended = await mcp.extendTurn(session, skills.extendTurn(session, await extras(session, options)));
       return deps.extendTurn ? deps.extendTurn(session, extended) : extended;
     },
     hooks: composeHooks(guards, deps.hooks),
@@ -217,6 +223,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     ...contextHandlers(manager, contexts),
     ...memoryHandlers({ sessions: manager, memories, dataDir: deps.dataDir, resolve }),
     ...mcpHandlers(mcp, manager, defaultCwd),
+    ...skillsHandlers(skills, manager, defaultCwd),
     ...guards?.handlers(),
     ...deps.handlers,
   };

@@ -1,4 +1,7 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeModelBed, startTestServer } from './server-harness.js';
@@ -61,5 +64,26 @@ describe('web tools in a real turn', () => {
     expect(asked).toContain('web_fetch');
     // The model saw the search results in its next request.
     expect(JSON.stringify(bed.fake.requests[1]?.body)).toContain('Tandem 2.0 released');
+  });
+
+  it('reads the configured calendar in the user zone without asking', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'tandem-cal-'));
+    const file = path.join(dir, 'team.ics');
+    await writeFile(
+      file,
+      ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//t', 'BEGIN:VEVENT', 'UID:p@t', 'DTSTAMP:20261101T000000Z', 'DTSTART:20261203T010000Z', 'DTEND:20261203T020000Z', 'SUMMARY:Planning', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n'),
+    );
+    const again = await startTestServer({ env: bed.env(), settings: { calendars: [{ name: 'Team', ics: file }], timezone: 'Asia/Tokyo' } });
+    bed.server = again;
+    const alice = await again.connect('alice');
+    const { session } = await alice.ok('session:create', {});
+    await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
+    bed.fake.enqueue({ toolCalls: [{ name: 'get_calendar_events', args: { from: '2026-12-03', to: '2026-12-03' } }] }, { text: 'Planning at 10.' });
+    await alice.ok('session:send', { sessionId: session.id, text: 'what is on tomorrow?' });
+    await alice.waitFor((e) => e.type === 'turn_done');
+    const result = alice.persisted().find((e) => e.type === 'tool_result');
+    expect(result?.type === 'tool_result' && result.output).toContain('- 2026-12-03T10:00:00+09:00 → 2026-12-03T11:00:00+09:00  Planning  [Team]');
+    expect(alice.persisted().some((e) => e.type === 'permission_request')).toBe(false);
+    await rm(dir, { recursive: true, force: true });
   });
 });

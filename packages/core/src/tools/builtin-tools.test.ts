@@ -20,6 +20,7 @@ const EXPECTED: Record<string, { danger: string; readOnly: boolean }> = {
   self_clone: { danger: 'dangerous', readOnly: false },
   web_search: { danger: 'safe', readOnly: true },
   web_fetch: { danger: 'medium', readOnly: true },
+  get_calendar_events: { danger: 'safe', readOnly: true },
 };
 
 describe('builtinTools', () => {

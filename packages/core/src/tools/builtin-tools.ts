@@ -10,6 +10,7 @@ import { readFileTool } from './read-file.js';
 import { runCommandTool } from './run-command.js';
 import { searchFilesTool } from './search-files.js';
 import { selfCloneTool } from './self-clone.js';
+import { getCalendarEventsTool } from './calendar/index.js';
 import { webFetchTool, webSearchTool } from './web/index.js';
 import { writeFileTool } from './write-file.js';
 
@@ -33,5 +34,6 @@ export function builtinTools(): AnyTool[] {
     selfCloneTool,
     webSearchTool,
     webFetchTool,
+    getCalendarEventsTool,
   ] as AnyTool[];
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { WebSearchSettingSchema } from '@tandem/core';
+import { CalendarsSettingSchema, WebSearchSettingSchema } from '@tandem/core';
+import { isTimeZone } from './time-zone.js';
 
 /**
  * The server's own limits in `<dataDir>/config.json` (beside the providers part core reads).
@@ -49,6 +50,10 @@ export const ServerSettingsShape = {
   webSearch: WebSearchSettingSchema,
   /** web_fetch: `allowHosts` may resolve to loopback/private addresses (refused otherwise). */
   webFetch: z.object({ allowHosts: z.array(z.string().min(1)).max(100).optional() }).strict(),
+  /** get_calendar_events sources: `[{ name, ics: PATH_OR_URL } | { name, caldav: { url, username, passwordEnv } }]`. */
+  calendars: CalendarsSettingSchema,
+  /** The user's IANA time zone for calendar and routine times (default `TZ`, else the server's zone). */
+  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as "Europe/Berlin"'),
   /** Extra environment for run_command (e.g. `{ "NODE_ENV": "development" }`). */
   commandEnv: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.string()),
   /**

@@ -1,0 +1,2 @@
+export { getCalendarEventsTool } from './get-calendar-events.js';
+export { CalendarsSettingSchema, type CalendarSettings, type CalendarSource } from './calendar-config.js';
