@@ -22,7 +22,7 @@ export async function toolsReference() {
     '',
     '## Command blacklist',
     '',
-    `Every \`run_command\` is parsed into segments (a quote-aware shell lexer; \`bash -c\`, \`sh -c\`, \`eval\`, \`$(…)\`, backticks and wrapper commands such as \`env\`, \`nice\`, \`timeout\`, \`xargs\` are looked through) and checked against these ${patterns.length} patterns **before** any permission decision, so no stored approval can unlock them. A refused command returns an error result naming the category and is never executed.`,
+    `Every \`run_command\` is parsed into segments (a quote-aware shell lexer; \`bash -c\`, \`sh -c\`, \`eval\`, \`$(…)\`, backticks, brace expansion, \`cd\` and wrapper commands such as \`env\`, \`nice\`, \`timeout\`, \`xargs\` are looked through) and checked against these ${patterns.length} patterns **before** any permission decision, so no stored approval can unlock them. The \`unverifiable\` rows are the classes refused because the parser cannot resolve them to literal text (see [Safety](safety.html#command-blacklist) for where the line is). A refused command returns an error result naming the category and is never executed.`,
     '',
     '| category | pattern | why |',
     '|---|---|---|',
