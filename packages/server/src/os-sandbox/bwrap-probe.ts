@@ -48,6 +48,16 @@ export function probeBwrap(options: ProbeOptions): ProbeResult {
   }
 }
 
+const probed = new Map<string, ProbeResult>();
+
+/** `probeBwrap` once per process and setting (a test run starts many servers; the answer is the same). */
+export function probeBwrapOnce(options: ProbeOptions): ProbeResult {
+  const key = JSON.stringify([options.platform ?? process.platform, options.pathEnv ?? process.env.PATH ?? '', options.network]);
+  let result = probed.get(key);
+  if (!result) probed.set(key, (result = probeBwrap(options)));
+  return result;
+}
+
 function findOnPath(name: string, pathEnv: string): string | undefined {
   for (const dir of pathEnv.split(path.delimiter)) {
     if (!dir) continue;

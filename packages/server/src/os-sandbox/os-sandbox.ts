@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { bwrapArgs, HIDDEN_SYSTEM_LOCATIONS } from './bwrap-args.js';
-import { probeBwrap, type ProbeResult } from './bwrap-probe.js';
+import { probeBwrapOnce, type ProbeResult } from './bwrap-probe.js';
 import { planMounts } from './mount-plan.js';
 
 /** Turns "run this program here" into "run it inside the sandbox". */
@@ -43,7 +43,7 @@ export class OsSandbox {
     const settings = options.settings ?? {};
     this.network = settings.network ?? true;
     if (settings.enabled === false) this.state = { ok: false, reason: 'turned off in config.json (commandSandbox.enabled: false)' };
-    else this.state = (options.probe ?? ((network) => probeBwrap({ network })))(this.network);
+    else this.state = (options.probe ?? ((network) => probeBwrapOnce({ network })))(this.network);
   }
 
   get active(): boolean {
