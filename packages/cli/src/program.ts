@@ -1,17 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { defaultDataDir, runServe, SERVER_VERSION } from '@tandem/server';
 import { defaultClientName } from './client-name.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerMcpCommands } from './commands/mcp.js';
-import { attach } from './commands/attach.js';
-import { restartLocal, stopLocal } from './commands/lifecycle.js';
-import { listSessions } from './commands/list.js';
-import { openLocal } from './commands/open.js';
-import { removeSession } from './commands/remove.js';
-import { showStatus } from './commands/status.js';
+import { defaultDataDir } from './data-dir.js';
 import { unknownCommandMessage } from './unknown-command.js';
 import { parseModelSpec } from './workspace.js';
+
+// Each command loads what it needs when it runs: the server, core and the TUI take seconds of
+// CPU to import, which `tandem help` or a mistyped flag should not pay.
 
 /** What a command's action ends with: an exit code, or `'running'` for a server that keeps going. */
 export type Outcome = number | 'running';
@@ -51,7 +49,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
   const program = new Command('tandem')
     .description('a tool-using AI agent in a headless server, driven from one or more terminals')
     .usage('[options] [command]')
-    .version(SERVER_VERSION, '-V, --version', 'print the version')
+    .version(CLI_VERSION, '-V, --version', 'print the version')
     .enablePositionalOptions()
     .allowExcessArguments()
     .helpCommand('help [command]', 'show help for tandem or for one command')
@@ -64,6 +62,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .action(async (options: { cwd?: string; model?: string; dataDir?: string; port: number; name: string }, command: Command) => {
       const [word] = command.args;
       if (word !== undefined) throw new UsageError(unknownCommandMessage(word, program.commands.map((c) => c.name())));
+      const { openLocal } = await import('./commands/open.js');
       hooks.done(await openLocal({ dataDir: dataDirOf(options.dataDir), port: options.port, name: options.name, cwd: options.cwd, model: options.model }));
     });
 
@@ -79,6 +78,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (session: string | undefined, options: AttachFlags) => {
+      const { attach } = await import('./commands/attach.js');
       hooks.done(await attach({ ...options, session, dataDir: dataDirOf(options.dataDir) }));
     });
 
@@ -90,6 +90,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--json', 'print JSON instead of a table')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (options: { url?: string; token?: string; json?: boolean; dataDir?: string }) => {
+      const { listSessions } = await import('./commands/list.js');
       hooks.done(await listSessions({ ...options, dataDir: dataDirOf(options.dataDir) }));
     });
 
@@ -101,6 +102,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--token <token>', 'the control token of that server (default: from the data directory)')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (session: string, options: { url?: string; token?: string; dataDir?: string }) => {
+      const { removeSession } = await import('./commands/remove.js');
       hooks.done(await removeSession({ ...options, session, dataDir: dataDirOf(options.dataDir) }));
     });
 
@@ -112,6 +114,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--token <token>', 'a token of that server (default: from the data directory)')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (options: { json?: boolean; url?: string; token?: string; dataDir?: string }) => {
+      const { showStatus } = await import('./commands/status.js');
       hooks.done(await showStatus({ ...options, dataDir: dataDirOf(options.dataDir) }));
     });
 
@@ -121,6 +124,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--force', 'stop even while turns run; they end as interrupted')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (options: { force?: boolean; dataDir?: string }) => {
+      const { stopLocal } = await import('./commands/lifecycle.js');
       hooks.done(await stopLocal({ dataDir: dataDirOf(options.dataDir), force: options.force, port: DEFAULT_PORT }));
     });
 
@@ -131,6 +135,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--port <port>', 'port when no server was running', parsePort, DEFAULT_PORT)
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (options: { force?: boolean; port: number; dataDir?: string }) => {
+      const { restartLocal } = await import('./commands/lifecycle.js');
       hooks.done(await restartLocal({ dataDir: dataDirOf(options.dataDir), force: options.force, port: options.port }));
     });
 
@@ -142,6 +147,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .allowExcessArguments()
     .action(async (_options: unknown, command: Command) => {
       // runServe parses its own flags (and prints its own --help), so they stay in one place.
+      const { runServe } = await import('@tandem/server');
       await runServe(['serve', ...command.args]);
       hooks.done('running');
     });
@@ -172,6 +178,9 @@ export class UsageError extends Error {
 function dataDirOf(flag: string | undefined): string {
   return flag ? resolve(flag) : defaultDataDir();
 }
+
+/** This package's version (package.json sits one level above src/ and dist/). */
+const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 function parsePort(value: string): number {
   const port = Number(value);

@@ -1,8 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { runAuditCommand, runPermissionsCommand } from '@tandem/server';
-import { editMemory } from './memory-edit.js';
-import { exportMemory, showMemory, type MemoryFormat } from './memory.js';
-import { listModels } from './models.js';
+import type { MemoryFormat } from './memory.js';
 
 export interface AdminContext {
   /** `--data-dir` resolved, or the default data directory. */
@@ -28,6 +25,7 @@ export function registerAdminCommands(program: Command, context: AdminContext): 
     .option('--json', 'print JSON')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (options: { workspace?: string; json?: boolean; dataDir?: string }) => {
+      const { runPermissionsCommand } = await import('@tandem/server');
       context.done(
         await runPermissionsCommand({
           dataDir: context.dataDirOf(options.dataDir),
@@ -44,6 +42,7 @@ export function registerAdminCommands(program: Command, context: AdminContext): 
     .argument('<id>', 'the rule id, as `tandem permissions list` shows it')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (id: string, options: { dataDir?: string }) => {
+      const { runPermissionsCommand } = await import('@tandem/server');
       context.done(await runPermissionsCommand({ dataDir: context.dataDirOf(options.dataDir), action: 'revoke', id, out: process.stdout }));
     });
 
@@ -56,6 +55,7 @@ export function registerAdminCommands(program: Command, context: AdminContext): 
     .option('--limit <n>', 'how many recent records to print first (default 50)', parseCount)
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (options: { session?: string; tail?: boolean; json?: boolean; limit?: number; dataDir?: string }) => {
+      const { runAuditCommand } = await import('@tandem/server');
       context.done(
         await runAuditCommand({
           dataDir: context.dataDirOf(options.dataDir),
@@ -76,6 +76,7 @@ export function registerAdminCommands(program: Command, context: AdminContext): 
     .option('--json', 'print JSON')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .action(async (options: { url?: string; token?: string; json?: boolean; dataDir?: string }) => {
+      const { listModels } = await import('./models.js');
       context.done(await listModels({ ...options, viewer: true, dataDir: context.dataDirOf(options.dataDir) }));
     });
 
@@ -98,6 +99,8 @@ export function registerAdminCommands(program: Command, context: AdminContext): 
       const session = options.session ?? (known ? positional : action);
       if (!known && positional !== undefined) throw new Error(`unknown memory action "${action}": expected show, edit or export`);
       const connection = { url: options.url, token: options.token, viewer: true, dataDir: context.dataDirOf(options.dataDir), session };
+      const { editMemory } = await import('./memory-edit.js');
+      const { exportMemory, showMemory } = await import('./memory.js');
       if (action === 'edit') return context.done(await editMemory({ ...connection, workspace: options.workspace }));
       if (action === 'export') return context.done(await exportMemory({ ...connection, format: options.format, file: options.out }));
       context.done(await showMemory(connection));
