@@ -19,5 +19,5 @@ fi
 pnpm install --frozen-lockfile >&2
 pnpm build >&2
 
-# `tandem` on the PATH, so it works in any folder (README "Set-up").
+# `tandem` on the PATH, so it works in any folder (README "On a fresh machine").
 ./scripts/install-launcher.sh
