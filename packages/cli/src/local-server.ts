@@ -11,6 +11,8 @@ export const SERVER_OUT_FILE = 'server.out';
 export interface LocalServerOptions {
   dataDir: string;
   port: number;
+  /** Interface to listen on (default the server's, 127.0.0.1). */
+  host?: string | undefined;
   /** How long to wait for a background server to come up. */
   startTimeoutMs?: number;
   /** The command that runs `tandem serve`; default: this same program. */
@@ -42,7 +44,8 @@ export async function startBackgroundServer(options: LocalServerOptions): Promis
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let child;
   try {
-    child = spawn(command.file, [...command.args, 'serve', '--port', String(options.port), '--data-dir', options.dataDir], {
+    const host = options.host ? ['--host', options.host] : [];
+    child = spawn(command.file, [...command.args, 'serve', ...host, '--port', String(options.port), '--data-dir', options.dataDir], {
       detached: true,
       stdio: ['ignore', out, out],
       // This shell's environment (so a restart picks up new keys), but not its folder: the

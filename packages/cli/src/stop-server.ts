@@ -31,6 +31,11 @@ export async function stopServer(info: ServerInfo, timeoutMs = 20_000): Promise<
   }
 }
 
+/** The host of a server URL as `--host` takes it, e.g. `0.0.0.0` or `::1`. */
+export function hostOf(url: string): string {
+  return new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
 /** The port of a server URL, e.g. 7777 for `http://127.0.0.1:7777`. */
 export function portOf(url: string): number | undefined {
   const port = Number(new URL(url).port);

@@ -1,6 +1,6 @@
 import type { SessionInfo } from '@tandem/shared';
 import { findRunningServer, startBackgroundServer } from '../local-server.js';
-import { portOf, stopServer } from '../stop-server.js';
+import { hostOf, portOf, stopServer } from '../stop-server.js';
 import { withClient } from './with-client.js';
 
 export interface LifecycleOptions {
@@ -33,19 +33,22 @@ export async function stopLocal(options: LifecycleOptions): Promise<number> {
 
 /**
  * `tandem restart`: stops the local server like `stop`, then starts a new one in the
- * background on the same port with this shell's environment (attached terminals reconnect).
+ * background on the same address and port with this shell's environment (attached terminals
+ * reconnect).
  */
 export async function restartLocal(options: LifecycleOptions): Promise<number> {
   const out = options.out ?? process.stdout;
   const info = await findRunningServer(options.dataDir);
   let port = options.port;
+  let host: string | undefined;
   if (info) {
     const refusal = await refuseWhileRunning(options, 'restart');
     if (refusal) return refusal;
     await stopServer(info);
     port = portOf(info.url) ?? port;
+    host = hostOf(info.url);
   }
-  const started = await startBackgroundServer({ dataDir: options.dataDir, port });
+  const started = await startBackgroundServer({ dataDir: options.dataDir, port, host });
   out.write(
     info
       ? `restarted the tandem server: ${started.url} (pid ${started.pid}, was ${info.pid}); attached terminals reconnect by themselves\n`
