@@ -43,6 +43,10 @@ describe('several sessions at once', () => {
     const { session: b } = await bob.ok('session:create', { cwd: dirB });
     await alice.ok('session:attach', { sessionId: a.id, role: 'driver' });
     await bob.ok('session:attach', { sessionId: b.id, role: 'driver' });
+    // Commands run in the OS sandbox, whose /tmp is private to each command: the meeting
+    // directory is shared only because both drivers grant it.
+    await alice.ok('sandbox:grant', { sessionId: a.id, path: meeting });
+    await bob.ok('sandbox:grant', { sessionId: b.id, path: meeting });
 
     await Promise.all([alice.ok('session:send', { sessionId: a.id, text: 'where?' }), bob.ok('session:send', { sessionId: b.id, text: 'where?' })]);
     const list = await alice.ok('session:list', {});
