@@ -30,6 +30,8 @@ async function start(opts: { dataDir?: string; clock?: FakeClock } = {}): Promis
 async function setMode(alice: TestClient, sessionId: string, mode: ApprovalMode): Promise<void> {
   const { session } = await alice.ok('session:configure', { sessionId, mode });
   expect(session.mode).toBe(mode);
+  // Everyone attached sees the change; wait for it so later `from` seqs follow it.
+  await alice.waitFor((e) => e.type === 'session_configured' && e.mode === mode);
 }
 
 /** Sends one message and waits for its turn to end, without answering any question. */
@@ -44,7 +46,11 @@ async function records(alice: TestClient, sessionId: string): Promise<AuditRecor
   return (await alice.ok('audit:query', { sessionId })).records;
 }
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('asking only when it matters (SPEC U4)', () => {
   it('runs read-only commands without a question; the tool_call says why and is safe; anything that could write still asks', async () => {
@@ -78,7 +84,7 @@ describe('asking only when it matters (SPEC U4)', () => {
     expect(events.some(isRequest)).toBe(false);
     expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ danger: 'safe', reason: 'read-only command: pwd' });
 
-    const from = alice.events.at(-1)!.seq;
+    const from = alice.events.at(-1)?.seq ?? 0;
     bed.fake.enqueue(calls({ name: 'run_command', args: { command: 'ls' } }), { text: 'done' });
     await alice.ok('session:send', { sessionId, text: 'list' });
     const asked = await alice.waitFor((e) => isRequest(e) && e.seq > from);
@@ -123,6 +129,9 @@ describe('approval modes (SPEC U2)', () => {
     const asked = await alice.waitFor((e) => isRequest(e) && e.seq > from);
     expect(asked).toMatchObject({ tool: 'write_file' });
     if (asked.type !== 'permission_request') throw new Error('unreachable');
+    // The call is in the log before the question about it.
+    const announced = alice.persisted().find((e) => e.type === 'tool_call' && e.callId === asked.callId);
+    expect(announced?.seq).toBeLessThan(asked.seq);
     await alice.ok('permission:respond', { sessionId, requestId: asked.requestId, decision: 'deny_once' });
     await alice.waitFor((e) => isDone(e) && e.seq > from);
   });
@@ -142,7 +151,7 @@ describe('approval modes (SPEC U2)', () => {
       { name: 'run_command', args: { command: 'touch made-by-command' } },
       { name: 'write_file', args: { path: '.git/config', content: '[core]\n' } },
     ]) {
-      const from = alice.events.at(-1)!.seq;
+      const from = alice.events.at(-1)?.seq ?? 0;
       bed.fake.enqueue(calls(call), { text: 'done' });
       await alice.ok('session:send', { sessionId, text: call.name });
       const asked = await alice.waitFor((e) => isRequest(e) && e.seq > from);
@@ -189,7 +198,7 @@ describe('approval modes (SPEC U2)', () => {
 
     // Back to ask: the next call asks again.
     await setMode(alice, sessionId, 'ask');
-    const from = alice.events.at(-1)!.seq;
+    const from = alice.events.at(-1)?.seq ?? 0;
     bed.fake.enqueue(calls({ name: 'write_file', args: { path: 'new.txt', content: 'x' } }), { text: 'done' });
     await alice.ok('session:send', { sessionId, text: 'write again' });
     const asked = await alice.waitFor((e) => isRequest(e) && e.seq > from);
@@ -214,9 +223,8 @@ describe('approval modes (SPEC U2)', () => {
 describe('every call leaves one record (SPEC U6)', () => {
   it('a command cancelled while it runs leaves one cancelled record', async () => {
     const { alice, sessionId } = await start();
-    await setMode(alice, sessionId, 'ask');
     bed.fake.enqueue(calls({ name: 'run_command', args: { command: 'echo started; sleep 300' } }), { text: 'never' });
-    const from = alice.events.at(-1)!.seq;
+    const from = alice.events.at(-1)?.seq ?? 0;
     await alice.ok('session:send', { sessionId, text: 'long' });
     const asked = await alice.waitFor((e) => isRequest(e) && e.seq > from);
     if (asked.type !== 'permission_request') throw new Error('unreachable');
@@ -244,7 +252,7 @@ describe('every call leaves one record (SPEC U6)', () => {
     await alice.waitFor((e) => isDone(e) && e.seq > from);
     expect((await records(alice, sessionId)).at(-1)).toMatchObject({ decision: 'deny_once', outcome: 'denied' });
 
-    from = alice.events.at(-1)!.seq;
+    from = alice.events.at(-1)?.seq ?? 0;
     bed.fake.enqueue(calls({ name: 'run_command', args: { command: 'touch unanswered' } }), { text: 'never' });
     await alice.ok('session:send', { sessionId, text: 'nobody answers' });
     await alice.waitFor((e) => isRequest(e) && e.seq > from);

@@ -33,7 +33,9 @@ afterEach(async () => {
 });
 
 /** A gate that records each step it is asked and answers from `verdicts`. */
-function recordingGate(screen?: (call: GateCall) => { danger: GateCall['danger']; reason?: string; refusal?: { reason: string; outcome: 'refused' | 'blocked' } }) {
+function recordingGate(
+  screen?: (call: GateCall) => { danger: GateCall['danger']; reason?: string; refusal?: { reason: string; outcome: 'refused' | 'blocked' } },
+) {
   const steps: string[] = [];
   const gate: ToolGate = {
     check: async (call) => {
@@ -64,7 +66,11 @@ function options(gate: ToolGate, tools: AnyTool[] = [writeFileTool as AnyTool, e
   });
 }
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('the call pipeline', () => {
   it('refuses a path outside the workspace before the gate: no screen, no check (no question), nothing written', async () => {
@@ -77,7 +83,7 @@ describe('the call pipeline', () => {
     expect(await exists(path.join(root.path, 'escape.txt'))).toBe(false);
   });
 
-  it('hands the gate the resolved paths; screens, announces with the screen\'s reason, then checks', async () => {
+  it("hands the gate the resolved paths; screens, announces with the screen's reason, then checks", async () => {
     const { gate, steps } = recordingGate(() => ({ danger: 'medium', reason: 'auto-edit mode: a file edit inside the workspace' }));
     fake.server.enqueue({ toolCalls: [{ id: 'w', name: 'write_file', args: { path: 'src/a.txt', content: 'hello' } }] }, { text: 'ok' });
     const events = await collect(runTurn(options(gate)));
@@ -89,7 +95,9 @@ describe('the call pipeline', () => {
   });
 
   it('ends a call the screen refuses without the check, saying why on the tool_call and the result', async () => {
-    const { gate, steps } = recordingGate((call) => (call.tool === 'echo' ? { danger: 'safe', refusal: { reason: 'Refused: read-only mode.', outcome: 'refused' } } : { danger: 'medium' }));
+    const { gate, steps } = recordingGate((call) =>
+      call.tool === 'echo' ? { danger: 'safe', refusal: { reason: 'Refused: read-only mode.', outcome: 'refused' } } : { danger: 'medium' },
+    );
     fake.server.enqueue({ toolCalls: [{ id: 'e', name: 'echo', args: { text: 'hi' } }] }, { text: 'ok' });
     const events = await collect(runTurn(options(gate)));
     expect(steps).toEqual(['screen echo']);
@@ -110,7 +118,11 @@ describe('the call pipeline', () => {
     const gate: ToolGate = {
       check: async (call) => (call.tool === 'echo' ? { allow: false, reason: 'denied by ana (deny_once)' } : { allow: true }),
     };
-    fake.server.enqueue({ toolCalls: [{ id: 'e', name: 'echo', args: { text: 'x' } }] }, { toolCalls: [{ id: 'h', name: 'hang', args: {} }] }, { text: 'done' });
+    fake.server.enqueue(
+      { toolCalls: [{ id: 'e', name: 'echo', args: { text: 'x' } }] },
+      { toolCalls: [{ id: 'h', name: 'hang', args: {} }] },
+      { text: 'done' },
+    );
     const gen = collect(runTurn(options(gate, [echoTool as AnyTool, hangTool as AnyTool], { clock, limits: { toolTimeoutMs: 1000 } })));
     await clock.waitForSleepers(1);
     await clock.advance(1000);

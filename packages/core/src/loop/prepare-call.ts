@@ -48,10 +48,7 @@ export async function prepareCall(call: ToolCall, env: PrepareEnvironment): Prom
     return refuse(`Unknown tool "${call.name}". Available tools: ${names}.`, 'error');
   }
   if (call.args === undefined) {
-    return refuse(
-      `The arguments for ${call.name} are not valid JSON: ${excerpt(call.rawArgs)}. Send one JSON object that matches the tool's schema.`,
-      'error',
-    );
+    return refuse(`The arguments for ${call.name} are not valid JSON: ${excerpt(call.rawArgs)}. Send one JSON object that matches the tool's schema.`, 'error');
   }
   const parsed = safeParse(tool, call.args);
   if (!parsed.ok) return refuse(`Invalid arguments for ${call.name}: ${parsed.error}.`, 'error');
@@ -73,10 +70,19 @@ export async function prepareCall(call: ToolCall, env: PrepareEnvironment): Prom
   try {
     const screen = await env.gate.screen(gateCall);
     const announce = { danger: screen.danger, ...(screen.reason ? { reason: screen.reason } : {}) };
-    if (screen.refusal) return { ...base, announce: { danger: screen.danger, reason: screen.refusal.reason }, early: { output: screen.refusal.reason, outcome: screen.refusal.outcome } };
+    if (screen.refusal)
+      return {
+        ...base,
+        announce: { danger: screen.danger, reason: screen.refusal.reason },
+        early: { output: screen.refusal.reason, outcome: screen.refusal.outcome },
+      };
     return { ...base, announce };
   } catch (err) {
-    return { ...base, announce: { danger }, early: { output: `The permission check for ${tool.name} failed: ${errorMessage(err)}; the call was not run.`, outcome: 'error' } };
+    return {
+      ...base,
+      announce: { danger },
+      early: { output: `The permission check for ${tool.name} failed: ${errorMessage(err)}; the call was not run.`, outcome: 'error' },
+    };
   }
 }
 
@@ -105,7 +111,8 @@ async function sandboxPaths(tool: AnyTool, args: unknown, resolver: PathResolver
   for (const use of uses) {
     try {
       if (use.outside) {
-        if (!resolver.resolveOutsideWorkspace) return { refusal: `${tool.name} needs a sandbox that can check paths outside the workspace; this host has none.` };
+        if (!resolver.resolveOutsideWorkspace)
+          return { refusal: `${tool.name} needs a sandbox that can check paths outside the workspace; this host has none.` };
         resolved.push(await resolver.resolveOutsideWorkspace(use.path, use.intent));
       } else {
         resolved.push(await resolver.resolve(use.path, use.intent));

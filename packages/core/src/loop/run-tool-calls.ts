@@ -13,6 +13,8 @@ export interface CallsContext {
   detector: LoopDetector;
   conversation: Message[];
   emit(event: EngineEvent): void;
+  /** Resolves once the consumer has handled every event emitted so far (so a call is logged before its question). */
+  settled?: () => Promise<void>;
 }
 
 interface Planned {
@@ -38,6 +40,8 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
     // ever raised for a call that would be refused anyway.
     const prepared = await Promise.all(batch.map((p) => prepareCall(p.call, ctx.env)));
     batch.forEach((p, i) => announce(p, prepared[i] as PreparedCall, ctx));
+    // The tool_call is recorded before the gate may emit a permission_request about it.
+    await ctx.settled?.();
     const results = await Promise.all(batch.map((p, i) => executeCall(p.call, ctx.env, prepared[i])));
     if (ctx.env.signal.aborted || results.some((r) => r.cancelled)) return { kind: 'cancelled' };
     let stop: TurnEnd | undefined;
@@ -73,7 +77,8 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
 
 function announce(p: Planned, prepared: PreparedCall, ctx: CallsContext): void {
   emitCall(p.call, ctx, prepared.announce);
-  if (p.verdict.action === 'warn' && p.verdict.count === LOOP_WARN_AT) ctx.emit({ type: 'loop_warning', tool: p.call.name, count: p.verdict.count, stopped: false });
+  if (p.verdict.action === 'warn' && p.verdict.count === LOOP_WARN_AT)
+    ctx.emit({ type: 'loop_warning', tool: p.call.name, count: p.verdict.count, stopped: false });
 }
 
 function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['announce']): void {

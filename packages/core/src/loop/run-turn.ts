@@ -160,7 +160,7 @@ async function loop(
       if (await foldSteering()) continue;
       return { kind: 'answered' };
     }
-    const stop = await runToolCalls(calls, { turnId: opts.turnId, iteration, env, detector, conversation: opts.conversation, emit });
+    const stop = await runToolCalls(calls, { turnId: opts.turnId, iteration, env, detector, conversation: opts.conversation, emit, settled: io.settled });
     if (stop) return stop;
   }
 }

@@ -30,13 +30,23 @@ describe('auto-edit mode', () => {
 describe('read-only mode', () => {
   const command = { isCommand: true, readOnly: null, command: 'touch x' };
   it('refuses a command that is not read-only, and every writing tool, saying what to do', () => {
-    expect(readOnlyModeRefusal({ tool: 'run_command', danger: 'dangerous', readOnly: false }, 'read-only', command)).toMatch(/read-only mode and `touch x` is not a read-only command.*switch the approval mode/);
-    expect(readOnlyModeRefusal(edit('write_file', []), 'read-only', { isCommand: false, readOnly: null })).toMatch(/read-only mode, so write_file .* is not available/);
+    expect(readOnlyModeRefusal({ tool: 'run_command', danger: 'dangerous', readOnly: false }, 'read-only', command)).toMatch(
+      /read-only mode and `touch x` is not a read-only command.*switch the approval mode/,
+    );
+    expect(readOnlyModeRefusal(edit('write_file', []), 'read-only', { isCommand: false, readOnly: null })).toMatch(
+      /read-only mode, so write_file .* is not available/,
+    );
     expect(readOnlyModeRefusal({ tool: 'save_note', danger: 'medium', readOnly: false }, 'read-only', { isCommand: false, readOnly: null })).not.toBeNull();
   });
 
   it('lets read-only commands, read tools and safe tools through', () => {
-    expect(readOnlyModeRefusal({ tool: 'run_command', danger: 'dangerous', readOnly: false }, 'read-only', { isCommand: true, readOnly: 'read-only command: ls', command: 'ls' })).toBeNull();
+    expect(
+      readOnlyModeRefusal({ tool: 'run_command', danger: 'dangerous', readOnly: false }, 'read-only', {
+        isCommand: true,
+        readOnly: 'read-only command: ls',
+        command: 'ls',
+      }),
+    ).toBeNull();
     expect(readOnlyModeRefusal({ tool: 'read_file', danger: 'safe', readOnly: true }, 'read-only', { isCommand: false, readOnly: null })).toBeNull();
     expect(readOnlyModeRefusal({ tool: 'read_env', danger: 'medium', readOnly: true }, 'read-only', { isCommand: false, readOnly: null })).toBeNull();
   });

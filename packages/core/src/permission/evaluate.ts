@@ -2,15 +2,7 @@ import { commandLevel, hidesCommands, startsWithWords, writesFile } from './comm
 import type { ShellSegment } from '../shell/index.js';
 import { readOnlyCommand } from './read-only-commands.js';
 import { scopeOptions, subjectOf, withSlash, type CallSubject } from './call-subject.js';
-import {
-  DEFAULT_ALWAYS_ASK_TOOLS,
-  describeRule,
-  maxDanger,
-  type PermissionRule,
-  type PolicyCall,
-  type PolicyOptions,
-  type PolicyResult,
-} from './rule.js';
+import { DEFAULT_ALWAYS_ASK_TOOLS, describeRule, maxDanger, type PermissionRule, type PolicyCall, type PolicyOptions, type PolicyResult } from './rule.js';
 
 interface Sourced {
   rule: PermissionRule;

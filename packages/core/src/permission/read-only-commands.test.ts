@@ -93,7 +93,32 @@ describe('readOnlyCommand (SPEC U4)', () => {
   });
 
   it('the default list is the documented one', () => {
-    for (const entry of ['ls', 'cat', 'head', 'tail', 'wc', 'pwd', 'echo', 'which', 'file', 'stat', 'du', 'df', 'tree', 'grep', 'rg', 'find', 'sort', 'uniq', 'cut', 'git status', 'git log', 'git diff', 'git show', 'git branch']) {
+    for (const entry of [
+      'ls',
+      'cat',
+      'head',
+      'tail',
+      'wc',
+      'pwd',
+      'echo',
+      'which',
+      'file',
+      'stat',
+      'du',
+      'df',
+      'tree',
+      'grep',
+      'rg',
+      'find',
+      'sort',
+      'uniq',
+      'cut',
+      'git status',
+      'git log',
+      'git diff',
+      'git show',
+      'git branch',
+    ]) {
       expect(DEFAULT_READ_ONLY_COMMANDS).toContain(entry);
     }
     expect(DEFAULT_READ_ONLY_COMMANDS).not.toContain('printenv');
@@ -102,10 +127,20 @@ describe('readOnlyCommand (SPEC U4)', () => {
 
 describe('evaluatePermission with readOnlyCommands', () => {
   const cmd = (command: string) => ({ tool: 'run_command', args: { command }, danger: 'dangerous' as const });
-  const opts = (rules: { stored?: PermissionRule[] } = {}) => ({ sessionRules: [], storedRules: rules.stored ?? [], workspace, readOnlyCommands: DEFAULT_READ_ONLY_COMMANDS });
+  const opts = (rules: { stored?: PermissionRule[] } = {}) => ({
+    sessionRules: [],
+    storedRules: rules.stored ?? [],
+    workspace,
+    readOnlyCommands: DEFAULT_READ_ONLY_COMMANDS,
+  });
 
   it('allows a read-only command at level safe, saying why', () => {
-    expect(evaluatePermission(cmd('ls -la && git status'), opts())).toMatchObject({ verdict: 'allow', readOnly: true, level: 'safe', reason: 'read-only command: ls, git status' });
+    expect(evaluatePermission(cmd('ls -la && git status'), opts())).toMatchObject({
+      verdict: 'allow',
+      readOnly: true,
+      level: 'safe',
+      reason: 'read-only command: ls, git status',
+    });
   });
 
   it('still asks for anything else, at the command level', () => {

@@ -27,9 +27,7 @@ export const ProvidersConfigSchema = z.object({
 });
 export type ProvidersConfig = z.infer<typeof ProvidersConfigSchema>;
 
-export type ParsedProvidersConfig =
-  | { ok: true; config: ProvidersConfig }
-  | { ok: false; message: string };
+export type ParsedProvidersConfig = { ok: true; config: ProvidersConfig } | { ok: false; message: string };
 
 /**
  * Validates the providers part of `config.json`. Bad input is reported as one readable message

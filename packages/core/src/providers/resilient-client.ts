@@ -94,11 +94,15 @@ export class ResilientModelClient implements ModelClient {
       return { ok: false, error, reason: 'no API key configured' };
     }
     if (!access.baseURL) {
-      const error = new ProviderError('bad_request', `${entry.provider} model ${model} has no endpoint: set providers.${entry.provider}.baseURL in config.json.`, {
-        provider: entry.provider,
-        model,
-        afterContent: false,
-      });
+      const error = new ProviderError(
+        'bad_request',
+        `${entry.provider} model ${model} has no endpoint: set providers.${entry.provider}.baseURL in config.json.`,
+        {
+          provider: entry.provider,
+          model,
+          afterContent: false,
+        },
+      );
       return { ok: false, error, reason: 'no base URL configured' };
     }
     const sized = await this.withLocalWindow(entry, access, model);
@@ -127,11 +131,15 @@ export class ResilientModelClient implements ModelClient {
         }
       }
       if (!access.keyless && !key) {
-        const error = new ProviderError('rate_limit', `${entry.provider} model ${model}: every API key is cooling down after rate limit or account errors; wait or add another key.`, {
-          provider: entry.provider,
-          model,
-          afterContent: false,
-        });
+        const error = new ProviderError(
+          'rate_limit',
+          `${entry.provider} model ${model}: every API key is cooling down after rate limit or account errors; wait or add another key.`,
+          {
+            provider: entry.provider,
+            model,
+            afterContent: false,
+          },
+        );
         return { ok: false, error, reason: 'every key is cooling down' };
       }
       const keyId = key?.id ?? `${entry.provider}#keyless`;
@@ -153,7 +161,11 @@ export class ResilientModelClient implements ModelClient {
         const err = scrubKeys(caught, access.keys);
         const error =
           err instanceof StallError
-            ? new ProviderError('network', `${entry.provider} model ${model} sent nothing for ${Math.round(err.waitedMs / 1000)} s: the provider may be overloaded or the connection hung; try again or pick another model.`, { provider: entry.provider, model, afterContent: content, cause: err })
+            ? new ProviderError(
+                'network',
+                `${entry.provider} model ${model} sent nothing for ${Math.round(err.waitedMs / 1000)} s: the provider may be overloaded or the connection hung; try again or pick another model.`,
+                { provider: entry.provider, model, afterContent: content, cause: err },
+              )
             : classifyProviderError(err, { provider: entry.provider, model, afterContent: content });
         if (content || error.details.afterContent) {
           // M4: content reached the user; repeating the request could repeat side effects.

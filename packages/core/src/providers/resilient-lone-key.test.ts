@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@tandem/testkit';
+import type { EngineEvent } from '../base/engine-event.js';
 import { MAX_ALONE_RETRIES } from './backoff.js';
 import type { ProvidersConfig } from './config.js';
 import { ApiKey } from './credentials.js';
@@ -30,7 +31,7 @@ function setup(models = [testModel('openai/m-a')], openaiKeys = OPENAI_KEY, extr
   return { clock, rec, governor, client };
 }
 
-const retries = (events: Array<{ type: string }>) => events.filter((e) => e.type === 'model_retry');
+const retries = (events: EngineEvent[]) => events.filter((e): e is Extract<EngineEvent, { type: 'model_retry' }> => e.type === 'model_retry');
 const firstKey = new ApiKey('openai', OPENAI_KEY, 'test').id;
 
 describe('resilient model client: a lone key', () => {
@@ -40,7 +41,7 @@ describe('resilient model client: a lone key', () => {
     const out = await drain(client);
     expect(out.error).toBeUndefined();
     expect(out.text).toBe('at last');
-    const seen = retries(rec.events) as Array<{ attempt: number; delayMs: number; reason: string }>;
+    const seen = retries(rec.events);
     expect(seen.map((e) => [e.attempt, e.reason])).toEqual([1, 2, 3, 4, 5].map((n) => [n, 'rate limited (HTTP 429)']));
     // 1, 2, 4, 8, 16 s plus up to 10 % jitter; the fourth and fifth are past the three in-place retries of before.
     [1000, 2000, 4000, 8000, 16000].forEach((base, i) => {
@@ -107,7 +108,9 @@ describe('resilient model client: a lone key', () => {
     const out = await drain(client);
     expect(out.text).toBe('waited for the cooldown');
     expect(clock.sleeps).toContain(45_000);
-    expect(retries(rec.events)).toEqual([{ type: 'model_retry', model: 'openai/m-a', attempt: 1, delayMs: 45_000, reason: 'every key is cooling down after a rate limit' }]);
+    expect(retries(rec.events)).toEqual([
+      { type: 'model_retry', model: 'openai/m-a', attempt: 1, delayMs: 45_000, reason: 'every key is cooling down after a rate limit' },
+    ]);
   });
 
   it('still fails at once for a lone key set aside after an account error (billing, auth)', async () => {

@@ -84,7 +84,10 @@ export class SessionAuditRecorder {
     }
   }
 
-  private write(callId: string, end: { turnId: string | undefined; tool: string; output: string; isError: boolean; durationMs: number; outcome: Outcome }): void {
+  private write(
+    callId: string,
+    end: { turnId: string | undefined; tool: string; output: string; isError: boolean; durationMs: number; outcome: Outcome },
+  ): void {
     const call = this.open.get(callId);
     const decided = this.decisions.get(callId);
     this.open.delete(callId);

@@ -40,7 +40,15 @@ async function setup(initial: ApprovalMode = 'ask') {
     onDecision: (d) => decisions.push(d),
   });
   let n = 0;
-  const call = (tool: string, args: unknown, danger: GateCall['danger'], extra: Partial<GateCall> = {}): GateCall => ({ turnId: 't', callId: `c${++n}`, tool, args, danger, readOnly: false, ...extra });
+  const call = (tool: string, args: unknown, danger: GateCall['danger'], extra: Partial<GateCall> = {}): GateCall => ({
+    turnId: 't',
+    callId: `c${++n}`,
+    tool,
+    args,
+    danger,
+    readOnly: false,
+    ...extra,
+  });
   return { gate, events, decisions, call, setMode: (m: ApprovalMode) => (mode = m), broker };
 }
 
@@ -78,7 +86,10 @@ describe('permission gate screen', () => {
 
   it('check alone (no screen) decides the same way: read-only mode refuses with outcome refused', async () => {
     const { gate, call } = await setup('read-only');
-    expect(await gate.check(call('run_command', { command: 'touch x' }, 'dangerous'), new AbortController().signal)).toMatchObject({ allow: false, outcome: 'refused' });
+    expect(await gate.check(call('run_command', { command: 'touch x' }, 'dangerous'), new AbortController().signal)).toMatchObject({
+      allow: false,
+      outcome: 'refused',
+    });
     expect(await gate.check(call('run_command', { command: 'cat notes.txt' }, 'dangerous'), new AbortController().signal)).toEqual({ allow: true });
   });
 });

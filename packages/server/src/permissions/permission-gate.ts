@@ -145,11 +145,24 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     if (result.verdict === 'allow') {
       const how = result.readOnly ? 'read_only' : result.level === 'safe' ? 'safe' : result.source === 'session' ? 'session_rule' : 'stored_rule';
       const reason = result.readOnly ? result.reason : result.source ? result.reason : undefined;
-      return { kind: 'allow', decision: how, decidedBy: result.rule?.by ?? 'system', danger: result.readOnly ? 'safe' : call.danger, ...(reason ? { reason } : {}) };
+      return {
+        kind: 'allow',
+        decision: how,
+        decidedBy: result.rule?.by ?? 'system',
+        danger: result.readOnly ? 'safe' : call.danger,
+        ...(reason ? { reason } : {}),
+      };
     }
     if (result.verdict === 'deny') {
       const revoke = result.source === 'stored' && result.rule?.id ? ` (revoke it with \`tandem permissions revoke ${result.rule.id}\` to be asked again)` : '';
-      return { kind: 'refuse', outcome: 'denied', decision: 'denied_by_rule', decidedBy: result.rule?.by ?? 'system', danger: call.danger, reason: `${result.reason}${revoke}` };
+      return {
+        kind: 'refuse',
+        outcome: 'denied',
+        decision: 'denied_by_rule',
+        decidedBy: result.rule?.by ?? 'system',
+        danger: call.danger,
+        reason: `${result.reason}${revoke}`,
+      };
     }
     const autoEdit = options.alwaysAskTools?.has(call.tool) ? null : autoEditAllows(call, mode, workspace);
     if (autoEdit) return { kind: 'allow', decision: 'auto_edit', decidedBy: 'system', danger: call.danger, reason: autoEdit };
@@ -192,7 +205,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     if (made.ok && made.rule) {
       if (made.lifetime === 'session') sessionRules.add(made.rule);
       if (made.lifetime === 'forever') {
-        await store.add(workspace, made.rule).catch((e: Error) => warn(`could not save the ${answer.decision} decision to ${store.file}: ${e.message}; it applies to this call only`));
+        await store
+          .add(workspace, made.rule)
+          .catch((e: Error) => warn(`could not save the ${answer.decision} decision to ${store.file}: ${e.message}; it applies to this call only`));
       }
     }
     const allowed = answer.decision.startsWith('allow');
@@ -214,7 +229,10 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         return { danger: d.danger, ...(d.kind === 'allow' && d.reason ? { reason: d.reason } : {}) };
       } catch (error) {
         note(call.callId, 'error', 'system', false);
-        return { danger: call.danger, refusal: { reason: `the permission check failed (${(error as Error).message}); the call was not run`, outcome: 'error' } };
+        return {
+          danger: call.danger,
+          refusal: { reason: `the permission check failed (${(error as Error).message}); the call was not run`, outcome: 'error' },
+        };
       }
     },
     async check(call, signal) {
