@@ -27,8 +27,9 @@ const CORE_FLOORS: Record<string, number> = {
   'context': 5,
   // 6: long-term memory (its tools, its consolidation calls)
   'memory': 6,
-  // 7: the agent loop: one turn
+  // 7: the agent loop: one turn; skills (SKILL.md discovery, their tools and prompt section)
   'loop': 7,
+  'skills': 7,
   // 8: rebuilding a conversation from a session's events
   'conversation': 8,
   // 9: the public entry point
