@@ -89,6 +89,32 @@ export const LOOPS = [
   'for ((i=0;i<1;i++)); do rm -rf "$HOME_DIR"; done',
 ];
 
+/** Deletes that do not say rm, and new names for programs the blacklist knows. */
+export const INDIRECT = [
+  'mv ~ /tmp/gone',
+  'mv / /x',
+  'mv /etc /tmp/etc',
+  `mv ${'/home/tester/projects/app'} /tmp/x`,
+  'mv . ../elsewhere',
+  'rsync -a --delete empty/ ~/',
+  'rsync -a --delete-after ./empty/ /tmp/x',
+  'rsync --delete -r empty/ "$DEST"',
+  'git -C .. clean -fdx',
+  'git -C ~ clean -fdx',
+  'git --work-tree=/tmp/x clean -fdx',
+  'cp /bin/rm ./x && ./x -rf ~',
+  'ln -s /usr/bin/dd ./d',
+  'ln -sf /bin/bash ./b && ./b -c "rm -rf ~"',
+  'install /usr/bin/shred ./s',
+  'cp "$(which rm)" ./x',
+  'hash -p /bin/rm x; x -rf ~',
+  "vim -c '!rm -rf ~' -c q",
+  "vi +':!rm -rf ~' +q",
+  "nvim --cmd ':silent !rm -rf ~'",
+  "expect -c 'spawn sh'",
+  "toybox rm -rf ~",
+];
+
 export const FUNCTIONS_AND_ALIASES = [
   'f(){ rm -rf "$1"; }; f ~',
   'f() { rm -rf "$@"; }; f ~',
@@ -123,6 +149,10 @@ describe('blacklist corpus: arguments fed by another command or by shell code', 
   });
 
   it.each(FUNCTIONS_AND_ALIASES)('functions and aliases: refuses %j', (command) => {
+    expectRefused(command);
+  });
+
+  it.each(INDIRECT)('deletes without rm, and new names for known programs: refuses %j', (command) => {
     expectRefused(command);
   });
 

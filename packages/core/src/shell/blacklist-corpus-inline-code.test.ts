@@ -25,6 +25,9 @@ export const INLINE_DELETES = [
   `lua -e 'os.remove("x")'`,
   `Rscript -e 'unlink("~", recursive=TRUE)'`,
   `pwsh -c 'Remove-Item -Recurse -Force ~'`,
+  `python3 -c "import os as o; o.remove('x')"`,
+  `python3 -c "import posix; posix.unlink('x')"`,
+  `node -e "require('fs')['rmSync']('x', {recursive: true})"`,
 ];
 
 export const INLINE_SPAWNS = [
@@ -53,6 +56,12 @@ export const INLINE_SPAWNS = [
   `awk -F: '{ system("echo " $1) }' /etc/passwd`,
   `lua -e 'os.execute("sh")'`,
   `deno eval "new Deno.Command('sh').spawn()"`,
+  `python3 -c "import os as o; o.system('id')"`,
+  `python3 -c "from os import *; system('id')"`,
+  `node -e "require('child_' + 'process')"`,
+  `node -e "const cp = module.require('child_process')"`,
+  `node -e "require('node:child_process')['execSync']('id')"`,
+  `tclsh <<< 'exec rm -rf ~'`,
 ];
 
 export const INLINE_CONNECTS = [

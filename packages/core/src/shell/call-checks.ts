@@ -7,6 +7,7 @@ import { printedText } from './printed-text.js';
 import { fedProgram, readsProgram } from './shell-feeding.js';
 import { lexShell, type ShellSegment } from './shell-lexer.js';
 import { findFinding, isTargetVerb, targetFinding, type Finding } from './unverifiable-rules.js';
+import { relocationFinding } from './relocation-rules.js';
 import { kindOfCwd } from './workspace-paths.js';
 import { expandBraces, unverifiablePart } from './word-expansion.js';
 
@@ -59,6 +60,8 @@ export function checkCall(call: Invocation, segment: ShellSegment, previous: She
     const f = findFinding(argv, ctx);
     if (f) return found(f.category ?? 'unverifiable', f);
   }
+  const moved = relocationFinding(argv, name, ctx);
+  if (moved) return found(moved.category ?? 'unverifiable', moved);
 
   const interpreter = interpreterCall(argv, name);
   if (interpreter) {
@@ -97,6 +100,7 @@ export function checkCall(call: Invocation, segment: ShellSegment, previous: She
       scripts.push({ text: arg.slice(eq + 1) });
     }
   }
+  if (name === 'hash' && argv[1] === '-p' && argv[2] !== undefined && argv[3] !== undefined) aliases.set(argv[3], argv[2]);
   const alias = aliases.get(argv[0] ?? '');
   if (alias !== undefined) scripts.push({ text: [alias, ...argv.slice(1).map(quote)].join(' ') });
   return { scripts };

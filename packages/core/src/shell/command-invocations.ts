@@ -39,6 +39,21 @@ const RESERVED = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do
 /** Programs whose every argument may be a command line they run (`tmux new 'cmd'`). */
 const RUN_ARGUMENTS = new Set(['tmux', 'screen', 'byobu', 'dtach', 'abduco']);
 
+/** Editors whose `-c '!cmd'` / `+'!cmd'` run a shell command. */
+const EDITORS = new Set(['vi', 'vim', 'nvim', 'ex', 'view', 'gvim', 'rvim', 'vimdiff']);
+
+/** `vim -c '!rm -rf ~'`, `vim +'!cmd'`, `vim --cmd ':!cmd'`: the shell commands an editor is told to run. */
+function editorShellCommands(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = a === '-c' || a === '--cmd' ? args[++i] : a.startsWith('+') ? a.slice(1) : undefined;
+    const m = value === undefined ? null : /^\s*:?\s*(?:silent!?\s*)?(?:\d+,\d+|%)?\s*(?:!|r(?:ead)?\s*!|w(?:rite)?\s*!)([\s\S]*)$/.exec(value);
+    if (m) out.push(m[1]!);
+  }
+  return out;
+}
+
 /** `/usr/bin/rm` → `rm`; lower-cased because macOS file systems ignore case. */
 export function programName(word: string): string {
   const base = word.slice(word.lastIndexOf('/') + 1);
@@ -102,6 +117,7 @@ export function resolveInvocations(words: readonly string[], depth = 0, fed?: Fe
       return result;
     }
     if (RUN_ARGUMENTS.has(name)) argv.slice(1).forEach(script);
+    if (EDITORS.has(name)) editorShellCommands(argv.slice(1)).forEach(script);
     if (name === 'git') gitConfigCommands(argv.slice(1)).forEach(script);
     const spec = WRAPPERS[name];
     if (spec) {

@@ -6,27 +6,29 @@
  */
 export type InlineEffect = 'delete' | 'spawn' | 'connect' | 'dynamic';
 
-export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'r' | 'awk' | 'powershell';
+export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'r' | 'awk' | 'powershell' | 'tcl';
 
 type Table = Partial<Record<InlineEffect, RegExp>>;
 
 const TABLES: Record<Language, Table> = {
   python: {
-    delete: /\b(?:rmtree|unlink|rmdir|removedirs|send2trash)\b|\bos\s*\.\s*remove\b|\bimport\b[^\n;]{0,200}\bremove\b/,
+    delete:
+      /\b(?:rmtree|unlink|rmdir|removedirs|send2trash)\b|\b(?:os|posix|nt)\s*\.\s*remove\b|\bimport\b[^\n;]{0,200}\bremove\b|^(?=[\s\S]*\b(?:os|posix)\b)[\s\S]*?\.\s*remove\s*\(/,
     spawn:
-      /\bsubprocess\b|\bos\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn\w*|fork|forkpty|posix_spawnp?)\b|\bpty\b|\bimport\b[^\n;]{0,200}\b(?:system|popen|exec[lv]p?e?|spawn\w*|posix_spawnp?)\b|\bmultiprocessing\b|\bcommands\s*\.\s*getoutput\b/,
+      /\bsubprocess\b|\b(?:os|posix|nt)\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn\w*|fork|forkpty|posix_spawnp?)\b|^(?=[\s\S]*\b(?:os|posix)\b)[\s\S]*?\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?|forkpty)\s*\(|\bfrom\s+(?:os|posix|shutil|subprocess|pty|socket)\s+import\s+\*|\bpty\b|\bimport\b[^\n;]{0,200}\b(?:system|popen|exec[lv]p?e?|spawn\w*|posix_spawnp?)\b|\bmultiprocessing\b|\bcommands\s*\.\s*getoutput\b/,
     connect:
       /\bsocket\s*\.\s*(?:socket|create_connection|create_server|socketpair|fromfd)\b|\bfrom\s+socket\s+import\b|\.connect(?:_ex)?\s*\(|\.bind\s*\(|\burllib\d?\b|\bhttp\.client\b|\bhttplib\b|\brequests\b|\bhttpx\b|\baiohttp\b|\bftplib\b|\bsmtplib\b|\btelnetlib\b|\bparamiko\b|\bwebsockets?\b|\bopen_connection\b|\bhttp\.server\b|\bsocketserver\b/,
     dynamic:
       /\b__import__\b|\bimportlib\b|\b(?:eval|exec|compile|getattr|globals|vars|breakpoint)\s*\(|\b__builtins__\b|\b__dict__\b|\bmarshal\b|\bpickle\b|\bctypes\b|\bsys\s*\.\s*modules\b/,
   },
   node: {
-    delete: /\b(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|truncate|truncateSync|ftruncate|ftruncateSync|remove|removeSync|emptyDir|emptyDirSync)\s*\(|\brimraf\b/,
-    spawn: /\bchild_process\b|\b(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)\s*\(|\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen)\b|\bworker_threads\b|\bBun\s*\.\s*spawn|\bDeno\s*\.\s*(?:run|Command)\b/,
+    delete:
+      /\b(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|truncate|truncateSync|ftruncate|ftruncateSync|remove|removeSync|emptyDir|emptyDirSync)\s*\(|\brimraf\b|\[\s*['"`](?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|truncateSync)['"`]\s*\]/,
+    spawn: /\bchild_process\b|\[\s*['"`](?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)['"`]\s*\]|\b(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)\s*\(|\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen)\b|\bworker_threads\b|\bBun\s*\.\s*spawn|\bDeno\s*\.\s*(?:run|Command)\b/,
     connect:
       /\brequire\s*\(\s*['"`](?:node:)?(?:net|dgram|tls|http|https|http2)['"`]|\b(?:net|tls|dgram|http|https|http2)\s*\.\s*(?:connect|createConnection|Socket|createSocket|createServer|get|request)\b|\bfetch\s*\(|\bWebSocket\b|\bXMLHttpRequest\b|\b(?:Deno|Bun)\s*\.\s*(?:connect|listen)\b|\.connect\s*\(|\bcreateConnection\b|\bundici\b|\baxios\b/,
     dynamic:
-      /\beval\s*\(|\bFunction\s*\(|\bimport\s*\(|\brequire\s*\(\s*[^'"`\s)]|\brequire\s*\(\s*`[^`]{0,200}\$\{|\bvm\s*\.\s*(?:run|Script|compile)|\bprocess\s*\.\s*mainModule\b|\bmodule\s*\.\s*constructor\b|\bglobalThis\s*\[|\bconstructor\s*\.\s*constructor\b|\bconstructor\s*\[|\batob\s*\(/,
+      /\beval\s*\(|\bFunction\s*\(|\bimport\s*\(|\brequire\s*\(\s*[^'"`\s)]|\brequire\s*\(\s*(['"`])[^'"`]{0,200}\1\s*\+|\bmodule\s*\.\s*require\b|\brequire\s*\(\s*`[^`]{0,200}\$\{|\bvm\s*\.\s*(?:run|Script|compile)|\bprocess\s*\.\s*mainModule\b|\bmodule\s*\.\s*constructor\b|\bglobalThis\s*\[|\bconstructor\s*\.\s*constructor\b|\bconstructor\s*\[|\batob\s*\(/,
   },
   perl: {
     delete: /\b(?:unlink|rmtree|remove_tree|rmdir|truncate)\b/,
@@ -61,6 +63,12 @@ const TABLES: Record<Language, Table> = {
   awk: {
     spawn: /\bsystem\s*\(|\|\s*&?\s*getline|\bprintf?\b[^;}]{0,200}\|/,
     connect: /\/inet\d?\//,
+  },
+  tcl: {
+    delete: /\bfile\s+delete\b/,
+    spawn: /\b(?:exec|spawn|system)\b|\bopen\s+["{]?\|/,
+    connect: /\bsocket\b|\bhttp::/,
+    dynamic: /\b(?:eval|uplevel|subst|source)\b/,
   },
   powershell: {
     delete: /\b(?:Remove-Item|ri|rm|rmdir|del|erase|rd|Clear-Content)\b/i,

@@ -49,6 +49,7 @@ const SPECS: Array<[RegExp, Spec]> = [
   [/^php[0-9.]*$/, { language: 'php', inline: short('rRBE'), valueOptions: ['-c', '-d', '-z'], gluedValue: ['-c', '-d', '-z'] }],
   [/^(lua|luajit)[0-9.]*$/, { language: 'lua', inline: short('e'), valueOptions: ['-l'] }],
   [/^(rscript|r)$/, { language: 'r', inline: short('e'), valueOptions: [] }],
+  [/^(expect|tclsh[0-9.]*|wish[0-9.]*)$/, { language: 'tcl', inline: short('c'), valueOptions: ['-f', '-b'] }],
   [/^(pwsh|powershell)(\.exe)?$/, { language: 'powershell', inline: longOr(['-Command', '-command', '-EncodedCommand', '-encodedcommand', '-enc'], 'cC'), valueOptions: ['-File'] }],
 ];
 

@@ -38,6 +38,7 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   chrt: { valueOptions: [], positionals: 1 },
   caffeinate: { valueOptions: ['-t', '-w'] },
   busybox: { valueOptions: [] },
+  toybox: { valueOptions: [] },
   firejail: { valueOptions: [] },
   catchsegv: { valueOptions: [] },
   unbuffer: { valueOptions: [] },
