@@ -19,9 +19,9 @@ beforeAll(async () => {
   const { server, sessionId, tokens, dataDir } = fixture;
   tmux.start('driver', tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'ana']));
   tmux.start('viewer', tandemShellLine(['attach', sessionId, '--url', server.url, '--viewer', '--data-dir', dataDir.path, '--name', 'bo']));
-  await tmux.waitFor('driver', (s) => /driver │ .*idle/.test(s), 45_000);
-  await tmux.waitFor('viewer', (s) => /viewer │ .*idle/.test(s), 45_000);
-}, 90_000);
+  await tmux.waitFor('driver', (s) => /driver │ .*idle/.test(s), 180_000);
+  await tmux.waitFor('viewer', (s) => /viewer │ .*idle/.test(s), 180_000);
+}, 600_000);
 
 afterAll(async () => {
   tmux.kill();
@@ -34,7 +34,7 @@ describe('panels and command focus in a real terminal', () => {
     fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo started; sleep 300', background: true } }] }, { text: 'It runs in the background.' });
     tmux.type('driver', 'start the server', 'Enter');
     await tmux.answerPermission('driver', 'y');
-    const started = await tmux.waitFor('driver', (s) => s.includes('It runs in the background.') && /driver │ idle/.test(s), 30_000);
+    const started = await tmux.waitFor('driver', (s) => s.includes('It runs in the background.') && /driver │ idle/.test(s), 90_000);
     expect(started).toMatch(/1 job \(F3\)/);
 
     tmux.type('driver', '', 'F3');
@@ -63,23 +63,23 @@ describe('panels and command focus in a real terminal', () => {
 
     tmux.type('driver', 'x');
     // job_exited and the stop's answer arrive in either order: wait for both.
-    await tmux.waitFor('driver', (s) => s.includes('background jobs · 0 running') && /stopped \(code/.test(s) && /stop requested for job-\S+/.test(s), 20_000);
+    await tmux.waitFor('driver', (s) => s.includes('background jobs · 0 running') && /stopped \(code/.test(s) && /stop requested for job-\S+/.test(s), 60_000);
     // The viewer's panel follows job_exited live.
     await tmux.waitFor('viewer', (s) => s.includes('background jobs · 0 running'));
     tmux.type('viewer', '', 'Escape');
     await tmux.waitFor('viewer', (s) => !s.includes('background jobs ·'));
     tmux.type('driver', '', 'Escape');
     await tmux.waitFor('driver', (s) => !s.includes('background jobs ·') && /background job job-\S+ exited .*stopped by ana/.test(s));
-  }, 120_000);
+  }, 600_000);
 
   it('Ctrl-T types the input line into the running command, and the mode ends with it', async () => {
     const { fake } = fixture;
     fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'read -r a; read -r b; echo "got $a and $b"' } }] }, { text: 'It read two lines.' });
     tmux.type('driver', 'read two lines', 'Enter');
-    await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('command: read -r a'), 30_000);
+    await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('command: read -r a'), 90_000);
     // `a` allows forever: the rule shows up in /permissions below.
     await tmux.answerPermission('driver', 'a');
-    await tmux.waitFor('driver', (s) => s.includes('⚙ run_command read -r a') && s.includes('… running') && !s.includes('Permission needed'), 30_000);
+    await tmux.waitFor('driver', (s) => s.includes('⚙ run_command read -r a') && s.includes('… running') && !s.includes('Permission needed'), 90_000);
 
     tmux.type('driver', '', 'C-t');
     const focused = await tmux.waitFor('driver', (s) => s.includes('⌨ typing into command'));
@@ -87,7 +87,7 @@ describe('panels and command focus in a real terminal', () => {
     expect(focused).toContain('Ctrl-T or Esc back to chat');
     tmux.type('driver', 'apples', 'Enter');
     tmux.type('driver', 'pears', 'Enter');
-    const done = await tmux.waitFor('driver', (s) => s.includes('It read two lines.') && /driver │ idle/.test(s) && s.includes('│ got apples and pears'), 30_000);
+    const done = await tmux.waitFor('driver', (s) => s.includes('It read two lines.') && /driver │ idle/.test(s) && s.includes('│ got apples and pears'), 90_000);
     expect(done).not.toContain('⌨ typing into command');
     expect(done).toContain('› ');
     // Nothing typed there went to the model as a message.
@@ -95,7 +95,7 @@ describe('panels and command focus in a real terminal', () => {
 
     tmux.type('driver', '', 'C-t');
     await tmux.waitFor('driver', 'Ctrl-T: no command is running to type into');
-  }, 90_000);
+  }, 600_000);
 
   it('/permissions lists the stored rule with who made it; r revokes it; a viewer is told it needs the control token', async () => {
     tmux.type('driver', '/permissions', 'Enter');
@@ -112,7 +112,7 @@ describe('panels and command focus in a real terminal', () => {
     expect(revoked).toContain('no stored decisions');
     tmux.type('driver', '', 'Escape');
     await tmux.waitFor('driver', (s) => !s.includes('stored permissions ·'));
-  }, 60_000);
+  }, 600_000);
 
   it('/audit shows the latest tool calls with decision, who decided, duration and result', async () => {
     tmux.type('driver', '/audit', 'Enter');
@@ -121,7 +121,7 @@ describe('panels and command focus in a real terminal', () => {
     expect(screen).toMatch(/allow_once by ana/);
     tmux.type('driver', '', 'Escape');
     await tmux.waitFor('driver', (s) => !s.includes('audit · latest'));
-  }, 60_000);
+  }, 600_000);
 
   it('/memory shows MEMORY.md and the tail of HISTORY.md, for a viewer too (F6)', async () => {
     const { dataDir, project } = fixture;
@@ -138,5 +138,5 @@ describe('panels and command focus in a real terminal', () => {
     tmux.type('viewer', '', 'F6');
     await tmux.waitFor('viewer', (s) => s.includes('── MEMORY.md ──') && s.includes('- tests run with node --test'));
     tmux.type('viewer', '', 'Escape');
-  }, 60_000);
+  }, 600_000);
 });

@@ -29,7 +29,7 @@ function serve(onPort: number): Promise<RunningServer> {
   return runServe({ host: '127.0.0.1', port: onPort, dataDir: dataDir.path, env, handleSignals: false, stdout: sink });
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+async function until(check: () => boolean, what: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -72,7 +72,7 @@ beforeAll(async () => {
   await setup.ready();
   sessionId = (await setup.request('session:create', { cwd: project.path, title: 'comeback' })).session.id;
   setup.close();
-}, 60_000);
+}, 600_000);
 
 afterAll(async () => {
   tmux.kill();
@@ -91,7 +91,7 @@ describe('after a clean server stop', () => {
     client.subscribe((signal) => signals.push(signal));
     try {
       tmux.start('tui', tandemShellLine(['attach', sessionId, '--url', proxyUrl, '--token', tokens.control, '--name', 'flo']));
-      await tmux.waitFor('tui', (s) => s.includes('comeback') && /driver │ idle/.test(s), 45_000);
+      await tmux.waitFor('tui', (s) => s.includes('comeback') && /driver │ idle/.test(s), 180_000);
       await client.ready();
       await client.attach(sessionId, 'viewer');
 
@@ -110,7 +110,7 @@ describe('after a clean server stop', () => {
       expect(retrying.some((c: ConnectionStatus) => c.status === 'reconnecting' && typeof c.retryAt === 'number')).toBe(true);
       expect(signals.some((s) => s.kind === 'connection' && s.connection.status === 'refused')).toBe(false);
       // The TUI says it lost the server and counts down to the next attempt.
-      await tmux.waitFor('tui', (s) => /○ http:\/\/127\.0\.0\.1:\d+ lost: .* · retry \d+ (in \d+ s|now)/.test(s), 30_000);
+      await tmux.waitFor('tui', (s) => /○ http:\/\/127\.0\.0\.1:\d+ lost: .* · retry \d+ (in \d+ s|now)/.test(s), 90_000);
       // Hold the TUI off until something happened without it.
       proxy.cut();
 
@@ -127,7 +127,7 @@ describe('after a clean server stop', () => {
       expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));
 
       proxy.resume();
-      const screen = await tmux.waitFor('tui', (s) => s.includes('Answered while the server was restarting.') && s.includes(`● local:${proxy.port}`), 45_000);
+      const screen = await tmux.waitFor('tui', (s) => s.includes('Answered while the server was restarting.') && s.includes(`● local:${proxy.port}`), 180_000);
       expect(screen.match(/dee › first question/g)).toHaveLength(1);
       expect(screen.match(/dee › second question/g)).toHaveLength(1);
       expect(screen).not.toContain('start tandem again');
@@ -135,5 +135,5 @@ describe('after a clean server stop', () => {
       client.close();
       await proxy.close();
     }
-  }, 150_000);
+  }, 600_000);
 });

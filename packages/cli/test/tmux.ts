@@ -28,7 +28,7 @@ export class Tmux {
    * it has the keys, then presses `key`. Every step waits on the screen, never on time.
    */
   async answerPermission(name: string, key: string): Promise<void> {
-    await this.waitFor(name, (s) => s.includes('Permission needed') && /F2 or Enter on (the )?empty line: answer here/.test(s), 30_000);
+    await this.waitFor(name, (s) => s.includes('Permission needed') && /F2 or Enter on (the )?empty line: answer here/.test(s), 90_000);
     this.type(name, '', 'F2');
     await this.waitFor(name, (s) => /▶ (this dialog has the keys|keys answer here)/.test(s));
     this.type(name, key);
@@ -48,8 +48,12 @@ export class Tmux {
     if (keys.length > 0) this.run(['send-keys', '-t', name, ...keys]);
   }
 
-  /** Polls the pane until `test` passes; fails with the last screen when `timeoutMs` passes. */
-  async waitFor(name: string, test: string | RegExp | ((screen: string) => boolean), timeoutMs = 20_000): Promise<string> {
+  /**
+   * Polls the pane until `test` passes; fails with the last screen when `timeoutMs` passes.
+   * The bound is generous on purpose (a busy 2-core machine can take a minute for one step):
+   * a passing run never waits for it, it only says when to give up.
+   */
+  async waitFor(name: string, test: string | RegExp | ((screen: string) => boolean), timeoutMs = 60_000): Promise<string> {
     const check = typeof test === 'function' ? test : (screen: string) => (typeof test === 'string' ? screen.includes(test) : test.test(screen));
     const deadline = Date.now() + timeoutMs;
     let screen = '';
