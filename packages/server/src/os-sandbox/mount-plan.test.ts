@@ -6,6 +6,8 @@ import { bwrapArgs } from './bwrap-args.js';
 import { probeBwrap } from './bwrap-probe.js';
 import { planMounts } from './mount-plan.js';
 import { OsSandbox } from './os-sandbox.js';
+import { systemSockets } from './system-sockets.js';
+import { createServer } from 'node:net';
 
 let root: string;
 beforeEach(() => {
@@ -100,5 +102,22 @@ describe('OsSandbox state', () => {
   it('the probe reports macOS and a missing bwrap in words', () => {
     expect(probeBwrap({ network: true, platform: 'darwin' })).toEqual({ ok: false, reason: expect.stringContaining('macOS has no bubblewrap') });
     expect(probeBwrap({ network: true, platform: 'linux', pathEnv: root })).toEqual({ ok: false, reason: expect.stringContaining('bwrap not found') });
+  });
+});
+
+describe('systemSockets', () => {
+  it('finds sockets down to the given depth, skipping the listed directories', async () => {
+    mkdirSync(join(root, 'a', 'b'), { recursive: true });
+    mkdirSync(join(root, 'user'), { recursive: true });
+    const paths = [join(root, 'top.sock'), join(root, 'a', 'b', 'deep.sock'), join(root, 'user', 'agent.sock')];
+    const servers = paths.map(() => createServer());
+    await Promise.all(servers.map((server, i) => new Promise<void>((resolve) => server.listen(paths[i], resolve))));
+    writeFileSync(join(root, 'a', 'plain-file'), 'not a socket');
+    try {
+      expect(systemSockets([root], 3, [join(root, 'user')]).sort()).toEqual([paths[1], paths[0]].sort());
+      expect(systemSockets([root], 1, [])).toEqual([paths[0]]);
+    } finally {
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    }
   });
 });

@@ -8,6 +8,7 @@ import { PtyCommandRunner } from '../pty/pty-runner.js';
 import { procStat } from '../pty/process-group.js';
 import type { CommandWrapper } from './os-sandbox.js';
 import { BWRAP, bwrapSkipNotice, testSandbox } from './sandbox.test-helper.js';
+import { systemSockets } from './system-sockets.js';
 
 /*
  * Destructive commands run FOR REAL inside bubblewrap, called on the runner directly (no
@@ -201,6 +202,35 @@ describe.skipIf(!BWRAP.ok)('OS sandbox: destructive commands the blacklist would
       const on = await runner(true).run(probe);
       expect(on.output).toContain('connected');
     });
+  });
+
+  it('daemon sockets are covered: a read-only mount alone would still let a command connect', async () => {
+    const runDir = join(root, 'run', 'daemon');
+    mkdirSync(runDir, { recursive: true });
+    const socketPath = join(runDir, 'bus.sock');
+    let accepted = 0;
+    const daemon = createServer((socket) => {
+      socket.on('error', () => undefined);
+      accepted++;
+      socket.end('root shell for you\n');
+    });
+    await new Promise<void>((resolve) => daemon.listen(socketPath, resolve));
+    try {
+      const connect = `${PYTHON} -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print('CONNECTED', s.recv(64))" 2>&1 || echo BLOCKED`;
+      const make = (scan: () => string[]) => {
+        const sandbox = testSandbox({ home, dataDir: data, socketScan: scan }).wrapperFor(() => roots)!;
+        const pty = new PtyCommandRunner({ logDir: join(root, 'logs'), sandbox });
+        return pty.run({ command: connect, cwd: ws, timeoutMs: 60_000, signal: new AbortController().signal, callId: `c${++calls}`, sessionId: 's1', onData: () => undefined });
+      };
+      const covered = await make(() => systemSockets([join(root, 'run')]));
+      expect(covered.output).toContain('BLOCKED');
+      expect(accepted).toBe(0);
+      // Control: uncovered, the same connect goes through the read-only file system.
+      const uncovered = await make(() => []);
+      expect(uncovered.output).toContain('CONNECTED');
+    } finally {
+      await new Promise<void>((resolve) => daemon.close(() => resolve()));
+    }
   });
 
   it('a workspace-local delete still works (the sandbox is no reason to refuse ordinary work)', async () => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { bwrapArgs, HIDDEN_SYSTEM_LOCATIONS } from './bwrap-args.js';
 import { probeBwrapOnce, type ProbeResult } from './bwrap-probe.js';
 import { planMounts } from './mount-plan.js';
+import { systemSockets } from './system-sockets.js';
 
 /** Turns "run this program here" into "run it inside the sandbox". */
 export interface CommandWrapper {
@@ -26,6 +27,8 @@ export interface OsSandboxOptions {
   home: string;
   /** Tandem's data directory: hidden from commands. */
   dataDir: string;
+  /** Lists the daemon sockets to cover (default: those under /run); tests pass their own. */
+  socketScan?: () => string[];
   /** Replaces the start-up probe (tests). */
   probe?: (network: boolean) => ProbeResult;
 }
@@ -70,7 +73,7 @@ export class OsSandbox {
         const mounts = planMounts({
           writable: [...writableRoots(), ...extra],
           home: this.options.home,
-          hidden: [this.options.dataDir, ...HIDDEN_SYSTEM_LOCATIONS],
+          hidden: [this.options.dataDir, ...HIDDEN_SYSTEM_LOCATIONS, ...(this.options.socketScan ?? systemSockets)()],
         });
         return { file: state.bwrap, args: bwrapArgs({ cwd, mounts, network: this.network, file, args }) };
       },

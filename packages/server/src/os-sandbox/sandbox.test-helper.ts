@@ -12,10 +12,11 @@ export function bwrapSkipNotice(suite: string): void {
 }
 
 /** An OS sandbox for tests: the credential list of `home`, `dataDir` hidden. */
-export function testSandbox(options: { home: string; dataDir: string; network?: boolean; writable?: string[] }): OsSandbox {
+export function testSandbox(options: { home: string; dataDir: string; network?: boolean; writable?: string[]; socketScan?: () => string[] }): OsSandbox {
   return new OsSandbox({
     home: options.home,
     dataDir: options.dataDir,
+    ...(options.socketScan ? { socketScan: options.socketScan } : {}),
     settings: { network: options.network ?? true, ...(options.writable ? { writable: options.writable } : {}) },
     probe: () => BWRAP,
   });
