@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { MountOp } from './mount-plan.js';
 
 export interface BwrapInvocation {
@@ -26,8 +27,22 @@ export const HIDDEN_SYSTEM_LOCATIONS: readonly string[] = [
 ];
 
 /**
+ * Parts of the fresh /proc that change the whole machine, not the sandbox: a command running as
+ * uid 0 (Tandem run by root) could write sysctls (`/proc/sys/kernel/hostname`, `core_pattern`)
+ * even without capabilities, since the kernel checks the file mode for them. Made read-only.
+ */
+const PROC_COVER = ['sys', 'sysrq-trigger', 'irq', 'bus', 'fs', 'acpi', 'scsi', 'driver'];
+let procCovers: string[] | undefined;
+
+function procCoverArgs(): string[] {
+  procCovers ??= PROC_COVER.map((name) => `/proc/${name}`).filter((p) => existsSync(p));
+  return procCovers.flatMap((p) => ['--ro-bind', p, p]);
+}
+
+/**
  * The bubblewrap command line for one command. The whole file system is mounted read-only,
- * then a fresh /dev (no disks), a fresh /proc for a new PID namespace, a private /tmp, the
+ * then a fresh /dev (no disks), a fresh /proc for a new PID namespace (its machine-wide knobs
+ * read-only), a private /tmp, the
  * writable directories, and empty read-only cover over what must stay unseen. All capabilities
  * are dropped and bubblewrap sets no-new-privileges, so setuid programs (sudo, su) gain nothing.
  * No `--new-session`: the command keeps the pty as its controlling terminal (job control,
@@ -38,9 +53,11 @@ export function bwrapArgs(run: BwrapInvocation): string[] {
     '--ro-bind', '/', '/',
     '--dev', '/dev',
     '--proc', '/proc',
+    ...procCoverArgs(),
     '--tmpfs', '/tmp',
     '--unshare-pid',
     '--unshare-ipc',
+    '--unshare-uts',
     '--die-with-parent',
     '--cap-drop', 'ALL',
   ];

@@ -115,11 +115,13 @@ describe.skipIf(!BWRAP.ok)('OS sandbox: destructive commands the blacklist would
     expect(result.output).toContain('home canary');
   });
 
-  it('no privilege: su fails, nothing is writable under /etc, no block devices, no capabilities', async () => {
+  it('no privilege: su fails, nothing is writable under /etc or /proc/sys, no block devices, no capabilities', async () => {
     const marker = `tandem-sbx-${process.pid}-${Date.now()}`;
     const result = await runner().run(
       `su root -c "touch /etc/${marker}" </dev/null; echo "su=$?"; sudo true; echo "sudo=$?"; echo x > /etc/${marker}; echo "etc=$?"; ` +
-        `echo "block=$(find /dev -type b | wc -l)"; grep CapEff /proc/self/status; mount -o remount,rw / 2>/dev/null; echo "mount=$?"`,
+        `echo "block=$(find /dev -type b | wc -l)"; grep CapEff /proc/self/status; mount -o remount,rw / 2>/dev/null; echo "mount=$?"; ` +
+        // Writes the current value back: harmless even if the sandbox failed to stop it.
+        `v=$(cat /proc/sys/kernel/domainname); printf '%s\\n' "$v" > /proc/sys/kernel/domainname; echo "sysctl=$?"; hostname "$(hostname)" 2>/dev/null; echo "hostname=$?"`,
     );
     try {
       expect(result.output).toMatch(/su=[1-9]/);
@@ -128,6 +130,8 @@ describe.skipIf(!BWRAP.ok)('OS sandbox: destructive commands the blacklist would
       expect(result.output).toContain('block=0');
       expect(result.output).toMatch(/CapEff:\s+0+\s/);
       expect(result.output).toMatch(/mount=[1-9]/);
+      expect(result.output).toMatch(/sysctl=[1-9]/);
+      expect(result.output).toMatch(/hostname=[1-9]/);
       expect(existsSync(`/etc/${marker}`)).toBe(false);
     } finally {
       rmSync(`/etc/${marker}`, { force: true });
