@@ -92,5 +92,5 @@ describe('tandem from any folder', () => {
     const stopped = await runBuilt(['stop'], { env, cwd: project.path });
     expect(stopped).toMatchObject({ code: 0, stdout: `stopped the tandem server at ${info.url} (pid ${info.pid})\n` });
     expect(alive(info.pid)).toBe(false);
-  }, 300_000);
+  }, 480_000);
 });

@@ -38,7 +38,7 @@ const tandem = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runBuilt(ar
 async function hangingTurn(url: string): Promise<{ client: TandemClient; sessionId: string }> {
   const token = (await readFile(join(data.path, 'token'), 'utf8')).trim();
   const client = new TandemClient(url, { token, name: 'turn-runner' });
-  await client.ready();
+  await client.ready(60_000);
   const { session } = await client.request('session:create', { cwd: project.path, title: 'busy one' });
   await client.attach(session.id, 'driver');
   fake.enqueue({ hang: true });
@@ -120,5 +120,5 @@ describe('tandem status / stop / restart', () => {
     expect(alive(second.pid)).toBe(false);
     await expect(stat(join(data.path, 'server.json'))).rejects.toThrow(/ENOENT/);
     expect((await tandem(['stop'])).stdout).toContain('nothing to stop');
-  }, 240_000);
+  }, 600_000);
 });

@@ -38,7 +38,7 @@ const tandem = (args: string[], cwd = root.path) => runBuilt(args, { env, cwd })
 
 async function driver(): Promise<TandemClient> {
   const client = new TandemClient(server.url, { token: (await readFile(join(data.path, 'token'), 'utf8')).trim(), name: 'ana' });
-  await client.ready();
+  await client.ready(60_000);
   return client;
 }
 
@@ -88,7 +88,7 @@ describe('tandem ls and rm', () => {
       ana.close();
       bob.close();
     }
-  }, 180_000);
+  }, 480_000);
 });
 
 describe('tandem usage', () => {
@@ -123,5 +123,5 @@ describe('tandem usage', () => {
     expect(permissions).toMatchObject({ code: 0 });
     expect(permissions.stdout).toMatch(/no stored permissions/);
     for (const run of [help, helpStop]) expect(run.stdout.split('\n').some((line) => / $/.test(line))).toBe(false);
-  }, 180_000);
+  }, 480_000);
 });
