@@ -144,7 +144,8 @@ export class EventLogWriter<T = undefined> {
         } else {
           retryMs = RETRY_FIRST_MS;
           this.release(items);
-          if (sync) await this.handle?.datasync().catch((err: unknown) => this.report(err));
+          // Not awaited: the next batch does not wait for the disk to confirm this one (close waits for it).
+          if (sync) void this.handle?.datasync().catch((err: unknown) => this.report(err));
         }
         this.finished += count;
         this.resolveWaiters();
