@@ -13,3 +13,4 @@ export * from './conversation/index.js';
 export * from './sandbox/index.js';
 export * from './shell/index.js';
 export * from './secrets/index.js';
+export * from './skills/index.js';

@@ -7,6 +7,7 @@ import { Server as IoServer, type Socket } from 'socket.io';
 import { SESSION_EVENT } from '@tandem/shared';
 import {
   builtinTools,
+  type RoutineHost,
   estimateTextTokens,
   Governor,
   memoryTools,
@@ -23,6 +24,9 @@ import {
 import { authenticate, type ClientIdentity, type Tokens } from './auth.js';
 import { webSearcherFromSettings } from './config/web-searcher-from-settings.js';
 import { userTimeZone } from './config/time-zone.js';
+import { routineHandlers } from './handlers/routine-handlers.js';
+import { RoutineScheduler } from './routines/routine-scheduler.js';
+import { RoutineStore } from './routines/routine-store.js';
 import { loadServerSettings, type ServerSettings } from './config/server-settings.js';
 import { SessionContexts } from './context/session-contexts.js';
 import { contextHandlers } from './handlers/context-handlers.js';
@@ -153,6 +157,7 @@ export function createApplication(deps: ApplicationDeps): Application {
   const defaultCwd = deps.defaultCwd ?? process.cwd();
   // Skills (SPEC K2, T2): listed in the prompt, read_skill, skill__NAME commands through run_command's path.
   const skills = new WorkspaceSkills({ dataDir: deps.dataDir, home: deps.home ?? homedir() });
+  let routines: RoutineScheduler | undefined;
   const commandServices: ToolServices = {
     ...(settings.commandTimeoutMs !== undefined ? { defaultCommandTimeoutMs: settings.commandTimeoutMs } : {}),
     ...(settings.maxCommandTimeoutMs !== undefined ? { maxCommandTimeoutMs: settings.maxCommandTimeoutMs } : {}),
@@ -160,6 +165,12 @@ export function createApplication(deps: ApplicationDeps): Application {
     webSearcher: webSearcherFromSettings(settings.webSearch, env, clock, logger),
     ...(settings.webFetch ? { webFetch: settings.webFetch } : {}),
     calendar: { calendars: settings.calendars ?? [], timezone: userTimeZone(settings, env), env },
+    // The scheduler needs the session manager, built below; the tools reach it through this.
+    routines: {
+      create: (input, sessionId, by) => routines!.create(input, sessionId, by),
+      list: () => routines!.list(),
+      cancel: (id, by) => routines!.cancel(id, by),
+    } satisfies RoutineHost,
   };
   const limits: Partial<TurnLimits> = {
     ...(settings.maxIterations !== undefined ? { maxIterations: settings.maxIterations } : {}),
@@ -207,9 +218,19 @@ export function createApplication(deps: ApplicationDeps): Application {
     onDeleted: (sessionId) => io.in(sessionRoom(sessionId)).socketsLeave(sessionRoom(sessionId)),
   });
   const manager = sessions;
+  routines = new RoutineScheduler({
+    store: new RoutineStore(deps.dataDir),
+    clock,
+    sessions: manager,
+    graceMs: settings.routines?.missedRunGraceMs ?? 60 * 60_000,
+    defaultTimezone: userTimeZone(settings, env),
+    logger,
+  });
+  const scheduler = routines;
   const ready = (async () => {
     await guards?.open();
     await manager.loadAll();
+    await scheduler.start();
   })();
   ready.catch(() => undefined);
 
@@ -224,6 +245,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     ...memoryHandlers({ sessions: manager, memories, dataDir: deps.dataDir, resolve }),
     ...mcpHandlers(mcp, manager, defaultCwd),
     ...skillsHandlers(skills, manager, defaultCwd),
+    ...routineHandlers(scheduler),
     ...guards?.handlers(),
     ...deps.handlers,
   };
@@ -266,6 +288,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     close() {
       closing ??= (async () => {
         await ready.catch(() => undefined);
+        await scheduler.stop();
         await manager.closeAll(deps.shutdownGraceMs);
         await mcp.close();
         await guards?.close();

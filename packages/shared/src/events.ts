@@ -118,6 +118,14 @@ export const EventSchemas = {
   memory_consolidated: event('memory_consolidated', { model: z.string(), historyEntry: z.string() }),
   memory_consolidation_failed: event('memory_consolidation_failed', { reason: z.string() }),
   memory_quarantined: event('memory_quarantined', { kind: z.string(), reason: z.string() }),
+
+  // extensions (MCP servers, skills)
+  /** Something about a skill or MCP server the people watching should see (a quarantined skill, a failed server). */
+  extension_notice: event('extension_notice', {
+    kind: z.enum(['skill_quarantined', 'skill_invalid', 'skill_refused', 'skill_clash', 'mcp_failed']),
+    name: z.string(),
+    message: z.string(),
+  }),
 } as const;
 
 export const SessionEventSchema = z.discriminatedUnion('type', [
@@ -155,6 +163,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   EventSchemas.memory_consolidated,
   EventSchemas.memory_consolidation_failed,
   EventSchemas.memory_quarantined,
+  EventSchemas.extension_notice,
 ]);
 
 export type SessionEvent = z.infer<typeof SessionEventSchema>;

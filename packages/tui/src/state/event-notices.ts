@@ -46,6 +46,8 @@ export function noticeFor(event: SessionEvent): { level: NoticeLevel; text: stri
       return { level: 'error', text: `memory archival failed, session not cleared: ${event.reason}` };
     case 'memory_quarantined':
       return { level: 'warn', text: `memory write quarantined (${event.kind}): ${event.reason}` };
+    case 'extension_notice':
+      return { level: 'warn', text: `${event.kind.replace('_', ' ')}: ${event.name}: ${event.message}` };
     default:
       return null;
   }

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { defineTool, type AnyTool } from '../tools/define.js';
+import { runCommandTool } from '../tools/run-command.js';
+import type { Skill } from './discover-skills.js';
+
+export const SKILL_TOOL_PREFIX = 'skill__';
+const MAX_TOOL_NAME = 64;
+
+/** `skill__NAME`; a name that would pass 64 characters is cut and ends with a stable hash. */
+export function skillToolName(name: string): string {
+  const full = `${SKILL_TOOL_PREFIX}${name}`;
+  if (full.length <= MAX_TOOL_NAME) return full;
+  return `${full.slice(0, MAX_TOOL_NAME - 9)}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+}
+
+/** The command line a call runs: the skill's command, then the call's arguments as written. */
+export function skillCommandLine(command: string, args: string | undefined): string {
+  const extra = args?.trim();
+  return extra ? `${command} ${extra}` : command;
+}
+
+/**
+ * A skill with `command:` as a tool `skill__NAME { arguments? }`. It is a command tool: the
+ * validated arguments carry the full command line (`command`), so the gate checks the
+ * blacklist and asks with the full command, like `run_command`; it then runs through
+ * run_command's own path (blacklist again, pty, live output, output shaping) in the skill's folder.
+ */
+export function skillCommandTool(skill: Skill & { command: string }): AnyTool {
+  const command = skill.command;
+  const schema = z
+    .object({ arguments: z.string().max(4_000).optional() })
+    .strict()
+    .transform((a) => ({ ...a, command: skillCommandLine(command, a.arguments) }));
+  return defineTool({
+    name: skillToolName(skill.name),
+    description: `Runs the "${skill.name}" skill's command in its folder (${skill.dir}): \`${command}\`, with \`arguments\` appended as written. ${skill.description}`.slice(0, 1_500),
+    schema,
+    parameters: {
+      type: 'object',
+      properties: { arguments: { type: 'string', description: 'Appended to the command line as written (the shell parses them)' } },
+      additionalProperties: false,
+    },
+    danger: 'dangerous',
+    readOnly: false,
+    async execute(args, ctx) {
+      return runCommandTool.execute({ command: args.command }, { ...ctx, cwd: skill.dir });
+    },
+  });
+}

@@ -1,0 +1,78 @@
+import {
+  readSkillTool,
+  SkillCatalog,
+  skillCommandTool,
+  skillRoots,
+  skillsPromptSection,
+  type AnyTool,
+  type EngineEvent,
+  type SkillEntry,
+  type TurnOptions,
+} from '@tandem/core';
+
+export interface WorkspaceSkillsOptions {
+  dataDir: string;
+  home: string;
+  /** Room for the skills list in the system prompt, in characters. */
+  promptBudgetChars?: number;
+}
+
+const NOTICE_KIND = { quarantined: 'skill_quarantined', invalid: 'skill_invalid', refused: 'skill_refused', shadowed: 'skill_clash' } as const;
+
+/**
+ * Skills for the server's sessions (SPEC K2, T2): one catalog per workspace (re-read when its
+ * folders change), and the turn step that lists them in the system prompt, adds `read_skill`
+ * and a `skill__NAME` tool per command skill, and tells the session once about each skill that
+ * is quarantined, invalid, refused or shadowed by a clash.
+ */
+export class WorkspaceSkills {
+  private readonly catalogs = new Map<string, SkillCatalog>();
+  private readonly announced = new WeakMap<object, Set<string>>();
+
+  constructor(private readonly options: WorkspaceSkillsOptions) {}
+
+  catalog(workspace: string): SkillCatalog {
+    let catalog = this.catalogs.get(workspace);
+    if (!catalog) {
+      catalog = new SkillCatalog(skillRoots({ workspace, dataDir: this.options.dataDir, home: this.options.home }), { home: this.options.home });
+      this.catalogs.set(workspace, catalog);
+    }
+    return catalog;
+  }
+
+  list(workspace: string): SkillEntry[] {
+    return this.catalog(workspace).current().entries;
+  }
+
+  extendTurn(session: { meta: { cwd: string }; emit(body: EngineEvent): unknown }, options: TurnOptions): TurnOptions {
+    const catalog = this.catalog(session.meta.cwd);
+    const { skills, entries } = catalog.current();
+    this.announce(session, entries);
+    if (skills.length === 0) return options;
+    const taken = new Set(options.tools.map((t) => t.name));
+    const added: AnyTool[] = [readSkillTool];
+    for (const skill of skills) if (skill.command) added.push(skillCommandTool({ ...skill, command: skill.command }));
+    const section = skillsPromptSection(skills, this.options.promptBudgetChars);
+    return {
+      ...options,
+      tools: [...options.tools, ...added.filter((t) => !taken.has(t.name))],
+      system: section ? `${options.system}\n\n${section}` : options.system,
+      services: { ...options.services, skills: catalog },
+    };
+  }
+
+  private announce(session: { emit(body: EngineEvent): unknown }, entries: readonly SkillEntry[]): void {
+    let seen = this.announced.get(session);
+    if (!seen) {
+      seen = new Set();
+      this.announced.set(session, seen);
+    }
+    for (const entry of entries) {
+      if (entry.status === 'ok') continue;
+      const key = `${entry.dir}\u0000${entry.status}\u0000${entry.reason ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      session.emit({ type: 'extension_notice', kind: NOTICE_KIND[entry.status], name: entry.name, message: `${entry.dir}: ${entry.reason ?? entry.status}` });
+    }
+  }
+}
