@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   ApprovalModeSchema,
   AuditRecordSchema,
+  RoutineInfoSchema,
   DecisionSchema,
   JobInfoSchema,
   ModelInfoSchema,
@@ -95,6 +96,9 @@ export const Commands = {
       sandbox: z.string().optional(),
     }),
   ),
+  /** Routines (scheduled prompts) of this server; `status`, `description` and `note` added to the contract's fields. */
+  'routine:list': command('any', z.object({}).optional().default({}), z.object({ routines: z.array(RoutineInfoSchema) })),
+  'routine:cancel': command('control', z.object({ id: z.string().min(1) }), z.object({ routine: RoutineInfoSchema })),
   'memory:show': command(
     'any',
     z.object({ sessionId }),

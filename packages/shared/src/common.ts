@@ -102,3 +102,19 @@ export const ModelInfoSchema = z.object({
   description: z.string(),
 });
 export type ModelInfo = z.infer<typeof ModelInfoSchema>;
+
+/** A scheduled routine as `routine:list` gives it; times are ISO 8601 in the routine's zone. */
+export const RoutineInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  schedule: z.string(),
+  prompt: z.string(),
+  sessionId: z.string(),
+  nextRunAt: z.string().optional(),
+  lastRunAt: z.string().optional(),
+  timezone: z.string(),
+  status: z.enum(['active', 'done', 'cancelled', 'disabled']),
+  description: z.string(),
+  note: z.string().optional(),
+});
+export type RoutineInfo = z.infer<typeof RoutineInfoSchema>;

@@ -3,3 +3,4 @@ export * from './tool-gate.js';
 export * from './clock.js';
 export * from './job-manager.js';
 export * from './path-resolver.js';
+export * from './routine-host.js';

@@ -21,6 +21,9 @@ const EXPECTED: Record<string, { danger: string; readOnly: boolean }> = {
   web_search: { danger: 'safe', readOnly: true },
   web_fetch: { danger: 'medium', readOnly: true },
   get_calendar_events: { danger: 'safe', readOnly: true },
+  create_routine: { danger: 'medium', readOnly: false },
+  list_routines: { danger: 'safe', readOnly: true },
+  cancel_routine: { danger: 'medium', readOnly: false },
 };
 
 describe('builtinTools', () => {

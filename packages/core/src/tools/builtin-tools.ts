@@ -11,6 +11,7 @@ import { runCommandTool } from './run-command.js';
 import { searchFilesTool } from './search-files.js';
 import { selfCloneTool } from './self-clone.js';
 import { getCalendarEventsTool } from './calendar/index.js';
+import { cancelRoutineTool, createRoutineTool, listRoutinesTool } from './routines/index.js';
 import { webFetchTool, webSearchTool } from './web/index.js';
 import { writeFileTool } from './write-file.js';
 
@@ -35,5 +36,8 @@ export function builtinTools(): AnyTool[] {
     webSearchTool,
     webFetchTool,
     getCalendarEventsTool,
+    createRoutineTool,
+    listRoutinesTool,
+    cancelRoutineTool,
   ] as AnyTool[];
 }

@@ -54,6 +54,8 @@ export const ServerSettingsShape = {
   calendars: CalendarsSettingSchema,
   /** The user's IANA time zone for calendar and routine times (default `TZ`, else the server's zone). */
   timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as "Europe/Berlin"'),
+  /** Routines: a run missed while the server was down still runs on start when at most `missedRunGraceMs` late (1 h). */
+  routines: z.object({ missedRunGraceMs: ms(0, 7 * 86_400_000).optional() }).strict(),
   /** Extra environment for run_command (e.g. `{ "NODE_ENV": "development" }`). */
   commandEnv: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.string()),
   /**

@@ -1,0 +1,1 @@
+export { cancelRoutineTool, createRoutineTool, describeRoutine, listRoutinesTool } from './routine-tools.js';
