@@ -27,8 +27,11 @@ const NAV = [
   ['safety', 'Sandbox, blacklist, permissions'],
   ['web-tools', 'Web search and fetch'],
   ['calendar', 'Calendar'],
+  ['routines', 'Routines'],
   ['providers', 'Models and providers'],
   ['context-and-memory', 'Context and memory'],
+  ['mcp', 'MCP servers'],
+  ['skills', 'Skills'],
 ];
 
 function page(title, body, current) {
