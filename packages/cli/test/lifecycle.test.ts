@@ -66,7 +66,8 @@ describe('tandem status / stop / restart', () => {
     // The background server does not hold the folder tandem was run in.
     expect(await readlink(`/proc/${first.pid}/cwd`)).toBe(homedir());
 
-    const status = await tandem(['status']);
+    // NO_COLOR wins even over FORCE_COLOR (colour on a terminal, off in a pipe: color.test.ts).
+    const status = await tandem(['status'], { FORCE_COLOR: '1', NO_COLOR: '1' });
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`running at ${first.url} (pid ${first.pid}, version `);
     expect(status.stdout).toMatch(/^sessions +0, none running a turn$/m);
@@ -79,8 +80,6 @@ describe('tandem status / stop / restart', () => {
     const json = JSON.parse((await tandem(['status', '--json'])).stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ up: true, url: first.url, pid: first.pid, sessions: 0, running: 0, providers: ['openai'], envMatchesShell: true });
 
-    // NO_COLOR wins even over FORCE_COLOR (colour itself: color.test.ts).
-    expect((await tandem(['status'], { FORCE_COLOR: '1', NO_COLOR: '1' })).stdout).not.toContain('\u001b[');
 
     // A key exported after the server started: tandem says so, names only.
     const newKey = { ANTHROPIC_API_KEY: 'exported-later' };
@@ -90,8 +89,8 @@ describe('tandem status / stop / restart', () => {
 
     const { client, sessionId } = await hangingTurn(first.url);
     try {
-      for (const verb of ['stop', 'restart']) {
-        const refused = await tandem([verb], newKey);
+      const refusals = await Promise.all(['stop', 'restart'].map(async (verb) => ({ verb, refused: await tandem([verb], newKey) })));
+      for (const { verb, refused } of refusals) {
         expect(refused.code).toBe(1);
         expect(refused.stderr).toContain(`not ${verb === 'stop' ? 'stopping' : 'restarting'}: a turn is running in ${sessionId.slice(0, 8)} (busy one, ${project.path}`);
         expect(refused.stderr).toContain(`tandem ${verb} --force`);
@@ -119,6 +118,5 @@ describe('tandem status / stop / restart', () => {
     expect(stopped.stdout).toBe(`stopped the tandem server at ${second.url} (pid ${second.pid})\n`);
     expect(alive(second.pid)).toBe(false);
     await expect(stat(join(data.path, 'server.json'))).rejects.toThrow(/ENOENT/);
-    expect((await tandem(['stop'])).stdout).toContain('nothing to stop');
   }, 600_000);
 });
