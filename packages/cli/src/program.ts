@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { defaultClientName } from './client-name.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerMcpCommands } from './commands/mcp.js';
+import { registerSkillsCommand } from './commands/skills.js';
 import { registerRoutineCommands } from './commands/routines.js';
 import { defaultDataDir } from './data-dir.js';
 import { unknownCommandMessage } from './unknown-command.js';
@@ -157,6 +158,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
   registerAdminCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── extensions: MCP servers ──────────────────────────────────────────────────────────
   registerMcpCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
+  registerSkillsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── assistant: routines ──────────────────────────────────────────────────────────────
   registerRoutineCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
 

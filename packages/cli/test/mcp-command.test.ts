@@ -64,3 +64,16 @@ describe('formatServers', () => {
     expect(formatServers([])).toContain('no MCP servers');
   });
 });
+
+describe('formatSkills', () => {
+  it('prints each skill folder with its status, root and why', async () => {
+    const { formatSkills } = await import('../src/commands/skills.js');
+    const text = formatSkills([
+      { name: 'hello', status: 'ok', root: 'project .tandem/skills', dir: '/w/.tandem/skills/hello', command: './greet.sh' },
+      { name: 'evil', status: 'quarantined', root: 'global ~/.claude/skills', dir: '/h/.claude/skills/evil', reason: 'quarantined: flagged' },
+    ]);
+    expect(text).toMatch(/hello\s+ok\s+project \.tandem\/skills\s+tool skill__hello: \.\/greet\.sh/);
+    expect(text).toMatch(/evil\s+quarantined\s+global ~\/\.claude\/skills\s+quarantined: flagged/);
+    expect(formatSkills([])).toContain('no skills');
+  });
+});

@@ -22,3 +22,5 @@ export { loadServerSettings, parseServerSettings, type ServerSettings, type Load
 // MCP servers (tandem mcp add|list|remove, and hosts that call a server directly) and the secret store.
 export { McpHub, addUserServer, removeUserServer, loadMcpConfig, mcpToolName, PROJECT_MCP_FILE, USER_MCP_FILE, type McpServerStatus, type AddServerInput } from './mcp/index.js';
 export { SecretStore, SECRET_KEY_FILE, SECRET_VALUES_FILE } from './secrets/index.js';
+// Skills: every skill folder of a workspace with its root and status (tandem skills).
+export { WorkspaceSkills } from './skills/workspace-skills.js';
