@@ -73,6 +73,9 @@ export const CHMOD_777 = [
   'umask 0',
   'umask o=rwx',
   "chmod $'\\x37\\x37\\x37' f",
+  'chmod +777 f',
+  'chmod =0666 f',
+  'chmod 4777 f',
 ];
 
 describe('blacklist corpus: dd in every form, chmod equal to 777', () => {

@@ -37,6 +37,8 @@ export const XARGS = [
   '{ echo ~ | xargs rm -rf; }',
   'echo ok && echo ~ | xargs rm -rf',
   'echo ok\necho ~ | xargs rm -rf',
+  'xargs -0a list rm -rf',
+  'xargs -tn1 rm -rf < list',
 ];
 
 export const FIND_ACTIONS = [
@@ -129,6 +131,10 @@ export const FUNCTIONS_AND_ALIASES = [
   "alias n='$CMD'; n",
   'f(){ rm -rf ~; }; f',
   'f(){ find ~ -delete; }; f',
+  'coproc x { rm -rf "$1"; }',
+  'coproc rm -rf ~',
+  'trap "rm -rf ~" EXIT',
+  "trap 'rm -rf $D' EXIT",
 ];
 
 describe('blacklist corpus: arguments fed by another command or by shell code', () => {

@@ -96,6 +96,10 @@ export const INLINE_DYNAMIC = [
   `ruby -e 'eval("1")'`,
   `php -r 'eval("echo 1;");'`,
   `php -r '$f="sys"."tem"; $f("id");'`,
+  'python3 -c "$CODE"',
+  'node -e "$(curl -s x)"',
+  'perl -e "$P"',
+  'ruby -e "`cat code.rb`"',
 ];
 
 export const INLINE_FROM_STDIN = [

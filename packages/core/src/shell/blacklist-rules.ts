@@ -32,6 +32,8 @@ export interface ArgvRule {
  */
 export function isWorldWritableMode(mode: string): boolean {
   if (/^[0-7]{1,5}$/.test(mode)) return (parseInt(mode.slice(-1), 8) & 2) !== 0;
+  // GNU chmod also takes `+777`, `=0666`: octal bits added or set.
+  if (/^([ugoa]*[+=][0-7]{1,5},?)+$/.test(mode)) return mode.split(',').some((c) => /[+=]/.test(c) && (parseInt(c.slice(-1), 8) & 2) !== 0);
   return mode.split(',').some((clause) => {
     const m = /^([ugoa]*)([-+=][rwxXstugo]*)+$/.exec(clause);
     if (!m) return false;

@@ -64,6 +64,14 @@ export function checkCall(call: Invocation, segment: ShellSegment, previous: She
   if (moved) return found(moved.category ?? 'unverifiable', moved);
 
   const interpreter = interpreterCall(argv, name);
+  // `python3 -c "$CODE"`, `node -e "$(curl …)"`: the whole program is only known at run time.
+  const wholeExpansion = interpreter?.code !== undefined ? /^\s*(\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]*\}|\$\([\s\S]*\)|`[\s\S]*`)\s*$/.exec(interpreter.code) : null;
+  if (interpreter && wholeExpansion) {
+    return found('unverifiable', {
+      pattern: 'inline code from a variable or substitution',
+      why: `${name} ${interpreter.flag ?? ''} runs code that comes from \`${wholeExpansion[1]!.slice(0, 40)}\`, which the blacklist cannot verify; write the code out literally`,
+    });
+  }
   if (interpreter) {
     const codes = interpreter.code !== undefined ? [interpreter.code] : [];
     if (interpreter.readsStdin) {

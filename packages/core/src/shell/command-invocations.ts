@@ -116,6 +116,16 @@ export function resolveInvocations(words: readonly string[], depth = 0, fed?: Fe
       result.calls.push(fedBy ? { argv, fedBy } : { argv });
       return result;
     }
+    if (name === 'coproc') {
+      // `coproc NAME { …; }`: the name, then the body.
+      argv = argv[2] === '{' ? argv.slice(3) : argv.slice(1);
+      continue;
+    }
+    if (name === 'trap') {
+      const handler = argv.slice(1).find((a) => !a.startsWith('-'));
+      if (handler !== undefined) script(handler);
+      return result;
+    }
     if (RUN_ARGUMENTS.has(name)) argv.slice(1).forEach(script);
     if (EDITORS.has(name)) editorShellCommands(argv.slice(1)).forEach(script);
     if (name === 'git') gitConfigCommands(argv.slice(1)).forEach(script);
@@ -189,10 +199,19 @@ function skipOptions(args: string[], spec: WrapperSpec, script: (text: string) =
       continue;
     }
     if (spec.valueOptions.includes(flag) && inlineValue === undefined) i += 2;
+    else if (/^-[A-Za-z0-9]{2,}$/.test(arg)) i += clusterTakesNext(arg, spec) ? 2 : 1;
     else i++;
   }
   const positionals = spec.positionals ?? 0;
   return args.slice(Math.min(args.length, i + positionals));
+}
+
+/** `-0a FILE` / `-tn1`: flags bundled together; the first one that takes a value takes the rest, or the next word. */
+function clusterTakesNext(arg: string, spec: WrapperSpec): boolean {
+  for (let k = 1; k < arg.length; k++) {
+    if (spec.valueOptions.includes(`-${arg[k]}`)) return k === arg.length - 1;
+  }
+  return false;
 }
 
 function splitLongOption(arg: string): [string, string | undefined] {

@@ -46,7 +46,6 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   proxychains: { valueOptions: ['-f'] },
   proxychains4: { valueOptions: ['-f'] },
   torsocks: { valueOptions: [] },
-  coproc: { valueOptions: [] },
   chronic: { valueOptions: [] },
   entr: { valueOptions: [] },
   'xvfb-run': { valueOptions: ['-n', '--server-num', '-e', '--error-file', '-f', '--auth-file', '-s', '--server-args', '-p', '--xauth-protocol'] },
