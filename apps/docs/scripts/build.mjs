@@ -28,6 +28,7 @@ const NAV = [
   ['web-tools', 'Web search and fetch'],
   ['calendar', 'Calendar'],
   ['routines', 'Routines'],
+  ['messaging', 'Messaging'],
   ['providers', 'Models and providers'],
   ['context-and-memory', 'Context and memory'],
   ['mcp', 'MCP servers'],

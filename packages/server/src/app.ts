@@ -25,6 +25,7 @@ import { authenticate, type ClientIdentity, type Tokens } from './auth.js';
 import { webSearcherFromSettings } from './config/web-searcher-from-settings.js';
 import { userTimeZone } from './config/time-zone.js';
 import { routineHandlers } from './handlers/routine-handlers.js';
+import { whatsappBridge } from './messaging/whatsapp-bridge.js';
 import { RoutineScheduler } from './routines/routine-scheduler.js';
 import { RoutineStore } from './routines/routine-store.js';
 import { loadServerSettings, type ServerSettings } from './config/server-settings.js';
@@ -204,7 +205,8 @@ export function createApplication(deps: ApplicationDeps): Application {
         sandbox: osSandbox.wrapperFor(() => session.writableRoots()),
       });
       session.onClose(() => jobs.stopAll());
-      return { jobs, ...commandServices, ...deps.servicesFactory?.(session) };
+      const messaging = whatsappBridge(mcp, settings.whatsapp?.mcpServer, session.meta.cwd);
+      return { jobs, messaging, ...commandServices, ...deps.servicesFactory?.(session) };
     },
     clock,
     logger,

@@ -36,6 +36,10 @@ export function buildPermissionPreview(call: PolicyCall, options: Pick<PolicyOpt
     }
     return cap(`${subject.display}${describeLines(args)}`);
   }
+  // A message (whatsapp_send and the like): the recipient and the whole text, as it will go out.
+  const to = ['to', 'recipient'].map((k) => args[k]).find((v): v is string => typeof v === 'string');
+  const message = ['text', 'message'].map((k) => args[k]).find((v): v is string => typeof v === 'string');
+  if (to !== undefined && message !== undefined) return cap(`To: ${to}\n\n${message}`);
   let json: string;
   try {
     json = JSON.stringify(call.args, null, 2) ?? '';

@@ -24,6 +24,10 @@ const EXPECTED: Record<string, { danger: string; readOnly: boolean }> = {
   create_routine: { danger: 'medium', readOnly: false },
   list_routines: { danger: 'safe', readOnly: true },
   cancel_routine: { danger: 'medium', readOnly: false },
+  whatsapp_send: { danger: 'medium', readOnly: false },
+  whatsapp_search: { danger: 'safe', readOnly: true },
+  whatsapp_latest: { danger: 'safe', readOnly: true },
+  whatsapp_messages: { danger: 'safe', readOnly: true },
 };
 
 describe('builtinTools', () => {

@@ -11,6 +11,7 @@ import { runCommandTool } from './run-command.js';
 import { searchFilesTool } from './search-files.js';
 import { selfCloneTool } from './self-clone.js';
 import { getCalendarEventsTool } from './calendar/index.js';
+import { whatsappLatestTool, whatsappMessagesTool, whatsappSearchTool, whatsappSendTool } from './messaging/index.js';
 import { cancelRoutineTool, createRoutineTool, listRoutinesTool } from './routines/index.js';
 import { webFetchTool, webSearchTool } from './web/index.js';
 import { writeFileTool } from './write-file.js';
@@ -39,5 +40,9 @@ export function builtinTools(): AnyTool[] {
     createRoutineTool,
     listRoutinesTool,
     cancelRoutineTool,
+    whatsappSendTool,
+    whatsappSearchTool,
+    whatsappLatestTool,
+    whatsappMessagesTool,
   ] as AnyTool[];
 }

@@ -56,6 +56,8 @@ export const ServerSettingsShape = {
   timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as "Europe/Berlin"'),
   /** Routines: a run missed while the server was down still runs on start when at most `missedRunGraceMs` late (1 h). */
   routines: z.object({ missedRunGraceMs: ms(0, 7 * 86_400_000).optional() }).strict(),
+  /** The whatsapp_* tools' bridge: the name of an MCP server (mcp.json) with send_message, list_messages, list_chats. */
+  whatsapp: z.object({ mcpServer: z.string().min(1) }).strict(),
   /** Extra environment for run_command (e.g. `{ "NODE_ENV": "development" }`). */
   commandEnv: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.string()),
   /**

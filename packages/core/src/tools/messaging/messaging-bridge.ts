@@ -1,0 +1,34 @@
+import type { ToolOutcome, ToolServices } from '../define.js';
+import { ToolError } from '../define.js';
+
+/**
+ * The surface of the common WhatsApp MCP bridges: the host maps these calls onto the MCP
+ * server named in config.json `whatsapp.mcpServer`, through the same client as every MCP tool.
+ */
+export type BridgeCall =
+  | { tool: 'send_message'; args: { recipient: string; message: string } }
+  | { tool: 'search_contacts'; args: { query: string } }
+  | { tool: 'list_messages'; args: { query?: string; chat_jid?: string; limit: number } }
+  | { tool: 'list_chats'; args: { limit: number; sort_by: 'last_active' } };
+
+export interface MessagingBridge {
+  /** Calls the bridge; throws an Error with one sentence saying how to configure it when it is missing or down. */
+  call(call: BridgeCall, signal: AbortSignal): Promise<ToolOutcome>;
+}
+
+export function bridgeOf(services: ToolServices): MessagingBridge {
+  const bridge = services.messaging as Partial<MessagingBridge> | undefined;
+  if (!bridge || typeof bridge.call !== 'function') {
+    throw new ToolError('messaging is not available: set "whatsapp": { "mcpServer": "NAME" } in config.json and add that WhatsApp MCP bridge with `tandem mcp add`');
+  }
+  return bridge as MessagingBridge;
+}
+
+export async function callBridge(services: ToolServices, call: BridgeCall, signal: AbortSignal): Promise<ToolOutcome> {
+  try {
+    return await bridgeOf(services).call(call, signal);
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    throw new ToolError(err instanceof Error ? err.message : String(err));
+  }
+}
