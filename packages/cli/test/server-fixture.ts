@@ -28,9 +28,11 @@ export async function startServerFixture(title: string): Promise<ServerFixture> 
   await writeFile(join(project.path, 'README.md'), '# demo project\n');
   await mkdir(join(project.path, 'src'));
   await writeFile(join(project.path, 'src', 'main.ts'), 'console.log(1);\n');
-  // Ten minutes to answer a permission request: on a loaded machine a test must never see the
-  // 60 s automatic deny while it is still working its way to the answer.
-  await writeFile(join(dataDir.path, 'config.json'), `${JSON.stringify({ permissionTimeoutMs: 600_000 })}\n`);
+  // Ten minutes to answer a permission request and for a command to wait for typed input: on a
+  // loaded machine a test must never see the 60 s automatic deny or command timeout while it is
+  // still working its way to the answer or the input.
+  const limits = { permissionTimeoutMs: 600_000, commandTimeoutMs: 600_000, maxCommandTimeoutMs: 600_000, toolTimeoutMs: 600_000 };
+  await writeFile(join(dataDir.path, 'config.json'), `${JSON.stringify(limits)}\n`);
   const modelEnv = { TANDEM_MODEL: 'openai/gpt-4.1-mini', OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: 'test-key' };
   const env: NodeJS.ProcessEnv = { ...process.env, ...modelEnv };
   delete env.TANDEM_TOKEN;
