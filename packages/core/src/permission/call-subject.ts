@@ -8,6 +8,8 @@ import { DEFAULT_ALWAYS_ASK_TOOLS, DEFAULT_COMMAND_TOOLS, type PolicyCall, type 
 export type CallSubject =
   | { kind: 'command'; command: string; segments: ShellSegment[] }
   | { kind: 'path'; path: string; display: string }
+  /** A web address (web_fetch): rules cover the exact URL, or every page of its site (`https://host/`). */
+  | { kind: 'url'; url: string; site: string }
   | { kind: 'tool' };
 
 /** One choice offered in the dialog: its label (sent as `scopes[i]`, answered as `scope`) and the rule it makes. */
@@ -38,7 +40,21 @@ export function subjectOf(call: PolicyCall, options: SubjectOptions = {}): CallS
     const abs = options.workspace ? path.resolve(options.workspace, raw) : path.normalize(raw);
     return { kind: 'path', path: abs, display: displayPath(abs, options.workspace) };
   }
+  if (typeof args.url === 'string') {
+    const site = siteOf(args.url);
+    if (site) return { kind: 'url', url: args.url.trim(), site };
+  }
   return { kind: 'tool' };
+}
+
+/** `https://example.com/` for an http(s) address; undefined for anything else. */
+function siteOf(raw: string): string | undefined {
+  try {
+    const url = new URL(raw.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? `${url.origin}/` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -47,6 +63,7 @@ export function subjectOf(call: PolicyCall, options: SubjectOptions = {}): CallS
  *   and `git *` (a prefix rule; the person must pick it, it is never widened on its own);
  * - a file tool: the exact path, each enclosing directory up to the workspace (`src/`, `./`),
  *   then `*` for the whole tool;
+ * - a web address: the exact URL, then its site (`https://example.com/*`: the domain scope), then `*`;
  * - any other tool: `*` (the tool);
  * - an always-ask tool: nothing (every decision acts once).
  */
@@ -68,6 +85,11 @@ export function scopeOptions(call: PolicyCall, subject: CallSubject, options: Pi
       for (const dir of enclosingDirs(subject.path, options.workspace)) {
         add({ label: displayDir(dir, options.workspace), match: 'prefix', pattern: withSlash(dir) });
       }
+      add({ label: WHOLE_TOOL_SCOPE, match: 'tool' });
+      break;
+    case 'url':
+      add({ label: subject.url, match: 'exact', pattern: subject.url });
+      add({ label: `${subject.site}*`, match: 'prefix', pattern: subject.site });
       add({ label: WHOLE_TOOL_SCOPE, match: 'tool' });
       break;
     case 'tool':
