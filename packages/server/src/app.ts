@@ -103,6 +103,8 @@ export interface ApplicationDeps {
    * tunes them (over config.json's values).
    */
   guards?: 'off' | Partial<Omit<GuardsHostOptions, 'dataDir' | 'clock'>>;
+  /** MCP tool schemas past this many tokens are loaded on demand (default: 10 % of the model's window). */
+  mcpToolSchemaBudgetTokens?: number;
   /** Server limits; default `<dataDir>/config.json` (see README). */
   settings?: ServerSettings;
   /** The OS sandbox under every command; default probed once at start from config.json's `commandSandbox`. */
@@ -154,7 +156,14 @@ export function createApplication(deps: ApplicationDeps): Application {
   });
   const extras = turnExtras({ contexts, memories, logger });
   // MCP servers (SPEC K1): per workspace, started lazily, stopped with the server.
-  const mcp = new McpHub({ dataDir: deps.dataDir, env, logger, clock });
+  const mcp = new McpHub({
+    dataDir: deps.dataDir,
+    env,
+    logger,
+    clock,
+    contextWindow: (model) => modelInfo(model, config).contextWindow,
+    ...(deps.mcpToolSchemaBudgetTokens !== undefined ? { toolSchemaBudgetTokens: deps.mcpToolSchemaBudgetTokens } : {}),
+  });
   const defaultCwd = deps.defaultCwd ?? process.cwd();
   // Skills (SPEC K2, T2): listed in the prompt, read_skill, skill__NAME commands through run_command's path.
   const skills = new WorkspaceSkills({ dataDir: deps.dataDir, home: deps.home ?? homedir() });

@@ -85,6 +85,36 @@ describe('MCP tools in a real turn', () => {
     expect(client.events.some((e) => e.type === 'permission_request')).toBe(false);
   });
 
+  it('past the schema budget, MCP tools are listed by name and loaded on demand with load_tool, then called', async () => {
+    const dataDir = (await tempDir('tandem-data-')).path;
+    writeMcpJson(join(dataDir, 'mcp.json'), { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
+    bed.server = await startTestServer({ env: bed.env(), dataDir, mcpToolSchemaBudgetTokens: 50 });
+    const { client, sessionId } = await driverSession(bed.server);
+    client.approveAll(sessionId);
+    bed.fake.enqueue(
+      { toolCalls: [{ name: 'search_tools', args: { query: 'echo' } }] },
+      { toolCalls: [{ name: 'load_tool', args: { name: 'mcp__everything__echo' } }] },
+      { toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'loaded late' } }] },
+      { text: 'done' },
+    );
+    await client.ok('session:send', { sessionId, text: 'use echo' });
+    await nextEvent(client, 'turn_done');
+    const [first, second, third] = bed.fake.requests;
+    expect(toolNames(first!)).toEqual(expect.arrayContaining(['search_tools', 'load_tool']));
+    expect(toolNames(first!).filter((n) => n.startsWith('mcp__'))).toEqual([]);
+    expect(systemOf(first!)).toContain('- mcp__everything__echo: Echoes back the input string');
+    expect(toolNames(second!)).not.toContain('mcp__everything__echo');
+    expect(toolNames(third!)).toContain('mcp__everything__echo');
+    const results = client.events.filter((e) => e.type === 'tool_result');
+    expect(results.map((r) => [r.tool, r.isError])).toEqual([
+      ['search_tools', false],
+      ['load_tool', false],
+      ['mcp__everything__echo', false],
+    ]);
+    expect(results[0]).toMatchObject({ output: expect.stringContaining('mcp__everything__echo') });
+    expect(results[2]).toMatchObject({ output: expect.stringContaining('loaded late') });
+  });
+
   it('a server that never answers initialize fails with a timeout; the turn runs without it', async () => {
     const dataDir = (await tempDir('tandem-data-')).path;
     writeMcpJson(join(dataDir, 'mcp.json'), { silent: { command: process.execPath, args: ['-e', 'process.stdin.resume()'], startupTimeoutMs: 300 } });

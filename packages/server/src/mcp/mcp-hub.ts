@@ -4,6 +4,7 @@ import { SecretStore } from '../secrets/secret-store.js';
 import { McpApprovals } from './mcp-approvals.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { McpServerStatus } from './mcp-status.js';
+import { MCP_SCHEMA_SHARE, SchemaBudget } from './schema-budget.js';
 import { WorkspaceMcp } from './workspace-mcp.js';
 
 export interface McpHubOptions {
@@ -15,6 +16,10 @@ export interface McpHubOptions {
   clock?: Clock;
   startupTimeoutMs?: number;
   turnWaitMs?: number;
+  /** The context window of a model id (default 128k); MCP schemas may take 10 % of it. */
+  contextWindow?: (modelId: string) => number;
+  /** Overrides the schema budget, in tokens (tests). */
+  toolSchemaBudgetTokens?: number;
 }
 
 /**
@@ -26,9 +31,17 @@ export class McpHub {
   private readonly approvals: McpApprovals;
   private secrets: SecretStore | undefined;
   private closed = false;
+  private readonly modelOf = new Map<string, string>();
+  private readonly budget: SchemaBudget;
 
   constructor(private readonly options: McpHubOptions) {
     this.approvals = new McpApprovals(options.dataDir);
+    this.budget = new SchemaBudget((sessionId) => {
+      if (options.toolSchemaBudgetTokens !== undefined) return options.toolSchemaBudgetTokens;
+      const model = this.modelOf.get(sessionId) ?? '';
+      const window = safeWindow(options.contextWindow, model);
+      return Math.floor(window * MCP_SCHEMA_SHARE);
+    });
   }
 
   /** The MCP servers of the workspace at `cwd` (any path to it; keyed by its real path). */
@@ -83,11 +96,12 @@ export class McpHub {
     const workspace = await this.forWorkspace(session.meta.cwd);
     await workspace.prepareTurn({ sessionId: session.id, turnId: options.turnId, gate: options.gate, signal: options.signal });
     const before = options.dynamicTools;
+    this.modelOf.set(session.id, options.model.id);
     return {
       ...options,
       dynamicTools: () => {
         const earlier = before?.() ?? { tools: [], notices: [] };
-        const mine = workspace.toolsFor(session.id);
+        const mine = this.budget.apply(session.id, workspace.toolsFor(session.id));
         return { tools: [...earlier.tools, ...mine.tools], notices: [...earlier.notices, ...mine.notices] };
       },
     };
@@ -103,5 +117,13 @@ export class McpHub {
     this.secrets ??= SecretStore.open(this.options.dataDir);
     this.secrets.reload();
     return this.secrets.get(name);
+  }
+}
+
+function safeWindow(windowOf: ((model: string) => number) | undefined, model: string): number {
+  try {
+    return windowOf?.(model) ?? 128_000;
+  } catch {
+    return 128_000;
   }
 }
