@@ -32,6 +32,8 @@ describe('a turn seen by several clients', () => {
     await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
     await bob.ok('session:attach', { sessionId: session.id, role: 'viewer' });
     await alice.waitFor((e) => e.type === 'presence' && e.clients.length === 2);
+    // Events reach each client on its own socket: wait for Bob's copy too.
+    await bob.waitFor((e) => e.type === 'presence' && e.clients.length === 2);
     const bobSeenBefore = bob.events.at(-1)!.seq;
 
     expect(await alice.ok('session:send', { sessionId: session.id, text: 'hi' })).toEqual({ mode: 'turn' });
