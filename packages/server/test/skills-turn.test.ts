@@ -88,7 +88,12 @@ describe('skills', () => {
     skill(root, 'wipe', 'Cleans everything', 'Do not.', { command: 'rm -rf ~' });
 
     const { client, sessionId } = await driverSession(server);
-    bed.fake.enqueue({ toolCalls: [{ name: 'skill__hello', args: { arguments: 'world' } }] }, { toolCalls: [{ name: 'skill__wipe', args: {} }] }, { text: 'done' });
+    bed.fake.enqueue(
+      { toolCalls: [{ name: 'skill__hello', args: { arguments: 'world' } }] },
+      { toolCalls: [{ name: 'skill__wipe', args: {} }] },
+      { toolCalls: [{ name: 'skill__hello', args: { arguments: '&& rm -rf ~' } }] },
+      { text: 'done' },
+    );
     await client.ok('session:send', { sessionId, text: 'greet the world' });
     const ask = await nextEvent(client, 'permission_request');
     expect(ask).toMatchObject({ tool: 'skill__hello', danger: 'dangerous', args: { arguments: 'world', command: './greet.sh world' } });
@@ -100,7 +105,9 @@ describe('skills', () => {
     expect(ran).toMatchObject({ tool: 'skill__hello', isError: false, output: expect.stringContaining('hello world from hello') });
     expect(client.events.some((e) => e.type === 'command_output')).toBe(true);
     const refused = await nextEvent(client, 'tool_result', ran.seq);
-    expect(refused).toMatchObject({ tool: 'skill__wipe', isError: true });
+    expect(refused).toMatchObject({ tool: 'skill__wipe', isError: true, output: expect.stringContaining('Unknown tool') });
+    const blocked = await nextEvent(client, 'tool_result', refused.seq);
+    expect(blocked).toMatchObject({ tool: 'skill__hello', isError: true, output: expect.stringContaining('blacklist') });
     const done = await nextEvent(client, 'turn_done');
     expect(client.events.filter((e) => e.type === 'permission_request')).toHaveLength(1);
     expect(client.events).toContainEqual(expect.objectContaining({ type: 'extension_notice', kind: 'skill_refused', name: 'wipe' }));
