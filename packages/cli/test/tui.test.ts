@@ -83,6 +83,9 @@ describe('tandem attach in a real terminal', () => {
     fake.enqueue({ hang: true });
     tmux.type('driver', 'think forever', 'Enter');
     await tmux.waitFor('driver', (s) => s.includes('ana › think forever') && /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] thinking/.test(s) && s.includes('Ctrl-C cancel turn'), 90_000);
+    // Cancel only once the model really holds the request: cancelled before it was sent, the hang
+    // reply would stay queued and the next test's turn would hang instead (seen under load).
+    await until(() => fake.pending() === 0, 'the model to take the request');
     tmux.type('driver', '', 'C-c');
     const screen = await tmux.waitFor('driver', (s) => s.includes('! turn cancelled') && /driver │ idle/.test(s), 90_000);
     expect(screen).not.toContain('TANDEM EXITED');
@@ -197,6 +200,14 @@ describe('tandem ls and attach errors', () => {
     expect(result.stdout).toBe('');
   }, 600_000);
 });
+
+async function until(check: () => boolean, what: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 /** SIGTERM, then wait (bounded) until the process is gone. */
 async function stopAndWait(pid: number): Promise<void> {
