@@ -53,7 +53,6 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .usage('[options] [command]')
     .version(CLI_VERSION, '-V, --version', 'print the version')
     .enablePositionalOptions()
-    .allowExcessArguments()
     .helpCommand('help [command]', 'show help for tandem or for one command')
     .option('--cwd <dir>', CWD_HELP)
     .option('--model <provider/model>', MODEL_HELP, parseModel)
@@ -162,6 +161,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
   // ── assistant: routines ──────────────────────────────────────────────────────────────
   registerRoutineCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
 
+  // A word after `tandem` that is no command reaches the root action, which names it (set last:
+  // subcommands copy the root's settings when created, and must keep refusing extra arguments).
+  program.allowExcessArguments();
   return program;
 }
 

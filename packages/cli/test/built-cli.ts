@@ -14,7 +14,7 @@ export interface CliRun {
 export function runBuilt(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<CliRun> {
   return new Promise((resolve) => {
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env };
-    execFile(process.execPath, [BUILT_MAIN, ...args], { cwd: options.cwd, env, timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BUILT_MAIN, ...args], { cwd: options.cwd, env, timeout: 400_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });
     });

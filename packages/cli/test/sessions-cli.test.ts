@@ -93,7 +93,7 @@ describe('tandem ls and rm', () => {
 
 describe('tandem usage', () => {
   it('has help and help CMD, says what is wrong with bad input, exits non-zero, and lists permissions by default', async () => {
-    const [help, helpStop, unknown, portWord, portBig, badModel, permissions] = await Promise.all([
+    const [help, helpStop, unknown, portWord, portBig, badModel, permissions, extra] = await Promise.all([
       tandem(['help']),
       tandem(['help', 'stop']),
       tandem(['sttaus']),
@@ -101,6 +101,7 @@ describe('tandem usage', () => {
       tandem(['serve', '--port', '99999']),
       tandem(['--model', 'gpt-4.1']),
       tandem(['permissions']),
+      tandem(['stop', 'now']),
     ]);
     expect(help.code).toBe(0);
     for (const command of ['attach', 'ls', 'rm', 'status', 'stop', 'restart', 'serve', 'permissions', 'audit', 'models', 'memory', 'help']) {
@@ -122,6 +123,8 @@ describe('tandem usage', () => {
     expect(badModel.stderr).toContain('expected provider/model, e.g. openai/gpt-4.1-mini');
     expect(permissions).toMatchObject({ code: 0 });
     expect(permissions.stdout).toMatch(/no stored permissions/);
+    expect(extra.code).not.toBe(0);
+    expect(extra.stderr).toContain("too many arguments for 'stop'");
     for (const run of [help, helpStop]) expect(run.stdout.split('\n').some((line) => / $/.test(line))).toBe(false);
   }, 480_000);
 });
