@@ -24,6 +24,7 @@ import {
 import { authenticate, type ClientIdentity, type Tokens } from './auth.js';
 import { webSearcherFromSettings } from './config/web-searcher-from-settings.js';
 import { userTimeZone } from './config/time-zone.js';
+import { configuredDefaultModel, providerConfigurator, withStoredKeys } from './config/provider-configurator.js';
 import { routineHandlers } from './handlers/routine-handlers.js';
 import { whatsappBridge } from './messaging/whatsapp-bridge.js';
 import { RoutineScheduler } from './routines/routine-scheduler.js';
@@ -133,7 +134,7 @@ export function createApplication(deps: ApplicationDeps): Application {
   const governor = new Governor({ clock });
   const startedAtMs = clock.now();
   // Each new model client reads config.json's providers again: key and endpoint edits need no restart.
-  const currentProvidersConfig = () => loadProvidersConfig(deps.dataDir, logger);
+  const currentProvidersConfig = () => withStoredKeys(loadProvidersConfig(deps.dataDir, logger), deps.dataDir);
   const modelFactory = deps.modelFactory ?? defaultModelFactory(env, currentProvidersConfig, clock, governor);
   const osSandbox = deps.osSandbox ?? startOsSandbox({ settings: settings.commandSandbox, home: deps.home ?? homedir(), dataDir: deps.dataDir, logger });
   const guards = deps.guards === 'off' ? undefined : new DeferredGuards(guardsOptions(deps, settings, clock, logger));
@@ -174,6 +175,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     ...(settings.commandEnv ? { commandEnv: settings.commandEnv } : {}),
     webSearcher: webSearcherFromSettings(settings.webSearch, env, clock, logger),
     ...(settings.webFetch ? { webFetch: settings.webFetch } : {}),
+    providers: providerConfigurator(deps.dataDir),
     calendar: { calendars: settings.calendars ?? [], timezone: userTimeZone(settings, env), env },
     // The scheduler needs the session manager, built below; the tools reach it through this.
     routines: {
@@ -192,7 +194,8 @@ export function createApplication(deps: ApplicationDeps): Application {
     dataDir: deps.dataDir,
     home: deps.home ?? homedir(),
     defaultCwd: deps.defaultCwd ?? process.cwd(),
-    defaultModel: deps.defaultModel ?? env.TANDEM_MODEL ?? DEFAULT_MODEL,
+    // A default set from the chat (configure_provider, in config.json) is the freshest choice.
+    defaultModel: () => configuredDefaultModel(deps.dataDir) ?? deps.defaultModel ?? env.TANDEM_MODEL ?? DEFAULT_MODEL,
     engine,
     modelFactory,
     checkModel: (spec) => void modelInfo(spec, config),

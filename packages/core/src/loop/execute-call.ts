@@ -5,6 +5,7 @@ import type { ToolGate } from '../ports/tool-gate.js';
 import { ToolError, dangerOf, type AnyTool, type PathResolver, type ToolContext } from '../tools/define.js';
 import { errorMessage } from './argument-errors.js';
 import { prepareCall, type CallOutcome, type PreparedCall } from './prepare-call.js';
+import { takeSecrets } from './withhold-secrets.js';
 
 /** Everything a call needs from the turn, besides the call itself. */
 export interface CallEnvironment {
@@ -19,6 +20,8 @@ export interface CallEnvironment {
   paths?: PathResolver;
   /** Builds the tool context for one call (its callId, signal and output sink). */
   context(call: ToolCall, signal: AbortSignal): ToolContext;
+  /** Secret argument values withheld from the recorded call, by call id (see withhold-secrets). */
+  withheld?: Map<string, Record<string, unknown>>;
 }
 
 export interface CallResult {
@@ -80,7 +83,7 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
     }
 
     const execution = tool
-      .execute(args, env.context(call, controller.signal))
+      .execute(takeSecrets(call.id, args, env.withheld), env.context(call, controller.signal))
       .then((out) => (typeof out === 'string' ? { output: out, isError: false } : { output: out.output, isError: out.isError ?? false }))
       .catch((err: unknown) => ({
         output: err instanceof ToolError ? err.message : `Tool ${tool.name} failed: ${errorMessage(err)}`,

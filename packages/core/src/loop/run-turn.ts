@@ -1,3 +1,4 @@
+import { withholdSecrets } from './withhold-secrets.js';
 import { startAfterCompaction } from '../context/run-compaction.js';
 import type { ToolCall } from '../messages.js';
 import { systemClock } from '../ports/clock.js';
@@ -90,7 +91,9 @@ async function loop(
   const tools = toolMap(opts.tools);
   let specs = opts.tools.map(toToolSpec);
   const detector = new LoopDetector();
-  const env = callEnvironment(opts, tools, signal, limits.toolTimeoutMs, emit);
+  // Secret arguments (configure_provider's key) live here between the reply and the tool run.
+  const vault = new Map<string, Record<string, unknown>>();
+  const env = { ...callEnvironment(opts, tools, signal, limits.toolTimeoutMs, emit), withheld: vault };
   const system = await turnSystemPrompt(opts, signal);
   const contextIo: ContextStepIo = { emit, onCompaction: (folded) => (state.start = startAfterCompaction(state.start, folded)) };
   const model = opts.context ? overflowGuarded(opts.model, opts.context, signal, contextIo) : opts.model;
@@ -153,7 +156,7 @@ async function loop(
       return { kind: 'error', outcome: 'error', code: reply.error.kind, message };
     }
 
-    const calls = reply.toolCalls.map(normalizeCall);
+    const calls = reply.toolCalls.map((call) => normalizeCall(withholdSecrets(call, env.tools, vault)));
     if (reply.text !== '') emit({ type: 'assistant_text', turnId: opts.turnId, iteration, text: reply.text });
     if (reply.text !== '' || calls.length > 0) opts.conversation.push({ role: 'assistant', text: reply.text, toolCalls: calls });
     if (calls.length === 0) {

@@ -4,3 +4,4 @@ export * from './clock.js';
 export * from './job-manager.js';
 export * from './path-resolver.js';
 export * from './routine-host.js';
+export * from './provider-configurator.js';

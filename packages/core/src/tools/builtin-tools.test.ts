@@ -28,6 +28,7 @@ const EXPECTED: Record<string, { danger: string; readOnly: boolean }> = {
   whatsapp_search: { danger: 'safe', readOnly: true },
   whatsapp_latest: { danger: 'safe', readOnly: true },
   whatsapp_messages: { danger: 'safe', readOnly: true },
+  configure_provider: { danger: 'dangerous', readOnly: false },
 };
 
 describe('builtinTools', () => {

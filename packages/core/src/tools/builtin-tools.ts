@@ -11,6 +11,7 @@ import { runCommandTool } from './run-command.js';
 import { searchFilesTool } from './search-files.js';
 import { selfCloneTool } from './self-clone.js';
 import { getCalendarEventsTool } from './calendar/index.js';
+import { configureProviderTool } from './provider-setup/index.js';
 import { whatsappLatestTool, whatsappMessagesTool, whatsappSearchTool, whatsappSendTool } from './messaging/index.js';
 import { cancelRoutineTool, createRoutineTool, listRoutinesTool } from './routines/index.js';
 import { webFetchTool, webSearchTool } from './web/index.js';
@@ -44,5 +45,6 @@ export function builtinTools(): AnyTool[] {
     whatsappSearchTool,
     whatsappLatestTool,
     whatsappMessagesTool,
+    configureProviderTool,
   ] as AnyTool[];
 }

@@ -73,6 +73,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * whose schema comes from elsewhere (an MCP server's `inputSchema`). `schema` still validates.
    */
   parameters?: Record<string, unknown>;
+  /**
+   * Optional: top-level arguments whose values are secrets (configure_provider's `apiKey`). The
+   * loop withholds them from everything but this tool: the `tool_call` event, the conversation
+   * the model sees next, the permission request and the audit record all carry a placeholder.
+   */
+  secretArgs?: readonly string[];
   execute(args: z.infer<S>, ctx: ToolContext): Promise<string | ToolOutcome>;
 }
 

@@ -17,6 +17,7 @@ export * from './web/index.js';
 export * from './calendar/index.js';
 export * from './routines/index.js';
 export * from './messaging/index.js';
+export * from './provider-setup/index.js';
 export { modelCopyOfOutput } from './command-output.js';
 export { DEFAULT_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEOUT_MS, type BuiltinToolServices } from './tool-services.js';
 export type { JobManager, JobInfo, JobOutput, JobReadOptions, JobStartOptions } from '../ports/job-manager.js';

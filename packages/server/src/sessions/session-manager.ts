@@ -18,7 +18,8 @@ export interface SessionManagerDeps {
   dataDir: string;
   home: string;
   defaultCwd: string;
-  defaultModel: string;
+  /** A new session's model when the client names none; a function is asked at each create (config.json may have changed). */
+  defaultModel: string | (() => string);
   engine: SessionEngine;
   modelFactory: ModelFactory;
   /** Checks a `provider/model` spec at create time; throws a readable error for a bad one. */
@@ -77,7 +78,7 @@ export class SessionManager {
     const cwd = resolve(this.deps.defaultCwd, input.cwd ?? '.');
     const isDir = await stat(cwd).then((s) => s.isDirectory(), () => false);
     if (!isDir) throw new CommandError('bad_request', `cwd ${cwd} is not a directory on the server`);
-    const model = input.model ?? this.deps.defaultModel;
+    const model = input.model ?? (typeof this.deps.defaultModel === 'function' ? this.deps.defaultModel() : this.deps.defaultModel);
     try {
       this.deps.checkModel(model);
     } catch (err) {

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { ProviderConfigurator } from '../../ports/provider-configurator.js';
+import { defineTool, ToolError, type ToolServices } from '../define.js';
+
+function configuratorOf(services: ToolServices): ProviderConfigurator {
+  const c = services.providers as Partial<ProviderConfigurator> | undefined;
+  if (!c || typeof c.configure !== 'function') throw new ToolError('this host cannot change providers from the chat; edit config.json in the Tandem data directory');
+  return c as ProviderConfigurator;
+}
+
+export const configureProviderTool = defineTool({
+  name: 'configure_provider',
+  description: `Adds or updates a model provider from the chat: its API key (stored encrypted, never shown again — not to you either), base URL, and the default model for new sessions. The user approves every call. Use it only when the user gives you a key or endpoint to set up; prefer telling them about environment variables when they ask how keys work.`,
+  schema: z.object({
+    provider: z.string().min(1).max(40).describe('openai, anthropic, gemini, groq, openrouter, xai, ollama or llamacpp'),
+    apiKey: z.string().min(1).max(500).optional().describe('The key, exactly as the user gave it'),
+    baseURL: z.string().url().optional().describe('Endpoint, for a proxy or a local server'),
+    model: z.string().min(3).max(200).optional().describe('provider/model to use for new sessions, e.g. openai/gpt-4.1-mini'),
+  }),
+  danger: 'dangerous',
+  readOnly: false,
+  secretArgs: ['apiKey'],
+  async execute(args, ctx) {
+    if (args.apiKey === undefined && args.baseURL === undefined && args.model === undefined) {
+      throw new ToolError('nothing to change: give apiKey, baseURL or model');
+    }
+    try {
+      return await configuratorOf(ctx.services).configure(args);
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      throw new ToolError(err instanceof Error ? err.message : String(err));
+    }
+  },
+});

@@ -1,0 +1,1 @@
+export { configureProviderTool } from './configure-provider.js';
