@@ -122,6 +122,15 @@ async function writtenEvents(path: string): Promise<SessionEvent[]> {
   return events;
 }
 
+/** An ephemeral event carries the seq of the persisted event before it: that one must have arrived already. */
+function deltasFollowTheirEvent(replayedUpTo: number, live: SessionEvent[], context: string): void {
+  let seen = replayedUpTo;
+  for (const event of live) {
+    if (event.ephemeral) expect(event.seq, context).toBe(seen);
+    else seen = event.seq;
+  }
+}
+
 function seqsOf(events: SessionEvent[]): number[] {
   return events.filter((e) => !e.ephemeral).map((e) => e.seq);
 }
@@ -163,11 +172,12 @@ describe('kill -9 during a streaming turn with a pty command', () => {
       const driver = await connectClient(served.url, 'driver', TOKENS.control);
       const viewer = await connectClient(served.url, 'viewer', TOKENS.view);
       const { session } = await driver.ok('session:create', { cwd: workspace });
-      await driver.ok('session:attach', { sessionId: session.id, role: 'driver' });
-      await viewer.ok('session:attach', { sessionId: session.id, role: 'viewer' });
+      const driverReplay = await driver.ok('session:attach', { sessionId: session.id, role: 'driver' });
+      const viewerReplay = await viewer.ok('session:attach', { sessionId: session.id, role: 'viewer' });
       // The driver answers every permission question (the kill may cut an answer short: that is fine).
       driver.socket.on(SESSION_EVENT, (e: SessionEvent) => {
-        if (e.type === 'permission_request') void driver.request('permission:respond', { sessionId: session.id, requestId: e.requestId, decision: 'allow_once' }).catch(() => undefined);
+        if (e.type === 'permission_request')
+          void driver.request('permission:respond', { sessionId: session.id, requestId: e.requestId, decision: 'allow_once' }).catch(() => undefined);
       });
 
       // Round 0 runs its turn to the end, to learn how many events a client gets in a turn; then
@@ -181,6 +191,9 @@ describe('kill -9 during a streaming turn with a pty command', () => {
       served.child.kill('SIGKILL');
       await new Promise((r) => (served.child.exitCode !== null || served.child.signalCode !== null ? r(undefined) : served.child.once('exit', r)));
       const received = [...driver.events, ...viewer.events];
+      // Each client saw a delta only right behind the persisted event it follows (never ahead of it).
+      deltasFollowTheirEvent(driverReplay.events.at(-1)?.seq ?? 0, driver.events, `round ${round} driver`);
+      deltasFollowTheirEvent(viewerReplay.events.at(-1)?.seq ?? 0, viewer.events, `round ${round} viewer`);
       driver.close();
       viewer.close();
 
@@ -203,7 +216,10 @@ describe('kill -9 during a streaming turn with a pty command', () => {
         const seqs = seqsOf(replay);
         expect(seqs, context).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
         // What was written before the crash is exactly what the next server replays up to there.
-        expect(replay.filter((e) => e.seq <= lastWritten), context).toEqual(written);
+        expect(
+          replay.filter((e) => e.seq <= lastWritten),
+          context,
+        ).toEqual(written);
         // The turn the kill cut is closed after the last written seq, never with a reused one.
         const interrupted = replay.filter((e) => e.type === 'turn_interrupted');
         if (lastTurnOpen(written)) {

@@ -1,6 +1,6 @@
 import type { Socket } from 'socket.io';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ackError, ackOk, Commands, type Ack, type CommandName, type CommandResult } from '@tandem/shared';
 import type { ClientIdentity } from '../auth.js';
 import { CommandError } from './command-error.js';
@@ -92,7 +92,12 @@ async function answer(
   if (raw === undefined || raw === null) {
     // socket.io sends an explicit `undefined` as null: both mean "no payload", fine where it is optional.
     if (!payloadIsOptional(name)) {
-      return ackError('bad_request', raw === null ? `${name}: expected a JSON object with its fields, got null` : `${name} needs a payload: a JSON object with its fields (see the protocol docs)`);
+      return ackError(
+        'bad_request',
+        raw === null
+          ? `${name}: expected a JSON object with its fields, got null`
+          : `${name} needs a payload: a JSON object with its fields (see the protocol docs)`,
+      );
     }
     raw = undefined;
   } else {

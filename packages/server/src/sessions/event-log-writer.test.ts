@@ -33,10 +33,14 @@ describe('EventLogWriter (group commit)', () => {
     const path = join(dir.path, 'nested', 'events.jsonl');
     const errors: Error[] = [];
     const released: Array<{ item: number; onDisk: number[] }> = [];
-    const writer = new EventLogWriter<number>(path, (e) => errors.push(e), (items) => {
-      const onDisk = linesOf(readFileSync(path, 'utf8'));
-      for (const item of items) released.push({ item, onDisk });
-    });
+    const writer = new EventLogWriter<number>(
+      path,
+      (e) => errors.push(e),
+      (items) => {
+        const onDisk = linesOf(readFileSync(path, 'utf8'));
+        for (const item of items) released.push({ item, onDisk });
+      },
+    );
     const writes: number[] = [];
     const original = writer['write'].bind(writer);
     writer['write'] = async (chunk: string) => {
@@ -60,7 +64,11 @@ describe('EventLogWriter (group commit)', () => {
   it('batches what arrives during a write into the next one, keeping the order of every item', async () => {
     const path = join(dir.path, 'events.jsonl');
     const released: string[] = [];
-    const writer = new EventLogWriter<string>(path, () => undefined, (items) => released.push(...items));
+    const writer = new EventLogWriter<string>(
+      path,
+      () => undefined,
+      (items) => released.push(...items),
+    );
     const writes: number[] = [];
     const original = writer['write'].bind(writer);
     let inFlight: (() => void) | undefined;
@@ -127,7 +135,11 @@ describe('EventLogWriter (group commit)', () => {
   it('starts on a fresh line after a failed write, so a half-written line cannot swallow the next event', async () => {
     const path = join(dir.path, 'events.jsonl');
     const released: number[] = [];
-    const writer = new EventLogWriter<number>(path, () => undefined, (items) => released.push(...items));
+    const writer = new EventLogWriter<number>(
+      path,
+      () => undefined,
+      (items) => released.push(...items),
+    );
     const original = writer['write'].bind(writer);
     let attempts = 0;
     writer['write'] = async (chunk: string) => {
@@ -152,7 +164,11 @@ describe('EventLogWriter (group commit)', () => {
     await writeFile(parent, 'not a directory');
     const errors: Error[] = [];
     const released: number[] = [];
-    const writer = new EventLogWriter<number>(join(parent, 'events.jsonl'), (e) => errors.push(e), (items) => released.push(...items));
+    const writer = new EventLogWriter<number>(
+      join(parent, 'events.jsonl'),
+      (e) => errors.push(e),
+      (items) => released.push(...items),
+    );
     writer.append(line(1), 1);
     writer.append(line(2), 2);
     await writer.close();
