@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * ARCHITECTURE.md: shared ← core ← server, shared ← tui. No cycles, no reaching into another
+ * architecture.md: shared ← core ← server, shared ← tui. No cycles, no reaching into another
  * package's src. This test fails the suite on any import or dependency that breaks that.
  */
 const root = resolve(import.meta.dirname, '..');

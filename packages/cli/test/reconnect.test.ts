@@ -9,7 +9,7 @@ import { tandemShellLine } from './cli-runner.js';
 import { TcpProxy } from './tcp-proxy.js';
 import { Tmux } from './tmux.js';
 
-// SPEC U5: clients come back after ANY server stop. A real server is stopped cleanly (close(),
+// requirements U5: clients come back after ANY server stop. A real server is stopped cleanly (close(),
 // which disconnects every socket the way SIGTERM does) and started again on the same port and
 // data directory; the client and the TUI reconnect with backoff and a countdown, and resume
 // from their last seq: what happened while they were away shows once, nothing twice.

@@ -90,7 +90,7 @@ export interface ApplicationDeps {
    * options the session built and returns the ones to run the turn with.
    */
   extendTurn?: (session: Session, options: TurnOptions) => TurnOptions | Promise<TurnOptions>;
-  /** Loop limits for every turn (SPEC A5 defaults: 40 iterations, 120 s per tool). */
+  /** Loop limits for every turn (requirements A5 defaults: 40 iterations, 120 s per tool). */
   limits?: Partial<TurnLimits>;
   /** On close, how long a running turn gets to stop before it is recorded as interrupted anyway (default 5 s). */
   shutdownGraceMs?: number;
@@ -156,7 +156,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     },
   });
   const extras = turnExtras({ contexts, memories, logger });
-  // MCP servers (SPEC K1): per workspace, started lazily, stopped with the server.
+  // MCP servers (requirements K1): per workspace, started lazily, stopped with the server.
   const mcp = new McpHub({
     dataDir: deps.dataDir,
     env,
@@ -166,7 +166,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     ...(deps.mcpToolSchemaBudgetTokens !== undefined ? { toolSchemaBudgetTokens: deps.mcpToolSchemaBudgetTokens } : {}),
   });
   const defaultCwd = deps.defaultCwd ?? process.cwd();
-  // Skills (SPEC K2, T2): listed in the prompt, read_skill, skill__NAME commands through run_command's path.
+  // Skills (requirements K2, T2): listed in the prompt, read_skill, skill__NAME commands through run_command's path.
   const skills = new WorkspaceSkills({ dataDir: deps.dataDir, home: deps.home ?? homedir() });
   let routines: RoutineScheduler | undefined;
   const commandServices: ToolServices = {

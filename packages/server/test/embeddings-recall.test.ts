@@ -5,7 +5,7 @@ import { startFakeModelServer, type FakeModelServer, type FakeRequest } from '@t
 import { startTestServer, tempDir, type TestServer } from './server-harness.js';
 
 /**
- * SPEC H5 in the server: with `embeddings` in config.json, recall_memory fuses BM25 with vector
+ * requirements H5 in the server: with `embeddings` in config.json, recall_memory fuses BM25 with vector
  * similarity from the configured /v1/embeddings endpoint (the key read from the env variable the
  * config names); without it, recall is BM25 alone and says so.
  */

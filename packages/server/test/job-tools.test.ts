@@ -4,7 +4,7 @@ import { processesMatching, uniqueMarker } from '../src/pty/process-probe.test-h
 import { fakeModelBed, startTestServer } from './server-harness.js';
 
 /**
- * SPEC T1 end to end through the model's own tools: run_command { background } → read_job_output
+ * requirements T1 end to end through the model's own tools: run_command { background } → read_job_output
  * (the server's job manager reading the log) → stop_job, and no process left afterwards.
  */
 const bed = fakeModelBed({ fakePer: 'file' });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './server-harness.js';
 
-/** SPEC M1: a model problem is said up front, at session:create, not mid-conversation. */
+/** requirements M1: a model problem is said up front, at session:create, not mid-conversation. */
 let server: TestServer | undefined;
 afterEach(async () => {
   await server?.stop();

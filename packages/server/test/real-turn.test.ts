@@ -19,7 +19,7 @@ async function startWithTwoClients(): Promise<{ alice: TestClient; bob: TestClie
   const bob = await server.connect('bob', TOKENS.view);
   const { session } = await alice.ok('session:create', { title: 'real' });
   await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
-  alice.approveAll(session.id); // commands ask first (SPEC P1); alice answers like a person would
+  alice.approveAll(session.id); // commands ask first (requirements P1); alice answers like a person would
   await bob.ok('session:attach', { sessionId: session.id, role: 'viewer' });
   await alice.waitFor((e) => e.type === 'presence' && e.clients.length === 2);
   await bob.waitFor((e) => e.type === 'presence' && e.clients.length === 2);

@@ -6,7 +6,7 @@ import { FakeClock } from '@tandem/testkit';
 import { fakeModelBed, startTestServer, tempDir, type TestClient, type TestServer } from './server-harness.js';
 
 /**
- * The safety gate through real turns (SPEC U2, U4, U6; issue 10's order): the openai SDK against
+ * The safety gate through real turns (requirements U2, U4, U6; issue 10's order): the openai SDK against
  * the fake model server, real sockets, real files and real ptys. Each test checks what a person
  * sees (permission_request or not, tool_call's danger and reason) and the one audit record.
  */
@@ -52,7 +52,7 @@ const exists = (file: string) =>
     () => false,
   );
 
-describe('asking only when it matters (SPEC U4)', () => {
+describe('asking only when it matters (requirements U4)', () => {
   it('runs read-only commands without a question; the tool_call says why and is safe; anything that could write still asks', async () => {
     const { alice, sessionId } = await start();
     bed.fake.enqueue(calls({ name: 'run_command', args: { command: 'ls -a && cat notes.txt | wc -l' } }), { text: 'listed' });
@@ -119,7 +119,7 @@ describe('order: the path sandbox before the permission step (issue 10)', () => 
   });
 });
 
-describe('approval modes (SPEC U2)', () => {
+describe('approval modes (requirements U2)', () => {
   it('ask (the default): a file edit asks', async () => {
     const { alice, sessionId } = await start();
     expect((await alice.ok('session:list', {})).sessions[0]?.mode).toBe('ask');
@@ -220,7 +220,7 @@ describe('approval modes (SPEC U2)', () => {
   });
 });
 
-describe('every call leaves one record (SPEC U6)', () => {
+describe('every call leaves one record (requirements U6)', () => {
   it('a command cancelled while it runs leaves one cancelled record', async () => {
     const { alice, sessionId } = await start();
     bed.fake.enqueue(calls({ name: 'run_command', args: { command: 'echo started; sleep 300' } }), { text: 'never' });

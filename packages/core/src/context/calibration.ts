@@ -1,5 +1,5 @@
 /**
- * Per-model calibration of token estimates (SPEC C2). When a provider reports the real input
+ * Per-model calibration of token estimates (requirements C2). When a provider reports the real input
  * tokens of a request whose estimate was E, the ratio real/E feeds an exponential moving
  * average per model; later estimates for that model are multiplied by it. One bad report
  * (a cached prompt, a provider that counts oddly) moves the ratio only part of the way and

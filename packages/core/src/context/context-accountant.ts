@@ -13,7 +13,7 @@ export interface ContextUsage {
 }
 
 export interface AccountantOptions {
-  /** The model's context window from the catalog (SPEC C1). */
+  /** The model's context window from the catalog (requirements C1). */
   windowTokens: number;
   /** Tokens kept free for the reply (the request's max output tokens). */
   outputReserve: number;
@@ -23,7 +23,7 @@ export interface AccountantOptions {
 }
 
 /**
- * Incremental context accounting (SPEC C1). Each message is estimated once, when it is first
+ * Incremental context accounting (requirements C1). Each message is estimated once, when it is first
  * seen; a running total makes `usage()` O(1) and appending O(size of the new message), never
  * O(conversation). `sync(conversation)` lets the host hand over the live array the loop pushes
  * to: it counts only what was appended since the last call, and re-counts everything only if

@@ -34,7 +34,7 @@ describe('estimateTextTokens', () => {
     expect(within(est, ZH_CL100K, 0.15), `estimate ${est} vs reference ${ZH_CL100K}`).toBe(true);
   });
 
-  it('does not undercount Chinese the way chars/4 does (SPEC C2)', () => {
+  it('does not undercount Chinese the way chars/4 does (requirements C2)', () => {
     const naive = Math.ceil(ZH.length / 4);
     expect(ZH_CL100K / naive).toBeGreaterThan(2); // the problem
     expect(estimateTextTokens(ZH)).toBeGreaterThan(3 * naive); // the fix

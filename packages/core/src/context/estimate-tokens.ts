@@ -2,7 +2,7 @@ import type { Message } from '../messages.js';
 import type { ToolSpec } from '../providers/types.js';
 
 /**
- * Token estimates by character class (SPEC C2), in one pass over the text with no allocation
+ * Token estimates by character class (requirements C2), in one pass over the text with no allocation
  * per character. A plain chars/4 estimate undercounts Chinese two to three times, because BPE
  * vocabularies hold few multi-character CJK tokens: a Han character is about one token.
  *
@@ -162,7 +162,7 @@ export function estimateMessageTokens(message: Message): number {
   }
 }
 
-/** Estimated tokens of the tool definitions sent with every request (SPEC M6). */
+/** Estimated tokens of the tool definitions sent with every request (requirements M6). */
 export function estimateToolTokens(tools: readonly ToolSpec[]): number {
   let n = 0;
   for (const tool of tools) {

@@ -2,7 +2,7 @@ import type { Message } from '../messages.js';
 
 /**
  * Indices where a conversation may be cut so that no tool call is separated from its result
- * (SPEC C1). Index i is a boundary when every tool call made before i has its result before i,
+ * (requirements C1). Index i is a boundary when every tool call made before i has its result before i,
  * and messages[i] is not itself a tool result (which would be orphaned from its call).
  * 0 is always a boundary; `messages.length` is one when no call is left open at the end.
  * One pass, O(n).

@@ -15,7 +15,7 @@ export interface MaybeCompactOptions {
   clock?: Clock;
   keepRecentTokens?: number;
   keepRecentMessages?: number;
-  /** Default 0.8 (SPEC C1). */
+  /** Default 0.8 (requirements C1). */
   threshold?: number;
   /** `session:compact`: compact now whatever the usage. */
   force?: boolean;

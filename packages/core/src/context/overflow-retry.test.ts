@@ -70,7 +70,7 @@ describe('streamWithOverflowRetry', () => {
     expect(opens).toBe(2);
   });
 
-  it('does not retry after content was yielded (SPEC M4)', async () => {
+  it('does not retry after content was yielded (requirements M4)', async () => {
     let opens = 0;
     const events: string[] = [];
     const stream = streamWithOverflowRetry(

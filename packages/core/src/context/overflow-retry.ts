@@ -18,7 +18,7 @@ export async function withOverflowRetry<T>(attempt: () => Promise<T>, compact: (
 
 /**
  * The streaming form for the agent loop: re-creates the stream once after compaction, as long
- * as the failed stream had yielded nothing. After content the error propagates (SPEC M4).
+ * as the failed stream had yielded nothing. After content the error propagates (requirements M4).
  */
 export async function* streamWithOverflowRetry<E>(
   open: () => AsyncIterable<E>,

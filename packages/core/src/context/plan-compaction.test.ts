@@ -17,7 +17,7 @@ const result = (id: string, output = 'ok'): Message => ({ role: 'tool', callId: 
 const tenMessages: Message[] = [user('a'), asst('b'), user('c'), asst('d'), user('e'), asst('f'), user('g'), asst('h'), user('i'), asst('j')];
 const tens = tenMessages.map(() => 10);
 
-describe('planCompaction threshold (SPEC C1)', () => {
+describe('planCompaction threshold (requirements C1)', () => {
   it('compacts at exactly 80 % of the window', () => {
     // 100 message tokens + 20 tools + 40 reserve + 0 system = 160 of 200 = 80 %
     const plan = planCompaction(tenMessages, { windowTokens: 200, toolTokens: 20, outputReserve: 40, estimates: tens, keepRecentMessages: 2 });

@@ -15,7 +15,7 @@ export interface CompactionBudget {
   keepRecentTokens?: number;
   /** Or keep at least this many recent messages verbatim (wins over keepRecentTokens). */
   keepRecentMessages?: number;
-  /** Fraction of the window at which compaction starts (default 0.8, SPEC C1). */
+  /** Fraction of the window at which compaction starts (default 0.8, requirements C1). */
   threshold?: number;
   /** Per-message estimates aligned with `messages` (e.g. ContextAccountant.messageEstimates()). */
   estimates?: readonly number[];
@@ -46,7 +46,7 @@ export type CompactionPlan =
     };
 
 /**
- * Decides whether the next request needs compaction (SPEC C1) and where to cut. It triggers
+ * Decides whether the next request needs compaction (requirements C1) and where to cut. It triggers
  * when system + tools + messages + output reserve reach `threshold` of the window: at 80 % yes,
  * at 79 % no. The cut lies only on an exchange boundary, so a tool call is never separated from
  * its result. When the part that must stay (the tail, tools, reserve) would by itself already

@@ -19,10 +19,10 @@ export interface SessionContextOptions {
   model: ContextModel;
   /** The cheap model that writes compaction summaries (e.g. `resolveMemoryClient(...)`). */
   compactionClient: ModelClient;
-  /** Shared between sessions so what one learns about a model helps the others (SPEC C2). */
+  /** Shared between sessions so what one learns about a model helps the others (requirements C2). */
   calibration?: TokenCalibration;
   clock?: Clock;
-  /** Fraction of the window at which compaction starts (default 0.8, SPEC C1). */
+  /** Fraction of the window at which compaction starts (default 0.8, requirements C1). */
   threshold?: number;
   /** Tokens kept free for the reply (default: the model's max output, at most 16,384 and a quarter of the window). */
   outputReserve?: number;
@@ -51,7 +51,7 @@ export interface CompactNowResult {
 }
 
 /**
- * One session's context manager (SPEC C1, C2): counts the next request against the model's
+ * One session's context manager (requirements C1, C2): counts the next request against the model's
  * window, compacts at 80 % with the cheap model, forces one compaction when the provider says
  * the request overflowed, and learns the token ratio from usage reports. The host creates one
  * per session and passes it as `TurnOptions.context`; `compactNow` serves `session:compact`.

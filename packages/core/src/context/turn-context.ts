@@ -19,6 +19,6 @@ export interface TurnContext {
   beforeRequest(request: ContextRequest): Promise<EngineEvent[]>;
   /** The provider said the request does not fit: one forced compaction; `compacted` says whether to retry. */
   onOverflow(request: ContextRequest): Promise<{ compacted: boolean; events: EngineEvent[] }>;
-  /** The provider's reported input tokens for the request just answered (calibration, SPEC C2). */
+  /** The provider's reported input tokens for the request just answered (calibration, requirements C2). */
   afterReply(report: { inputTokens: number; model: string }): void;
 }

@@ -15,7 +15,7 @@ import { collect, echoTool, hangTool, ofType, turnOptions } from './turn-harness
 /**
  * The per-call pipeline's order (ARCHITECTURE "One turn, end to end"; issue 10): schema →
  * path sandbox → the gate's screen (blacklist, mode, read-only) → tool_call → the gate's check
- * (may ask) → runner; and the outcome every result carries (SPEC U6). Real files, the real
+ * (may ask) → runner; and the outcome every result carries (requirements U6). Real files, the real
  * path sandbox and write_file, the openai SDK against the fake model server.
  */
 const fake = fakeModelServerPerTest();

@@ -10,7 +10,7 @@ export interface ContextStepIo {
 }
 
 /**
- * The per-request context step (SPEC C1): before the model is called, the session's context
+ * The per-request context step (requirements C1): before the model is called, the session's context
  * manager may compact `request.messages` in place (it is the turn's conversation array) and
  * reports the usage. Nothing is yielded once the turn was cancelled.
  */

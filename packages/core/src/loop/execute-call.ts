@@ -48,7 +48,7 @@ export function callDanger(tool: AnyTool | undefined, args: unknown): Danger {
 }
 
 /**
- * Runs one tool call (SPEC A4, A5) in the pipeline's order: schema validation and the path
+ * Runs one tool call (requirements A4, A5) in the pipeline's order: schema validation and the path
  * sandbox and the gate's screen (`prepareCall`, done before the call is announced), then the
  * gate's check (stored decisions, the question, the rate limiter), then the tool. Unknown tool,
  * bad arguments, a refusal, a timeout and anything the tool throws all become error results.

@@ -1,7 +1,7 @@
 import type { ToolCall } from '../messages.js';
 import { stableJson } from '../base/stable-json.js';
 
-/** SPEC A10: the 3rd identical call in a row gets a nudge, the 5th is not run and ends the turn. */
+/** requirements A10: the 3rd identical call in a row gets a nudge, the 5th is not run and ends the turn. */
 export const LOOP_WARN_AT = 3;
 export const LOOP_STOP_AT = 5;
 

@@ -1,5 +1,5 @@
 /**
- * SPEC A7: adjacent read-only calls form one batch that runs concurrently; any other call is a
+ * requirements A7: adjacent read-only calls form one batch that runs concurrently; any other call is a
  * batch of its own (a barrier), keeping its declared position. Batches run in order.
  */
 export function planBatches<T>(calls: readonly T[], isReadOnly: (call: T) => boolean): T[][] {

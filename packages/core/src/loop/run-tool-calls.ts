@@ -23,7 +23,7 @@ interface Planned {
 }
 
 /**
- * Runs one reply's tool calls (SPEC A3, A7, A10): read-only neighbours concurrently, the rest
+ * Runs one reply's tool calls (requirements A3, A7, A10): read-only neighbours concurrently, the rest
  * one at a time, results emitted and appended in declared order. Returns how the turn ends
  * when a call stopped it, or undefined to go on.
  */

@@ -18,7 +18,7 @@ import { turnSystemPrompt } from './turn-system.js';
 import { DEFAULT_LIMITS, type EngineEvent, type TurnOptions } from './types.js';
 
 /**
- * One turn of the agent loop (SPEC A1-A10). It never prints: everything that happens is a
+ * One turn of the agent loop (requirements A1-A10). It never prints: everything that happens is a
  * yielded event, ending with exactly one `turn_done` or `turn_cancelled`. The conversation in
  * `opts.conversation` is appended to as the turn goes and rolled back if it is cancelled.
  * Stopping the iteration early (`return()`) cancels the turn.

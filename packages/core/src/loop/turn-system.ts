@@ -1,7 +1,7 @@
 import type { TurnOptions } from './types.js';
 
 /**
- * The system prompt for the whole turn (SPEC H5): the host's prompt plus the memory section
+ * The system prompt for the whole turn (requirements H5): the host's prompt plus the memory section
  * for the user's message, computed once here and frozen, so memory written during the turn
  * does not change the prompt until the next turn. Memory that cannot be read leaves the prompt
  * without it rather than failing the turn.

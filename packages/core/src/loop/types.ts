@@ -8,16 +8,16 @@ import type { Clock } from '../ports/clock.js';
 import type { TurnContext } from '../context/turn-context.js';
 import type { TurnMemory } from '../memory/turn-memory.js';
 
-/** A user message sent while a turn runs (SPEC A9); folded in at the next loop boundary. */
+/** A user message sent while a turn runs (requirements A9); folded in at the next loop boundary. */
 export interface SteeringMessage {
   text: string;
   by: string;
 }
 
 export interface TurnLimits {
-  /** SPEC A5: default 40. */
+  /** requirements A5: default 40. */
   maxIterations: number;
-  /** SPEC A5: default 120 s per tool call. */
+  /** requirements A5: default 120 s per tool call. */
   toolTimeoutMs: number;
 }
 
@@ -47,11 +47,11 @@ export interface TurnOptions {
   /** Returns (and removes) steering messages that arrived since the last call. */
   takeSteering?: () => SteeringMessage[];
   /**
-   * The session's context accounting and compaction (SPEC C1), created once per session by the
+   * The session's context accounting and compaction (requirements C1), created once per session by the
    * host (see `SessionContext`). Without it the loop neither measures nor compacts.
    */
   context?: TurnContext;
-  /** Long-term memory for the system prompt (SPEC H5), computed once at turn start and frozen. */
+  /** Long-term memory for the system prompt (requirements H5), computed once at turn start and frozen. */
   memory?: TurnMemory;
   /**
    * Tools that may come and go during the turn (MCP servers that fail or change their list):

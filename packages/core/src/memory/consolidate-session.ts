@@ -18,7 +18,7 @@ export interface ConsolidateSessionOptions {
   /** The driver who asked for `/new`, for the `conversation_cleared` event. */
   by: string;
   signal?: AbortSignal;
-  /** Per model attempt (default 30 s, SPEC H3). */
+  /** Per model attempt (default 30 s, requirements H3). */
   timeoutMs?: number;
   /** The server's environment: literal values of its secret variables are masked in the events. */
   env?: Record<string, string | undefined>;
@@ -30,13 +30,13 @@ export interface SessionConsolidation {
   events: EngineEvent[];
   /** The `session:new` ack. */
   ack: { consolidated: boolean; reason?: string };
-  /** True only when the conversation may be cleared (SPEC H4); the events already say so. */
+  /** True only when the conversation may be cleared (requirements H4); the events already say so. */
   clear: boolean;
   attempts: ConsolidationAttempt[];
 }
 
 /**
- * `session:new` in one call (SPEC H1–H4): consolidates the conversation into MEMORY.md and
+ * `session:new` in one call (requirements H1–H4): consolidates the conversation into MEMORY.md and
  * HISTORY.md with the memory chain; on success the events end with `conversation_cleared`, on
  * failure with "memory archival failed, session not cleared: <reason>" and nothing is cleared.
  * Never throws; keys and tokens in provider messages are masked before they reach an event.

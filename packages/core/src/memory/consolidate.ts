@@ -27,7 +27,7 @@ export interface ConsolidateOptions {
   /** The hidden cheap models, in order (the integrator resolves TANDEM_MEMORY_MODELS / config / catalog). */
   chain: ReadonlyArray<{ id: string; client: ModelClient }>;
   clock: Clock;
-  /** Per attempt (default 30 s, SPEC H3). */
+  /** Per attempt (default 30 s, requirements H3). */
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Cap of the reply (default 4096 tokens). */
@@ -49,7 +49,7 @@ const SYSTEM = [
 ].join(' ');
 
 /**
- * Consolidates a conversation into MEMORY.md and HISTORY.md (SPEC H1–H4) with the business-layer
+ * Consolidates a conversation into MEMORY.md and HISTORY.md (requirements H1–H4) with the business-layer
  * fallback of seed 003: each model of `chain` gets one attempt (its client already retries
  * transport failures); an attempt fails when the reply did not call save_memory, called it with
  * invalid arguments, errored, or took longer than `timeoutMs` — then the next model is tried.

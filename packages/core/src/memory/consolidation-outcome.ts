@@ -4,7 +4,7 @@ import type { ConsolidationResult } from './consolidate.js';
 export const ARCHIVAL_FAILED = 'memory archival failed, session not cleared';
 
 /**
- * What the host does with a consolidation result on `session:new` (SPEC H4): the event to
+ * What the host does with a consolidation result on `session:new` (requirements H4): the event to
  * persist, the ack, and whether the conversation may be cleared. Clear only when `clear` is true.
  */
 export function consolidationOutcome(result: ConsolidationResult): {

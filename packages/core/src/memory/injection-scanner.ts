@@ -1,5 +1,5 @@
 /**
- * Prompt-injection scan for memory writes (SPEC H5). Memory is injected into the system prompt
+ * Prompt-injection scan for memory writes (requirements H5). Memory is injected into the system prompt
  * of later turns, so text that tries to instruct the model is refused before it is stored.
  *
  * Severity:

@@ -19,7 +19,7 @@ export async function canonicalWorkspace(workspace: string): Promise<string> {
 }
 
 /**
- * `<dataDir>/memory/<hash>`, one directory per workspace (SPEC H1). The hash is the first 16
+ * `<dataDir>/memory/<hash>`, one directory per workspace (requirements H1). The hash is the first 16
  * hex digits of SHA-256 of the workspace's realpath, so a symlinked path shares the memory.
  */
 export async function memoryDirFor(dataDir: string, workspace: string): Promise<string> {

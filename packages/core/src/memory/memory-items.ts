@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../base/atomic-write.js';
 import { scanForInjection, type InjectionFinding } from './injection-scanner.js';
 import { ITEMS_FILE, QUARANTINE_FILE } from './memory-dir.js';
 
-/** Two kinds of recall memory (SPEC H5): the agent's notes and the user's profile. */
+/** Two kinds of recall memory (requirements H5): the agent's notes and the user's profile. */
 export type MemoryKind = 'note' | 'profile';
 export const MEMORY_KINDS: readonly MemoryKind[] = ['note', 'profile'];
 

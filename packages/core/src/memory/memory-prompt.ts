@@ -17,7 +17,7 @@ export interface MemoryPromptOptions {
 }
 
 /**
- * The memory section of the system prompt (SPEC H5), computed once at turn start and frozen for
+ * The memory section of the system prompt (requirements H5), computed once at turn start and frozen for
  * the turn: MEMORY.md, the whole user profile, and the agent notes most relevant to `query`
  * (the user's message). Presented as remembered data, not instructions. Empty when there is
  * no memory at all.

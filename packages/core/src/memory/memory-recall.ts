@@ -29,7 +29,7 @@ const CANDIDATES = 50;
 const EMBEDDINGS_BACKOFF_MS = 60_000;
 
 /**
- * Hybrid recall over the item store (SPEC H5): BM25 always, vector similarity when an
+ * Hybrid recall over the item store (requirements H5): BM25 always, vector similarity when an
  * embeddings client is configured, fused by reciprocal rank fusion (k = 60). Both indexes are
  * kept up to date item by item through `added` / `removed`; nothing is rebuilt per query.
  */

@@ -5,7 +5,7 @@ import { searchHistoryText, type HistorySearchOptions, type HistorySearchResult 
 import { ensureMemoryDir, HISTORY_FILE, MEMORY_FILE } from './memory-dir.js';
 
 /**
- * One workspace's long-term memory on disk (SPEC H1): MEMORY.md (the whole current memory,
+ * One workspace's long-term memory on disk (requirements H1): MEMORY.md (the whole current memory,
  * replaced atomically) and HISTORY.md (append-only, one dated entry per consolidation).
  * Writes within one store are serialised.
  */

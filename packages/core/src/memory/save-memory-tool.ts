@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../providers/types.js';
 
-/** Arguments of the `save_memory` call the consolidation model must make (SPEC H1). */
+/** Arguments of the `save_memory` call the consolidation model must make (requirements H1). */
 export const SaveMemoryArgs = z.object({
   memory_update: z
     .string()

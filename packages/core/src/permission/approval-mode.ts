@@ -22,7 +22,7 @@ export interface ModeContext {
 }
 
 /**
- * `read-only` mode (SPEC U2): the refusal for a call that could change something — every tool
+ * `read-only` mode (requirements U2): the refusal for a call that could change something — every tool
  * that is not read-only (unless it is `safe`) and every command that is not read-only — or
  * null when the call may go on to the permission policy. Worded for the model to act on.
  */
@@ -38,7 +38,7 @@ export function readOnlyModeRefusal(call: ModeCall, mode: ApprovalMode, ctx: Mod
 }
 
 /**
- * `auto-edit` mode (SPEC U2): the reason a file edit runs without asking, or null. Only
+ * `auto-edit` mode (requirements U2): the reason a file edit runs without asking, or null. Only
  * write_file, edit_file, insert_line and delete_lines, only when every resolved path is inside
  * the workspace (a granted directory does not count) and outside `.git` (its config and hooks
  * can make later commands run code).

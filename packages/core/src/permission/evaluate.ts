@@ -10,7 +10,7 @@ interface Sourced {
 }
 
 /**
- * The permission policy (SPEC P1, P2), pure: no I/O, no clock.
+ * The permission policy (requirements P1, P2), pure: no I/O, no clock.
  *
  * 1. A `safe` call is allowed, always.
  * 2. A deny rule (session or stored) that covers the call, or any segment of its command,

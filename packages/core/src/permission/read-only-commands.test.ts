@@ -6,7 +6,7 @@ import type { PermissionRule } from './rule.js';
 const workspace = '/home/u/project';
 const readOnly = (command: string, list?: readonly string[]) => readOnlyCommand(command, { workspace, ...(list ? { list } : {}) });
 
-describe('readOnlyCommand (SPEC U4)', () => {
+describe('readOnlyCommand (requirements U4)', () => {
   it.each([
     ['ls', 'read-only command: ls'],
     ['ls -la src', 'read-only command: ls'],

@@ -3,7 +3,7 @@ import { lexShell, type ShellSegment } from '../shell/index.js';
 import { hidesCommands, writesFile } from './command-level.js';
 
 /**
- * Commands that only read (SPEC U4): a `run_command` whose every segment is one of these runs
+ * Commands that only read (requirements U4): a `run_command` whose every segment is one of these runs
  * without a permission question. An entry is a command name (`ls`) or a command and its
  * subcommand (`git status`). config.json's `readOnlyCommands` replaces this list.
  *

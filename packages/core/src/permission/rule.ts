@@ -35,7 +35,7 @@ export interface PolicyOptions {
   /** Tools no allow rule ever covers: every call asks (default: configure_provider). Deny rules still apply. */
   alwaysAskTools?: ReadonlySet<string>;
   /**
-   * SPEC U4: commands that only read (`DEFAULT_READ_ONLY_COMMANDS`, or config.json's list). When
+   * requirements U4: commands that only read (`DEFAULT_READ_ONLY_COMMANDS`, or config.json's list). When
    * given, a command whose every segment is read-only is allowed at level `safe` unless a deny
    * rule covers it. Absent: no command is lowered (every command is decided by rules or asks).
    */

@@ -1,5 +1,5 @@
 /**
- * Background commands (SPEC T1). The host (the server) owns the processes and their log files;
+ * Background commands (requirements T1). The host (the server) owns the processes and their log files;
  * the engine's `run_command { background: true }`, `read_job_output` and `stop_job` reach them
  * only through this port, passed as `ctx.services.jobs`.
  */

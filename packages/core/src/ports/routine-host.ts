@@ -1,5 +1,5 @@
 /**
- * Routines (SPEC K3) are scheduled by the host: it stores them durably and runs each as a turn
+ * Routines (requirements K3) are scheduled by the host: it stores them durably and runs each as a turn
  * in the session that created it. The routine tools only talk to this port.
  */
 export interface RoutineView {

@@ -18,7 +18,7 @@ describe('buildSystemPrompt', () => {
     now: new Date('2026-03-04T10:00:00Z'),
   });
 
-  it('states the behaviour rules of SPEC A12 in plain sentences', () => {
+  it('states the behaviour rules of requirements A12 in plain sentences', () => {
     expect(prompt).toMatch(/plan of one to three lines/);
     expect(prompt).toMatch(/one short summary/);
     expect(prompt).toMatch(/Do not narrate each tool call/);

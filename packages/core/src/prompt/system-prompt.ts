@@ -25,7 +25,7 @@ const WORKING_RULES = [
 ];
 
 /**
- * The engine's system prompt (SPEC A12): behaviour in plain sentences, the workspace, the
+ * The engine's system prompt (requirements A12): behaviour in plain sentences, the workspace, the
  * tools by name (their schemas travel separately), and the project's AGENTS.md if any.
  */
 export function buildSystemPrompt(input: SystemPromptInput): string {

@@ -11,7 +11,7 @@ import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './
 export type AnthropicClientOptions = Omit<AdapterOptions, 'supportsTemperature' | 'maxTokensField'>;
 
 /**
- * The Messages API requires max_tokens; a main turn gets a generous one (SPEC A11).
+ * The Messages API requires max_tokens; a main turn gets a generous one (requirements A11).
  * No temperature is sent: API version 2026-10-21 (the SDK's default) rejects sampling
  * parameters with a 400, and SDK 1.x no longer has the field.
  */

@@ -1,4 +1,4 @@
-/** Retries in place before moving on (SPEC M3: 1 s, 2 s, 4 s). */
+/** Retries in place before moving on (requirements M3: 1 s, 2 s, 4 s). */
 export const MAX_RETRIES = 3;
 export const BASE_DELAY_MS = 1000;
 /** A Retry-After longer than this is not waited out in place: the next key or model is tried. */

@@ -78,7 +78,7 @@ export const BUILTIN_CATALOG: readonly CatalogEntry[] = [
   ...ofProvider(local.filter((e) => e.id.startsWith('llamacpp/')), 'llamacpp', 'openai-chat'),
 ];
 
-/** The memory consolidation / compaction chain unless config or TANDEM_MEMORY_MODELS says otherwise (SPEC H2). */
+/** The memory consolidation / compaction chain unless config or TANDEM_MEMORY_MODELS says otherwise (requirements H2). */
 export const DEFAULT_MEMORY_MODELS: readonly string[] = [
   'openai/gpt-4.1-nano',
   'anthropic/claude-haiku-4-5',

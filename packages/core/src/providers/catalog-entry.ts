@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** One model in the catalog (SPEC M2). `id` is `provider/model`; the model part may contain `/`. */
+/** One model in the catalog (requirements M2). `id` is `provider/model`; the model part may contain `/`. */
 export const CatalogEntrySchema = z.object({
   id: z.string().regex(/^[a-z0-9-]+\/.+$/, 'a model id is "provider/model"'),
   label: z.string().min(1),
@@ -10,11 +10,11 @@ export const CatalogEntrySchema = z.object({
   baseURL: z.string().optional(),
   contextWindow: z.number().int().positive(),
   maxOutput: z.number().int().positive(),
-  /** Supports tool calling. A model without it gets a warning up front (SPEC M1). */
+  /** Supports tool calling. A model without it gets a warning up front (requirements M1). */
   tools: z.boolean(),
   tier: z.string().min(1),
   description: z.string(),
-  /** The model to try when this one cannot answer (SPEC M3). */
+  /** The model to try when this one cannot answer (requirements M3). */
   fallback: z.string().optional(),
   /** Used internally (memory consolidation, compaction), not listed to the user. */
   hidden: z.boolean().optional(),

@@ -9,7 +9,7 @@ export interface GovernorOptions {
 /** A generous default: real limits come from the provider's 429s and from config.json. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 1000;
 
-/** Account-level failures (rate limit, auth, billing) park a key this long (SPEC M5). */
+/** Account-level failures (rate limit, auth, billing) park a key this long (requirements M5). */
 export const KEY_COOLDOWN_MS = 10 * 60_000;
 
 interface Bucket {

@@ -68,7 +68,7 @@ function fmt(n: number): string {
 }
 
 /**
- * SPEC M6: counts tool definitions, system prompt and messages against the model's window
+ * requirements M6: counts tool definitions, system prompt and messages against the model's window
  * before anything is sent. Returns the output budget to request, or a context_overflow error
  * that says where the tokens went.
  */

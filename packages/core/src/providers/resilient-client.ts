@@ -39,7 +39,7 @@ export interface ResilientClientOptions {
 type Attempt = { ok: true } | { ok: false; error: ProviderError; reason: string };
 
 /**
- * The transport layer (SPEC M3–M5) as one ModelClient: key rotation with cooldowns, retries in
+ * The transport layer (requirements M3–M5) as one ModelClient: key rotation with cooldowns, retries in
  * place with backoff, the fallback chain across providers and protocols, the shared governor,
  * and the context-window check (M6). Fails over only before the reply's first content (M4).
  */
@@ -184,7 +184,7 @@ export class ResilientModelClient implements ModelClient {
     }
   }
 
-  /** What to do after a failure before any content (SPEC M3, M5). */
+  /** What to do after a failure before any content (requirements M3, M5). */
   private decide(
     error: ProviderError,
     key: ApiKey | undefined,

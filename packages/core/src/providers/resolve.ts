@@ -58,7 +58,7 @@ export function resolveModelClient(spec: string, options: ResolveOptions): Resil
 }
 
 /**
- * Warnings to show when a session starts on `spec` (SPEC M1): an unknown model running on
+ * Warnings to show when a session starts on `spec` (requirements M1): an unknown model running on
  * default limits, a model that cannot call tools, a provider without a key. Throws
  * ModelSpecError like `resolveModelClient`.
  */
@@ -100,7 +100,7 @@ export async function resolveModelInfo(spec: string, env: NodeJS.ProcessEnv, con
 }
 
 /**
- * The memory consolidation / compaction chain (SPEC H2): TANDEM_MEMORY_MODELS, else
+ * The memory consolidation / compaction chain (requirements H2): TANDEM_MEMORY_MODELS, else
  * config.json `memoryModels`, else the hidden cheap models of the catalog.
  */
 export function memoryModelChain(env: NodeJS.ProcessEnv, config?: ProvidersConfig): string[] {
@@ -116,7 +116,7 @@ export function memoryModelChain(env: NodeJS.ProcessEnv, config?: ProvidersConfi
 /**
  * The memory chain as separate clients, one per model, each pinned to its model (its own
  * retries and key rotation, but no transport fallback), for a business layer that walks the
- * chain itself (SPEC H3). Ids that cannot be resolved are left out and reported in `skipped`.
+ * chain itself (requirements H3). Ids that cannot be resolved are left out and reported in `skipped`.
  */
 export function resolveMemoryChain(options: ResolveOptions): {
   chain: Array<{ id: string; client: ResilientModelClient }>;

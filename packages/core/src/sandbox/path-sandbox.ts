@@ -44,7 +44,7 @@ interface Roots {
 }
 
 /**
- * The path sandbox (SPEC P4), one per session. Every tool that touches a path calls
+ * The path sandbox (requirements P4), one per session. Every tool that touches a path calls
  * `resolve(path, intent)` and uses only the path it returns: canonical (symlinks resolved, also
  * for paths not yet created), inside the workspace or a granted directory, outside system,
  * credential and data directories. Refusals are `SandboxError`s naming the rule.

@@ -1,8 +1,8 @@
 import path from 'node:path';
 
 /**
- * Directories no tool may touch outside the workspace (SPEC P4), and no command may chmod or
- * chown (SPEC P3). `/opt` is included: it holds installed software, not projects; a workspace
+ * Directories no tool may touch outside the workspace (requirements P4), and no command may chmod or
+ * chown (requirements P3). `/opt` is included: it holds installed software, not projects; a workspace
  * that itself lives under one of these (say /opt/src/app) is still usable, because the workspace
  * is checked first. `/home` is not here: other users' homes are refused by the containment rule.
  */

@@ -10,7 +10,7 @@ export type SandboxRule =
   | 'symlink_swapped'
   | 'not_a_directory';
 
-/** A path refused by the sandbox (SPEC P4). `rule` says which check refused it. */
+/** A path refused by the sandbox (requirements P4). `rule` says which check refused it. */
 export class SandboxError extends ToolError {
   constructor(
     readonly rule: SandboxRule,

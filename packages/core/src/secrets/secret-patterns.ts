@@ -1,6 +1,6 @@
 /**
  * What counts as a secret: names of environment variables that usually hold one, and the
- * shapes of well-known credential formats. Shared by `read_env` and the audit log (SPEC P6).
+ * shapes of well-known credential formats. Shared by `read_env` and the audit log (requirements P6).
  */
 
 /** Name fragments; a variable whose name contains one (case-insensitive) is treated as secret. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectAllowed, expectRefused } from './blacklist-corpus.test-helper.js';
 
-/** `dd` in every form (SPEC P3 lists it whole), and modes that equal chmod 777. */
+/** `dd` in every form (requirements P3 lists it whole), and modes that equal chmod 777. */
 export const DD_EVERY_FORM = [
   'dd if=/dev/zero of=/dev/sda',
   'dd of=/dev/sda if=/dev/zero',

@@ -2,7 +2,7 @@ import { programName, shellFlags } from './command-invocations.js';
 import { classifyTarget, isBlockDevice, isSystemPath, operands, rmTargets, type TargetContext } from './command-targets.js';
 
 /**
- * The command blacklist (SPEC P3): commands refused before any permission decision, which no
+ * The command blacklist (requirements P3): commands refused before any permission decision, which no
  * stored or interactive permission can unlock. Each rule names its category and pattern so the
  * refusal says exactly what matched.
  */

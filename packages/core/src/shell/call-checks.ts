@@ -13,7 +13,7 @@ import { expandBraces, unverifiablePart } from './word-expansion.js';
 
 /**
  * Every check on one call (one program with its arguments, as it will run): the fixed rules of
- * SPEC P3, then what the parser cannot verify. Returns the first finding, or the scripts the call
+ * requirements P3, then what the parser cannot verify. Returns the first finding, or the scripts the call
  * runs (shell text it is fed, alias bodies) for the caller to check in turn.
  */
 export type CallFinding = Omit<Finding, 'category'> & { category: BlacklistCategory };

@@ -277,7 +277,7 @@ describe('checkCommandBlacklist: ordinary commands still run', () => {
 });
 
 describe('blacklistPatterns', () => {
-  it('lists at least the 23 patterns of SPEC P3 across all seven categories, plus the unverifiable classes', () => {
+  it('lists at least the 23 patterns of requirements P3 across all seven categories, plus the unverifiable classes', () => {
     const patterns = blacklistPatterns();
     expect(patterns.length).toBeGreaterThanOrEqual(23);
     expect(new Set(patterns.map((p) => p.category))).toEqual(

@@ -31,7 +31,7 @@ export interface CheckEnv extends PathEnv {
 const MAX_DEPTH = 8;
 
 /**
- * Checks a shell command line against the blacklist (SPEC P3), looking through quoting,
+ * Checks a shell command line against the blacklist (requirements P3), looking through quoting,
  * absolute program paths, wrapper commands, `sh -c`/`eval` strings, command substitutions,
  * here-documents and here-strings fed to a shell, `echo … | sh`, brace expansion, aliases and
  * `cd`. What it cannot resolve to literal text it refuses when it matters: a destructive verb

@@ -4,7 +4,7 @@ import { placeOf, resolvePath, type Cwd, type PathEnv } from './workspace-paths.
 import { expandBraces, unverifiablePart } from './word-expansion.js';
 
 /**
- * The rules for what the blacklist cannot verify (SPEC P3, issue 10): a destructive verb whose
+ * The rules for what the blacklist cannot verify (requirements P3, issue 10): a destructive verb whose
  * targets or arguments come from something the parser cannot resolve to literal text — another
  * command's output (xargs, parallel, find -exec), a variable, a substitution, an expansion — or
  * a recursive delete of the workspace itself or of anything outside it. Each finding says what

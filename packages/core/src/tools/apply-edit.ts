@@ -8,7 +8,7 @@ import { looksBinary } from './text-lines.js';
 const MAX_PREVIEW_CHARS = 6000;
 
 /**
- * The shared path of every editing tool: resolve, require a fresh read (SPEC A8), transform the
+ * The shared path of every editing tool: resolve, require a fresh read (requirements A8), transform the
  * text, write it through a verified descriptor, record the new baseline, and answer with a
  * summary plus a unified-diff preview.
  */

@@ -32,7 +32,7 @@ const EXPECTED: Record<string, { danger: string; readOnly: boolean }> = {
 };
 
 describe('builtinTools', () => {
-  it('offers every built-in tool once, with the danger level and read-only flag of SPEC T', () => {
+  it('offers every built-in tool once, with the danger level and read-only flag of requirements T', () => {
     const tools = builtinTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(EXPECTED).sort());
     for (const tool of tools) {

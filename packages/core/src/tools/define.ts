@@ -8,7 +8,7 @@ import type { PathResolver } from '../ports/path-resolver.js';
 export { ToolError } from '../base/tool-error.js';
 export type { PathResolver } from '../ports/path-resolver.js';
 
-/** Read-before-write bookkeeping (SPEC A8): what this session has read, and whether it changed since. */
+/** Read-before-write bookkeeping (requirements A8): what this session has read, and whether it changed since. */
 export interface FileBaselines {
   recordRead(absPath: string, content: Buffer | string): void;
   /** Throws a stale/not-read error unless the file on disk matches what this session last read. */
@@ -58,7 +58,7 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   readOnly: boolean;
   /**
    * Optional: how long this call may run, when it may need longer than the loop's per-tool
-   * limit (SPEC A5: 120 s) — e.g. run_command with timeout_seconds: 300. Hosts and the loop
+   * limit (requirements A5: 120 s) — e.g. run_command with timeout_seconds: 300. Hosts and the loop
    * should use max(their limit, this) for the call. Undefined means the default applies.
    */
   timeoutMs?(args: z.infer<S>): number | undefined;

@@ -25,7 +25,7 @@ function sha256(content: Buffer | string): string {
 }
 
 /**
- * Read-before-write bookkeeping for one session (SPEC A8). A read records the content hash and
+ * Read-before-write bookkeeping for one session (requirements A8). A read records the content hash and
  * mtime; before an edit, `assertFresh` compares with the file on disk. The hash decides (an mtime
  * can repeat within its resolution, or be set back); the mtime is kept for diagnostics. A
  * successful write records the new content, so consecutive edits need no re-read. Each session

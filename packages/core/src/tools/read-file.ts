@@ -4,7 +4,7 @@ import { readVerified } from '../sandbox/safe-open.js';
 import { defineTool, ToolError } from './define.js';
 import { looksBinary, numberLines, splitLines } from './text-lines.js';
 
-/** Whole-file reads stop here (SPEC T); ranged reads of larger files are allowed up to MAX_RANGED. */
+/** Whole-file reads stop here (requirements T); ranged reads of larger files are allowed up to MAX_RANGED. */
 export const READ_FILE_MAX_BYTES = 1024 * 1024;
 const MAX_RANGED_BYTES = 64 * 1024 * 1024;
 

@@ -30,7 +30,7 @@ export interface AuditEntry {
 export interface AuditLogOptions {
   dataDir: string;
   clock?: Clock;
-  /** Records kept in memory (SPEC P6: 1000). */
+  /** Records kept in memory (requirements P6: 1000). */
   capacity?: number;
   /** A batch is written at most this long after its first record (default 100 ms). */
   flushIntervalMs?: number;
@@ -44,7 +44,7 @@ export interface AuditLogOptions {
 }
 
 /**
- * The audit log (SPEC P6): one record per tool call, secrets masked. The last `capacity`
+ * The audit log (requirements P6): one record per tool call, secrets masked. The last `capacity`
  * records stay in memory for `query`; every record is appended as one JSON line to
  * `<dataDir>/agent-audit.jsonl` through one open file, in small batches, so a crash loses at
  * most the last fraction of a second and never damages earlier lines. On open, the last

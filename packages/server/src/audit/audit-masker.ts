@@ -12,7 +12,7 @@ const MAX_DEPTH = 8;
 export type Env = Record<string, string | undefined>;
 
 /**
- * Hides secrets before anything reaches the audit log (SPEC P6): the literal values of the
+ * Hides secrets before anything reaches the audit log (requirements P6): the literal values of the
  * server's own secret-named environment variables wherever they appear, known token formats,
  * and long high-entropy runs (core's `maskSecrets`, the same as `read_env`). Strings are masked
  * one by one inside the arguments (so JSON escaping cannot hide a value), then capped.

@@ -17,12 +17,12 @@ type ObservedEvent = { type: string; [field: string]: unknown };
 /** Calls whose result never arrives are forgotten past this many, oldest first. */
 const MAX_OPEN = 512;
 const OUTCOMES: ReadonlySet<string> = new Set<Outcome>(['ok', 'error', 'denied', 'cancelled', 'timeout', 'blocked', 'refused']);
-/** Events that end a turn: a call of that turn still open never got a result (SPEC U6). */
+/** Events that end a turn: a call of that turn still open never got a result (requirements U6). */
 const TURN_ENDS: ReadonlySet<string> = new Set(['turn_done', 'turn_cancelled', 'turn_interrupted']);
 export const ENDED_WITH_TURN = 'cancelled: the turn ended before the call finished';
 
 /**
- * Turns one session's event stream into audit records (SPEC P6, U6): `tool_call` opens a call,
+ * Turns one session's event stream into audit records (requirements P6, U6): `tool_call` opens a call,
  * `tool_result` closes it and writes one record with the decision the permission gate reported
  * for that call (`noteDecision`) and the result's `outcome`. A call the gate never saw (bad
  * arguments, the path sandbox, the loop guard, or no gate) is recorded with decision

@@ -6,28 +6,28 @@ import { isTimeZone } from './time-zone.js';
 
 /**
  * The server's own limits in `<dataDir>/config.json` (beside the providers part core reads).
- * Every field is optional; a missing one keeps the SPEC default.
+ * Every field is optional; a missing one keeps the default of the requirements.
  */
 const ms = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const ServerSettingsShape = {
-  /** SPEC P2: no answer to a permission question within this is an automatic deny (60 s). */
+  /** requirements P2: no answer to a permission question within this is an automatic deny (60 s). */
   permissionTimeoutMs: ms(1_000, 3_600_000),
-  /** SPEC P5: tool calls per minute per session (30). */
+  /** requirements P5: tool calls per minute per session (30). */
   toolCallsPerMinute: z.number().int().min(1).max(10_000),
-  /** SPEC P5: the identical call waits this long after the last one (5 s). */
+  /** requirements P5: the identical call waits this long after the last one (5 s). */
   identicalCallCooldownMs: ms(0, 600_000),
   /**
-   * SPEC U4: commands that run without a permission question when every segment of a command
+   * requirements U4: commands that run without a permission question when every segment of a command
    * is one of them (`ls`, `git status`: a command, or a command and its subcommand). Replaces
    * the default list; `[]` makes every command ask. Writing options are never read-only.
    */
   readOnlyCommands: z.array(z.string().regex(/^[A-Za-z0-9_.+-]+( [A-Za-z0-9_.+-]+)?$/, 'must be a command name, or a command and a subcommand (e.g. "git status")')).max(500),
-  /** SPEC A5: iterations per turn (40). */
+  /** requirements A5: iterations per turn (40). */
   maxIterations: z.number().int().min(1).max(1_000),
-  /** SPEC A5: time per tool call (120 s). */
+  /** requirements A5: time per tool call (120 s). */
   toolTimeoutMs: ms(1_000, 3_600_000),
-  /** SPEC A5: run_command's default timeout (60 s). */
+  /** requirements A5: run_command's default timeout (60 s). */
   commandTimeoutMs: ms(1_000, 3_600_000),
   /** The most a run_command call may ask for with timeout_seconds (600 s). */
   maxCommandTimeoutMs: ms(1_000, 86_400_000),
@@ -61,7 +61,7 @@ export const ServerSettingsShape = {
   /** Extra environment for run_command (e.g. `{ "NODE_ENV": "development" }`). */
   commandEnv: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.string()),
   /**
-   * SPEC H5: an OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, llama.cpp) for hybrid
+   * requirements H5: an OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, llama.cpp) for hybrid
    * memory recall. Without it, recall is BM25 alone and says so. The key is read from the
    * environment variable named by `apiKeyEnv`, never from this file.
    */

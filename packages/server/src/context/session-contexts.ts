@@ -27,7 +27,7 @@ export interface ContextSession {
 }
 
 /**
- * One `SessionContext` per session (SPEC C1, C2): the window of the session's model (asked of a
+ * One `SessionContext` per session (requirements C1, C2): the window of the session's model (asked of a
  * local Ollama / llama.cpp server, else the catalog or config.json), the cheap memory chain as
  * the summariser, and one `TokenCalibration` shared by every session so what one learns about
  * a model's tokenizer helps the others.

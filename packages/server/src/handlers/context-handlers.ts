@@ -3,7 +3,7 @@ import type { SessionManager } from '../sessions/session-manager.js';
 import type { HandlerMap } from './dispatch.js';
 
 /**
- * `session:compact` (SPEC C1 on demand): folds the older part of the conversation into a summary
+ * `session:compact` (requirements C1 on demand): folds the older part of the conversation into a summary
  * with the cheap model, whatever the usage. Refused with `conflict` while a turn runs. The
  * `compaction` event goes into the log, so the conversation every later turn sees follows it.
  */

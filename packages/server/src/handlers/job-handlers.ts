@@ -25,7 +25,7 @@ function jobsOf(session: Session): JobsPort {
   return jobs as JobsPort;
 }
 
-/** jobs:list and job:stop: background commands (SPEC T1) of one session. */
+/** jobs:list and job:stop: background commands (requirements T1) of one session. */
 export function jobHandlers(sessions: SessionManager): HandlerMap {
   return {
     'jobs:list': ({ sessionId }) => {

@@ -7,12 +7,12 @@ export interface MemoryHandlersDeps {
   sessions: SessionManager;
   memories: WorkspaceMemories;
   dataDir: string;
-  /** env, config, clock, governor, estimateTokens: how the memory chain is resolved (SPEC H2). */
+  /** env, config, clock, governor, estimateTokens: how the memory chain is resolved (requirements H2). */
   resolve: Omit<ResolveOptions, 'onEvent' | 'chain' | 'clock'> & { clock: Clock };
 }
 
 /**
- * `session:new` (SPEC H1–H4): consolidates the conversation into the workspace's MEMORY.md and
+ * `session:new` (requirements H1–H4): consolidates the conversation into the workspace's MEMORY.md and
  * HISTORY.md with the memory chain (TANDEM_MEMORY_MODELS, else config.json `memoryModels`, else
  * the catalog's hidden cheap models), then clears it; if every model fails the conversation is
  * kept and the log says "memory archival failed, session not cleared". `memory:show` returns

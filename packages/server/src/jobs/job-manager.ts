@@ -34,7 +34,7 @@ interface Job {
 }
 
 /**
- * Background commands of one session (SPEC T1): each runs detached in its own process group,
+ * Background commands of one session (requirements T1): each runs detached in its own process group,
  * its output going straight to a log file the model can read later. Stopping a job ends its
  * whole group; closing the session stops them all.
  */

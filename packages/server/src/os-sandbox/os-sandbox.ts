@@ -34,7 +34,7 @@ export interface OsSandboxOptions {
 }
 
 /**
- * The OS layer under every command (SPEC P3/P4 made real by the kernel): decided once at start
+ * The OS layer under every command (requirements P3/P4 made real by the kernel): decided once at start
  * by probing bubblewrap, then the same for every session. When it cannot run, it says why, and
  * commands run as before with only the blacklist in front of them.
  */

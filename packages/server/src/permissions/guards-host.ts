@@ -27,7 +27,7 @@ export interface GuardsHostOptions {
   blacklist?: BlacklistCheck;
   permissionTimeoutMs?: number;
   /**
-   * Commands that run without asking (SPEC U4; config.json `readOnlyCommands`). Default
+   * Commands that run without asking (requirements U4; config.json `readOnlyCommands`). Default
    * `DEFAULT_READ_ONLY_COMMANDS`; `[]` turns it off. A function is read at every call.
    */
   readOnlyCommands?: readonly string[] | (() => readonly string[] | undefined);

@@ -34,7 +34,7 @@ export interface PermissionBrokerOptions {
   /** Appends an event to the session (stamped, logged, broadcast to every attached client). */
   emit(body: EventBody): void;
   clock?: Clock;
-  /** SPEC P2: no answer within this is an automatic deny (default 60 s). */
+  /** requirements P2: no answer within this is an automatic deny (default 60 s). */
   timeoutMs?: number;
   newId?: () => string;
 }
@@ -48,7 +48,7 @@ interface Waiting {
 const REMEMBERED_ANSWERS = 256;
 
 /**
- * One session's open permission questions (SPEC P2). Asking emits `permission_request` to every
+ * One session's open permission questions (requirements P2). Asking emits `permission_request` to every
  * attached client; any driver may answer (the socket handler checks the role); the first answer
  * wins and everyone sees `permission_resolved` with who decided. A request is session state:
  * `pending()` lists it for a client that attaches later. No answer in time → `deny_once` by

@@ -57,7 +57,7 @@ export interface PermissionGateOptions {
   /** The session's approval mode, read at every call (default `ask`). */
   mode?: () => ApprovalMode;
   /**
-   * The read-only command list (SPEC U4; config.json `readOnlyCommands`), read at every call.
+   * The read-only command list (requirements U4; config.json `readOnlyCommands`), read at every call.
    * Absent: no command runs without a decision (the policy's default).
    */
   readOnlyCommands?: readonly string[] | (() => readonly string[] | undefined);
@@ -77,7 +77,7 @@ type Decided =
 const MAX_SCREENED = 256;
 
 /**
- * The permission step of the tool pipeline (SPEC P1–P3, U2, U4). `screen` (before the call is
+ * The permission step of the tool pipeline (requirements P1–P3, U2, U4). `screen` (before the call is
  * announced) and `check` decide the same way: blacklist first (nothing unlocks it), then the
  * session's approval mode (`read-only` refuses what could change something), then the policy
  * over session and stored rules and the read-only command list, then `auto-edit`'s file edits,

@@ -22,7 +22,7 @@ export interface PermissionStoreOptions {
 export type RevokeResult = { ok: true; removed: StoredPermission } | { ok: false; error: 'not_found'; message: string };
 
 /**
- * Forever-decisions (SPEC P2), per workspace, in `<dataDir>/permissions.json`. The file is
+ * Forever-decisions (requirements P2), per workspace, in `<dataDir>/permissions.json`. The file is
  * small and written only when a decision is made or revoked, atomically (temp + rename). Every
  * change first re-reads the file if another process (the `tandem permissions` CLI) changed it,
  * so neither side overwrites the other's change; `refresh()` does the same for readers.

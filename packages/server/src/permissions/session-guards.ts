@@ -22,12 +22,12 @@ export interface SessionGuardsOptions {
   /** The server's one audit log; without it nothing is recorded. */
   audit?: AuditLog;
   clock?: Clock;
-  /** SPEC P2 timeout (default 60 s). */
+  /** requirements P2 timeout (default 60 s). */
   permissionTimeoutMs?: number;
   rateLimit?: Pick<CallRateLimitOptions, 'maxCalls' | 'windowMs' | 'identicalCooldownMs'>;
   /** The session's approval mode, read at every call (default `ask`). */
   mode?: () => ApprovalMode;
-  /** The read-only command list (SPEC U4), read at every call; absent: every command is decided by rules or asks. */
+  /** The read-only command list (requirements U4), read at every call; absent: every command is decided by rules or asks. */
   readOnlyCommands?: readonly string[] | (() => readonly string[] | undefined);
   onWarning?(message: string): void;
 }

@@ -1,7 +1,7 @@
 import type { PermissionRule, RuleDraft } from '@tandem/core';
 
 /**
- * AllowSession decisions (SPEC P2): kept in memory for the rest of one session, never written
+ * AllowSession decisions (requirements P2): kept in memory for the rest of one session, never written
  * to disk, gone when the server restarts. Each records who decided.
  */
 export class SessionRuleSet {

@@ -6,11 +6,11 @@ export interface CallRateLimitOptions {
   clock: Clock;
   /** Receives `rate_limit_wait` each time a call starts waiting. */
   emit(body: EventBody): void;
-  /** SPEC P5: at most this many tool calls per rolling window (default 30). */
+  /** requirements P5: at most this many tool calls per rolling window (default 30). */
   maxCalls?: number;
   /** Length of the rolling window (default 60 s). */
   windowMs?: number;
-  /** SPEC P5: the identical call (same tool, same arguments) at most once per this (default 5 s). */
+  /** requirements P5: the identical call (same tool, same arguments) at most once per this (default 5 s). */
   identicalCooldownMs?: number;
 }
 
@@ -19,7 +19,7 @@ export const DEFAULT_CALL_RATE_LIMIT = { maxCalls: 30, windowMs: 60_000, identic
 export const IDENTICAL_CALL_REASON = 'identical call cooldown';
 
 /**
- * Per-session rate limit as a gate step (SPEC P5). It never refuses: an over-limit call waits
+ * Per-session rate limit as a gate step (requirements P5). It never refuses: an over-limit call waits
  * until a slot frees (or the identical-call cooldown passes), announcing the wait with a
  * `rate_limit_wait` event. Only an abort while waiting ends the call early.
  *

@@ -26,7 +26,7 @@ const MAX_WAIT_MS = 60 * 60_000;
 const MAX_CATCH_UP = 100_000;
 
 /**
- * Runs routines inside the server (SPEC K3). Each run is claimed in the store (last run, next
+ * Runs routines inside the server (requirements K3). Each run is claimed in the store (last run, next
  * run) before its turn starts, so a crash never runs it twice; a run missed while the server
  * was down runs once on start when within the grace window, else it is recorded as missed; a
  * run that comes due while its session is still busy is skipped and recorded, never stacked.

@@ -33,7 +33,7 @@ export function loadProvidersConfig(dataDir: string, logger: Logger): ProvidersC
 
 /**
  * `resolveModelClient` with the server's environment, config, one governor shared by every
- * session, and core's CJK-aware token estimate for sizing requests (SPEC C2). `config` may be
+ * session, and core's CJK-aware token estimate for sizing requests (requirements C2). `config` may be
  * a function: it is then asked each time a client is built (a new session, a model switch),
  * so edits to config.json's providers reach new clients without a restart.
  */

@@ -27,7 +27,7 @@ export interface TurnHost {
 
 /**
  * One running turn: pumps the engine's events into the session, holds the steering queue
- * (SPEC A9) and the abort switch. Whatever happens inside the engine, the turn ends with
+ * (requirements A9) and the abort switch. Whatever happens inside the engine, the turn ends with
  * exactly one terminal event in the log.
  */
 export class SessionTurn {

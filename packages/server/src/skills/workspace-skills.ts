@@ -20,7 +20,7 @@ export interface WorkspaceSkillsOptions {
 const NOTICE_KIND = { quarantined: 'skill_quarantined', invalid: 'skill_invalid', refused: 'skill_refused', shadowed: 'skill_clash' } as const;
 
 /**
- * Skills for the server's sessions (SPEC K2, T2): one catalog per workspace (re-read when its
+ * Skills for the server's sessions (requirements K2, T2): one catalog per workspace (re-read when its
  * folders change), and the turn step that lists them in the system prompt, adds `read_skill`
  * and a `skill__NAME` tool per command skill, and tells the session once about each skill that
  * is quarantined, invalid, refused or shadowed by a clash.

@@ -1,7 +1,7 @@
 /**
  * Who gets the keys while a permission request is pending: the input line or the dialog.
  *
- * The rule (SPEC U3): keys typed into the input line never answer a dialog. A new request
+ * The rule (requirements U3): keys typed into the input line never answer a dialog. A new request
  * starts with the input line focused. The dialog takes keys only after a person gives it focus
  * explicitly (F2, or Enter on an empty input line), and only when at least FOCUS_DELAY_MS have
  * passed since it appeared and the input line holds no unsent text. Focus belongs to one

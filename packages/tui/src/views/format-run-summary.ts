@@ -24,7 +24,7 @@ const FINAL: Record<string, string> = {
 };
 
 /**
- * The boxed run summary closing every turn (SPEC's agent-run box): the model that answered,
+ * The boxed run summary closing every turn (the agent-run box of the requirements): the model that answered,
  * the iterations, one line per tool call with its outcome and time, and the final line with
  * the tokens used. Plain text is measured before tags go on, so the right border lines up.
  */
