@@ -9,29 +9,29 @@ import { describe, expect, it } from 'vitest';
  */
 const CORE_FLOORS: Record<string, number> = {
   // 0: what every part shares (ToolError, EngineEvent, tool-argument helpers, default temperature, stableJson, atomic write)
-  'base': 0,
+  base: 0,
   'messages.ts': 0,
   // 1: the host's side effects behind interfaces (clock, command runner, jobs, gate, path resolver)
-  'ports': 1,
+  ports: 1,
   // 2: guards and texts that need nothing but the floors below
-  'secrets': 2,
-  'sandbox': 2,
-  'prompt': 2,
+  secrets: 2,
+  sandbox: 2,
+  prompt: 2,
   // 3: the command parser and blacklist (uses sandbox's protected paths)
-  'shell': 3,
+  shell: 3,
   // 4: permission rules; the model contract and its wire formats
-  'permission': 4,
-  'providers': 4,
+  permission: 4,
+  providers: 4,
   // 5: the tools; context accounting and compaction
-  'tools': 5,
-  'context': 5,
+  tools: 5,
+  context: 5,
   // 6: long-term memory (its tools, its consolidation calls)
-  'memory': 6,
+  memory: 6,
   // 7: the agent loop: one turn; skills (SKILL.md discovery, their tools and prompt section)
-  'loop': 7,
-  'skills': 7,
+  loop: 7,
+  skills: 7,
   // 8: rebuilding a conversation from a session's events
-  'conversation': 8,
+  conversation: 8,
   // 9: the public entry point
   'index.ts': 9,
 };

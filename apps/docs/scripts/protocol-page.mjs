@@ -5,10 +5,12 @@ function fieldsOf(schema, omit = []) {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
   const props = json.properties ?? {};
   const required = new Set(json.required ?? []);
-  return Object.entries(props)
-    .filter(([name]) => !omit.includes(name))
-    .map(([name, prop]) => `\`${name}${required.has(name) ? '' : '?'}\`: ${describe(prop)}`)
-    .join('<br>') || '—';
+  return (
+    Object.entries(props)
+      .filter(([name]) => !omit.includes(name))
+      .map(([name, prop]) => `\`${name}${required.has(name) ? '' : '?'}\`: ${describe(prop)}`)
+      .join('<br>') || '—'
+  );
 }
 
 function describe(prop) {
@@ -29,7 +31,7 @@ export async function protocolReference() {
     '',
     '## Handshake',
     '',
-    "`io(url, { auth: { token, name, protocolVersion } })`. A wrong or missing token is refused with a `connect_error` whose message is `unauthorized`; a different protocol version with `protocol_mismatch: …`.",
+    '`io(url, { auth: { token, name, protocolVersion } })`. A wrong or missing token is refused with a `connect_error` whose message is `unauthorized`; a different protocol version with `protocol_mismatch: …`.',
     '',
     '## Acks and error codes',
     '',
@@ -39,7 +41,7 @@ export async function protocolReference() {
     '',
     'A payload must be a plain JSON object. Anything else — binary data (a `Buffer`, `ArrayBuffer` or typed array, also nested inside the object), an array, a string, a number, a boolean — is answered `bad_request` naming what arrived, e.g. `session:create: expected a JSON object such as {"sessionId": "…"}, got binary data (11 bytes)`; nothing is done. No payload (or `null`, which socket.io sends for an explicit `undefined`) is accepted only where the payload is optional (`session:list`, `models:list`, `server:status`); elsewhere it is `bad_request` (`… needs a payload`). An event name that is no command, sent with an ack, is answered `bad_request`: `unknown command "…"; this server knows: …` listing every command; without an ack it is ignored (logged at debug level).',
     '',
-    'Events become visible durable: a persisted event is sent only after its line is written to the session\'s log, so an event a client has received survives a crash of the server and its `seq` is never given to another event.',
+    "Events become visible durable: a persisted event is sent only after its line is written to the session's log, so an event a client has received survives a crash of the server and its `seq` is never given to another event.",
     '',
     '## Commands (client → server)',
     '',
@@ -54,7 +56,7 @@ export async function protocolReference() {
     '',
     `## Session events (server → client, event \`${shared.SESSION_EVENT}\`)`,
     '',
-    'Every event has `sessionId`, `seq`, `ts` and `type`. Persisted events carry the session\'s next `seq`; ephemeral ones (streamed text) carry the last persisted seq and `ephemeral: true` and are never replayed — a client attaching mid-stream gets the partial text as one `text_delta`.',
+    "Every event has `sessionId`, `seq`, `ts` and `type`. Persisted events carry the session's next `seq`; ephemeral ones (streamed text) carry the last persisted seq and `ephemeral: true` and are never replayed — a client attaching mid-stream gets the partial text as one `text_delta`.",
     '',
     '| type | fields |',
     '|---|---|',

@@ -14,7 +14,20 @@ describe('docs site', () => {
   execFileSync(process.execPath, [join(docsDir, 'scripts/build.mjs')], { cwd: docsDir, stdio: 'pipe' });
 
   it('has every page of the navigation', () => {
-    for (const page of ['index', 'getting-started', 'requirements', 'architecture', 'contracts', 'protocol', 'cli', 'configuration', 'tools', 'safety', 'providers', 'context-and-memory']) {
+    for (const page of [
+      'index',
+      'getting-started',
+      'requirements',
+      'architecture',
+      'contracts',
+      'protocol',
+      'cli',
+      'configuration',
+      'tools',
+      'safety',
+      'providers',
+      'context-and-memory',
+    ]) {
       expect(site(`${page}.html`)).toContain('<main>');
     }
   });

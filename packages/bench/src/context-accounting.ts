@@ -57,7 +57,13 @@ function syntheticMessage(i: number): Message {
         toolCalls: [{ id: `c${i}`, name: 'read_file', args: { path: `src/module${i}.ts` }, rawArgs: `{"path":"src/module${i}.ts"}` }],
       };
     default:
-      return { role: 'tool', callId: `c${i - 1}`, name: 'read_file', output: 'export function f(x: number) {\n  return x * 2;\n}\n'.repeat(20), isError: false };
+      return {
+        role: 'tool',
+        callId: `c${i - 1}`,
+        name: 'read_file',
+        output: 'export function f(x: number) {\n  return x * 2;\n}\n'.repeat(20),
+        isError: false,
+      };
   }
 }
 

@@ -6,7 +6,11 @@ import { printTable } from './table.js';
 function printRows(title: string, rows: ReadonlyArray<Record<string, unknown>>): void {
   if (rows.length === 0) return;
   const header = Object.keys(rows[0]!);
-  printTable(title, header, rows.map((row) => header.map((h) => String(typeof row[h] === 'number' ? Number((row[h] as number).toFixed(3)) : row[h]))));
+  printTable(
+    title,
+    header,
+    rows.map((row) => header.map((h) => String(typeof row[h] === 'number' ? Number((row[h] as number).toFixed(3)) : row[h]))),
+  );
 }
 
 export async function benchContext(): Promise<void> {

@@ -28,7 +28,9 @@ function scriptedReply(req: FakeRequest): FakeReply {
 /** The baseline: the same SDK and tool in a minimal loop, no server, no persistence. */
 async function minimalLoop(baseURL: string): Promise<number> {
   const client = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 });
-  const tools = [{ type: 'function' as const, function: { name: 'noop', description: 'x', parameters: z.toJSONSchema(noopTool.schema) as Record<string, unknown> } }];
+  const tools = [
+    { type: 'function' as const, function: { name: 'noop', description: 'x', parameters: z.toJSONSchema(noopTool.schema) as Record<string, unknown> } },
+  ];
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     { role: 'system', content: 'bench' },
     { role: 'user', content: 'go' },
@@ -51,7 +53,11 @@ async function minimalLoop(baseURL: string): Promise<number> {
     }
     if (calls.size === 0) break;
     const list = [...calls.values()];
-    messages.push({ role: 'assistant', content: text || null, tool_calls: list.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) });
+    messages.push({
+      role: 'assistant',
+      content: text || null,
+      tool_calls: list.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })),
+    });
     for (const call of list) {
       const output = await noopTool.execute(noopTool.schema.parse(JSON.parse(call.args)), undefined as never);
       messages.push({ role: 'tool', tool_call_id: call.id, content: String(output) });
@@ -93,11 +99,15 @@ export async function benchHarnessOverhead(): Promise<void> {
     await minimalLoop(fake.openaiBaseURL); // warm-up
     const baseline = await minimalLoop(fake.openaiBaseURL);
     const tandem = await throughTandem(fake.openaiBaseURL);
-    printTable(`Harness overhead: one ${ITERATIONS}-iteration turn, trivial tool, fake model server`, ['path', 'total ms', 'ms / iteration'], [
-      ['minimal loop (SDK + tool)', fmt(baseline, 0), fmt(baseline / ITERATIONS)],
-      ['tandem (server, log, 1 client)', fmt(tandem, 0), fmt(tandem / ITERATIONS)],
-      ['ratio tandem / minimal', fmt(tandem / baseline), ''],
-    ]);
+    printTable(
+      `Harness overhead: one ${ITERATIONS}-iteration turn, trivial tool, fake model server`,
+      ['path', 'total ms', 'ms / iteration'],
+      [
+        ['minimal loop (SDK + tool)', fmt(baseline, 0), fmt(baseline / ITERATIONS)],
+        ['tandem (server, log, 1 client)', fmt(tandem, 0), fmt(tandem / ITERATIONS)],
+        ['ratio tandem / minimal', fmt(tandem / baseline), ''],
+      ],
+    );
   } finally {
     await fake.close();
   }

@@ -18,7 +18,9 @@ export interface ConnectionArgs {
 export async function resolveConnection(args: ConnectionArgs): Promise<{ url: string; token: string }> {
   const url = args.url ?? (await findRunningServer(args.dataDir))?.url;
   if (!url) {
-    throw new Error(`no local tandem server is running (nothing answers for ${join(args.dataDir, 'server.json')}); run \`tandem\` or \`tandem serve\`, or pass --url`);
+    throw new Error(
+      `no local tandem server is running (nothing answers for ${join(args.dataDir, 'server.json')}); run \`tandem\` or \`tandem serve\`, or pass --url`,
+    );
   }
   const token = args.token ?? envToken(args.viewer) ?? (await storedToken(args.dataDir, args.viewer));
   if (!token) {

@@ -62,7 +62,13 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .addHelpText('after', ROOT_HELP_AFTER)
     .action(async (options: { cwd?: string; model?: string; dataDir?: string; port: number; name: string }, command: Command) => {
       const [word] = command.args;
-      if (word !== undefined) throw new UsageError(unknownCommandMessage(word, program.commands.map((c) => c.name())));
+      if (word !== undefined)
+        throw new UsageError(
+          unknownCommandMessage(
+            word,
+            program.commands.map((c) => c.name()),
+          ),
+        );
       const { openLocal } = await import('./commands/open.js');
       hooks.done(await openLocal({ dataDir: dataDirOf(options.dataDir), port: options.port, name: options.name, cwd: options.cwd, model: options.model }));
     });
@@ -74,7 +80,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--url <url>', URL_HELP)
     .option('--token <token>', 'control token, or the view token with --viewer (default: from the data directory)')
     .option('--viewer', 'watch only: attach as a viewer')
-    .option('--cwd <dir>', "whose session to open when SESSION is not given (default: the current directory)")
+    .option('--cwd <dir>', 'whose session to open when SESSION is not given (default: the current directory)')
     .option('--model <provider/model>', MODEL_HELP, parseModel)
     .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
     .option('--data-dir <dir>', DATA_DIR_HELP)

@@ -27,7 +27,9 @@ export async function pickSession(client: TandemClient, wish: SessionWish): Prom
   }
   if (!session) {
     if (wish.viewer) {
-      throw new Error(`no session for ${wish.cwd} on ${client.url}, and a viewer cannot start one; ask a driver to open it, or name a session (tandem ls lists them)`);
+      throw new Error(
+        `no session for ${wish.cwd} on ${client.url}, and a viewer cannot start one; ask a driver to open it, or name a session (tandem ls lists them)`,
+      );
     }
     const created = await client.request('session:create', { cwd: wish.cwd, ...(wish.model ? { model: wish.model } : {}) });
     return { session: created.session, created: true, switched: false };

@@ -40,7 +40,7 @@ describe('formatSessionTable', () => {
   it('shortens very long titles (keeping the start) and folders (keeping the end)', () => {
     const line = formatSessionTable([session('a', 'x', { title: 't'.repeat(80), cwd: `/p${'/q'.repeat(60)}/end` })], '/home/x').split('\n')[1] ?? '';
     expect(line).toContain(`${'t'.repeat(29)}…`);
-    expect(line).toMatch(/ …[q/]{45}\/end  /);
+    expect(line).toMatch(/ …[q/]{45}\/end {2}/);
     expect(line.length).toBeLessThan(200);
   });
 

@@ -28,7 +28,16 @@ export function formatSessionTable(sessions: SessionInfo[], home = homedir()): s
   const sorted = [...sessions].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const rows = [COLUMNS.map((column) => column.title), ...sorted.map((session) => COLUMNS.map((column) => cell(column.value(session, home), column)))];
   const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return rows.map((row) => row.map((value, i) => (i === row.length - 1 ? value : value.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((value, i) => (i === row.length - 1 ? value : value.padEnd(widths[i] ?? 0)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** `/home/ana/src/app` as `~/src/app`. */

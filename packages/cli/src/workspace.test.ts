@@ -28,7 +28,8 @@ describe('parseModelSpec', () => {
   it('takes provider/model and refuses anything else with an example', () => {
     expect(parseModelSpec(' anthropic/claude-sonnet-4-5 ')).toBe('anthropic/claude-sonnet-4-5');
     expect(parseModelSpec('ollama/qwen2.5-coder:7b')).toBe('ollama/qwen2.5-coder:7b');
-    for (const bad of ['gpt-4.1', '/x', 'openai/', 'open ai/x']) expect(() => parseModelSpec(bad)).toThrow(/expected provider\/model, e\.g\. openai\/gpt-4\.1-mini/);
+    for (const bad of ['gpt-4.1', '/x', 'openai/', 'open ai/x'])
+      expect(() => parseModelSpec(bad)).toThrow(/expected provider\/model, e\.g\. openai\/gpt-4\.1-mini/);
   });
 });
 

@@ -15,9 +15,23 @@ const tmux = new Tmux();
 try {
   const { server, sessionId, tokens, dataDir, fake, project } = fixture;
   await writeFile(join(project.path, 'package.json'), '{ "name": "calc", "type": "module", "scripts": { "test": "node --test" } }\n');
-  await writeFile(join(project.path, 'calc.test.js'), "import test from 'node:test';\nimport assert from 'node:assert';\ntest('adds', () => assert.equal(1 + 1, 2));\n");
+  await writeFile(
+    join(project.path, 'calc.test.js'),
+    "import test from 'node:test';\nimport assert from 'node:assert';\ntest('adds', () => assert.equal(1 + 1, 2));\n",
+  );
   const env = ['-e', 'NCURSES_NO_UTF8_ACS=1', '-e', 'TERM=xterm-256color'];
-  tmux.run(['new-session', '-d', '-x', '110', '-y', '30', '-s', 'driver', ...env, tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'ana@laptop'])]);
+  tmux.run([
+    'new-session',
+    '-d',
+    '-x',
+    '110',
+    '-y',
+    '30',
+    '-s',
+    'driver',
+    ...env,
+    tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'ana@laptop']),
+  ]);
   tmux.start('viewer', tandemShellLine(['attach', sessionId, '--url', server.url, '--viewer', '--data-dir', dataDir.path, '--name', 'bo@desktop']));
   await tmux.waitFor('driver', (s) => /driver │ .*idle/.test(s) && s.includes('bo@desktop'), 45_000);
 
@@ -28,7 +42,11 @@ try {
   );
   tmux.type('driver', 'run the tests and tell me if anything is broken', 'Enter');
   // The dialog as it first shows: the keys are still the input line's (F2 hands them over).
-  const asking = await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && /F2 or Enter on (the )?empty line: answer here/.test(s), 30_000);
+  const asking = await tmux.waitFor(
+    'driver',
+    (s) => s.includes('Permission needed: run_command') && /F2 or Enter on (the )?empty line: answer here/.test(s),
+    30_000,
+  );
   await writeFile(join(REPO_ROOT, 'packages/tui/SCREEN-permission.txt'), asking);
   await tmux.answerPermission('driver', 's');
   const screen = await tmux.waitFor('driver', (s) => s.includes('Final answer produced') && /driver │ idle/.test(s), 60_000);

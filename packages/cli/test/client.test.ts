@@ -103,23 +103,28 @@ describe('TandemClient against a real server', () => {
       const seen = persistedSeqs(events(signals)).filter((seq) => seq <= Math.max(...freshSeqs));
       expect(seen).toEqual(freshSeqs);
       expect(new Set(seen).size).toBe(seen.length);
-      expect(events(signals).filter((event) => event.type === 'user_message').map((event) => (event as { text: string }).text)).toEqual([
-        'first',
-        'second, while flaky is away',
-      ]);
+      expect(
+        events(signals)
+          .filter((event) => event.type === 'user_message')
+          .map((event) => (event as { text: string }).text),
+      ).toEqual(['first', 'second, while flaky is away']);
 
       // And the view folded from the live stream equals the one folded from the replay.
       const fold = (list: ClientSignal[]) =>
-        list.reduce((state, signal) => {
-          if (signal.kind === 'attached') return reduce(state, { kind: 'attached', session: signal.session, role: signal.role });
-          if (signal.kind === 'event') return reduce(state, { kind: 'event', event: signal.event });
-          return state;
-        }, initialState({ url: '', me: 'x', role: 'viewer' }));
+        list.reduce(
+          (state, signal) => {
+            if (signal.kind === 'attached') return reduce(state, { kind: 'attached', session: signal.session, role: signal.role });
+            if (signal.kind === 'event') return reduce(state, { kind: 'event', event: signal.event });
+            return state;
+          },
+          initialState({ url: '', me: 'x', role: 'viewer' }),
+        );
       expect(fold(signals).items).toEqual(fold(freshSignals).items);
-      expect(fold(signals).items.filter((item) => item.kind === 'assistant').map((item) => (item as { text: string }).text)).toEqual([
-        'an answer',
-        'an answer',
-      ]);
+      expect(
+        fold(signals)
+          .items.filter((item) => item.kind === 'assistant')
+          .map((item) => (item as { text: string }).text),
+      ).toEqual(['an answer', 'an answer']);
     } finally {
       await proxy.close();
     }

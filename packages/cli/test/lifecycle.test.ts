@@ -80,11 +80,12 @@ describe('tandem status / stop / restart', () => {
     const json = JSON.parse((await tandem(['status', '--json'])).stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ up: true, url: first.url, pid: first.pid, sessions: 0, running: 0, providers: ['openai'], envMatchesShell: true });
 
-
     // A key exported after the server started: tandem says so, names only.
     const newKey = { ANTHROPIC_API_KEY: 'exported-later' };
     const differs = await tandem(['status'], newKey);
-    expect(differs.stdout).toMatch(/^environment +this shell's provider settings .* differ from the running server's \(a key for anthropic is set here, not in the server\); run `tandem restart` to use them$/m);
+    expect(differs.stdout).toMatch(
+      /^environment +this shell's provider settings .* differ from the running server's \(a key for anthropic is set here, not in the server\); run `tandem restart` to use them$/m,
+    );
     expect(differs.stdout).not.toContain('exported-later');
 
     const { client, sessionId } = await hangingTurn(first.url);
@@ -92,7 +93,9 @@ describe('tandem status / stop / restart', () => {
       const refusals = await Promise.all(['stop', 'restart'].map(async (verb) => ({ verb, refused: await tandem([verb], newKey) })));
       for (const { verb, refused } of refusals) {
         expect(refused.code).toBe(1);
-        expect(refused.stderr).toContain(`not ${verb === 'stop' ? 'stopping' : 'restarting'}: a turn is running in ${sessionId.slice(0, 8)} (busy one, ${project.path}`);
+        expect(refused.stderr).toContain(
+          `not ${verb === 'stop' ? 'stopping' : 'restarting'}: a turn is running in ${sessionId.slice(0, 8)} (busy one, ${project.path}`,
+        );
         expect(refused.stderr).toContain(`tandem ${verb} --force`);
         expect(alive(first.pid)).toBe(true);
       }

@@ -41,7 +41,9 @@ describe('tandem mcp', () => {
     const listed = await runTandem(['mcp', 'list', '--json', '--cwd', folder.path, ...dd], env);
     expect(listed.code).toBe(0);
     const servers = JSON.parse(listed.stdout) as Array<{ name: string; status: string; tools: string[] }>;
-    expect(servers).toEqual([expect.objectContaining({ name: 'everything', scope: 'user', status: 'connected', tools: expect.arrayContaining(['mcp__everything__echo']) })]);
+    expect(servers).toEqual([
+      expect.objectContaining({ name: 'everything', scope: 'user', status: 'connected', tools: expect.arrayContaining(['mcp__everything__echo']) }),
+    ]);
 
     const removed = await runTandem(['mcp', 'remove', 'everything', ...dd], env);
     expect(removed).toMatchObject({ code: 0 });

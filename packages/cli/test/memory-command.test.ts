@@ -31,7 +31,7 @@ async function serverMemory(): Promise<{ memory: string; history: string }> {
 }
 
 describe('tandem memory', () => {
-  it('edit opens MEMORY.md of the session\'s workspace in $EDITOR, where the server reads it, and says how it changed', async () => {
+  it("edit opens MEMORY.md of the session's workspace in $EDITOR, where the server reads it, and says how it changed", async () => {
     const editor = join(fixture.dataDir.path, 'fake-editor.sh');
     await writeFile(editor, '#!/bin/sh\nprintf -- "- the build uses %s\\n" "$TANDEM_TEST_WORD" >> "$1"\n');
     await chmod(editor, 0o755);
@@ -49,7 +49,11 @@ describe('tandem memory', () => {
   }, 60_000);
 
   it('edit reports an editor that fails', async () => {
-    const result = await runTandem(['memory', 'edit', '--workspace', fixture.project.path, '--data-dir', fixture.dataDir.path], { ...process.env, EDITOR: 'false', VISUAL: '' });
+    const result = await runTandem(['memory', 'edit', '--workspace', fixture.project.path, '--data-dir', fixture.dataDir.path], {
+      ...process.env,
+      EDITOR: 'false',
+      VISUAL: '',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the editor (false) exited with code 1');
   }, 30_000);
@@ -71,7 +75,12 @@ describe('tandem memory', () => {
     expect(json.stderr).toBe('');
     expect(json.stdout).toMatch(/^wrote .*memory-export\.json \(\d+ bytes, json\)\n$/);
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    expect(parsed).toMatchObject({ sessionId: fixture.sessionId, memory: '- the build uses pnpm\n- the build uses turbo\n', history: '', items: [{ id: 'note-1', kind: 'note', text: 'deploys go through tools/ship.sh' }] });
+    expect(parsed).toMatchObject({
+      sessionId: fixture.sessionId,
+      memory: '- the build uses pnpm\n- the build uses turbo\n',
+      history: '',
+      items: [{ id: 'note-1', kind: 'note', text: 'deploys go through tools/ship.sh' }],
+    });
     expect(typeof parsed.workspace).toBe('string');
   }, 60_000);
 

@@ -31,7 +31,10 @@ afterAll(async () => {
 describe('panels and command focus in a real terminal', () => {
   it('F3 lists background jobs live; x stops the selected one; a viewer sees it read-only', async () => {
     const { fake } = fixture;
-    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo started; sleep 300', background: true } }] }, { text: 'It runs in the background.' });
+    fake.enqueue(
+      { toolCalls: [{ name: 'run_command', args: { command: 'echo started; sleep 300', background: true } }] },
+      { text: 'It runs in the background.' },
+    );
     tmux.type('driver', 'start the server', 'Enter');
     await tmux.answerPermission('driver', 'y');
     const started = await tmux.waitFor('driver', (s) => s.includes('It runs in the background.') && /driver │ idle/.test(s), 90_000);
@@ -87,7 +90,11 @@ describe('panels and command focus in a real terminal', () => {
     expect(focused).toContain('Ctrl-T or Esc back to chat');
     tmux.type('driver', 'apples', 'Enter');
     tmux.type('driver', 'pears', 'Enter');
-    const done = await tmux.waitFor('driver', (s) => s.includes('It read two lines.') && /driver │ idle/.test(s) && s.includes('│ got apples and pears'), 90_000);
+    const done = await tmux.waitFor(
+      'driver',
+      (s) => s.includes('It read two lines.') && /driver │ idle/.test(s) && s.includes('│ got apples and pears'),
+      90_000,
+    );
     expect(done).not.toContain('⌨ typing into command');
     expect(done).toContain('› ');
     // Nothing typed there went to the model as a message.
@@ -125,7 +132,10 @@ describe('panels and command focus in a real terminal', () => {
 
   it('/memory shows MEMORY.md and the tail of HISTORY.md, for a viewer too (F6)', async () => {
     const { dataDir, project } = fixture;
-    const hash = createHash('sha256').update(await realpath(project.path)).digest('hex').slice(0, 16);
+    const hash = createHash('sha256')
+      .update(await realpath(project.path))
+      .digest('hex')
+      .slice(0, 16);
     const dir = join(dataDir.path, 'memory', hash);
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'MEMORY.md'), '# Project facts\n- tests run with node --test\n');

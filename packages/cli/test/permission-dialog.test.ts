@@ -47,7 +47,11 @@ describe('the permission dialog', () => {
     await tmux.answerPermission('driver', 'y');
     await tmux.waitFor(
       'driver',
-      (s) => s.includes('printed tandem-42.') && /run_command\("echo tandem-\$\(\(6\*7\)\) > out\.txt; cat out\.txt"\) → OK/.test(s) && s.includes('✔ allowed once by ana') && s.includes('│ tandem-42'),
+      (s) =>
+        s.includes('printed tandem-42.') &&
+        /run_command\("echo tandem-\$\(\(6\*7\)\) > out\.txt; cat out\.txt"\) → OK/.test(s) &&
+        s.includes('✔ allowed once by ana') &&
+        s.includes('│ tandem-42'),
       90_000,
     );
     await tmux.waitFor('viewer', (s) => s.includes('✔ allowed once by ana') && s.includes('printed tandem-42.'));

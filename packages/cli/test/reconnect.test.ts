@@ -103,7 +103,8 @@ describe('after a clean server stop', () => {
       // A clean stop: the server disconnects every socket ('io server disconnect').
       await server.close();
       await until(
-        () => signals.some((s) => s.kind === 'connection' && s.connection.status === 'reconnecting' && /server closed the connection/.test(s.connection.reason)),
+        () =>
+          signals.some((s) => s.kind === 'connection' && s.connection.status === 'reconnecting' && /server closed the connection/.test(s.connection.reason)),
         'the client to notice the clean stop',
       );
       const retrying = signals.flatMap((s) => (s.kind === 'connection' && s.connection.status === 'reconnecting' ? [s.connection] : []));

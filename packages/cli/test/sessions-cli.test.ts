@@ -24,7 +24,14 @@ beforeAll(async () => {
   root = await makeTempDir('tandem-ls-projects-');
   env = { TANDEM_DATA_DIR: data.path, OPENAI_API_KEY: 'ls-test-key', OPENAI_BASE_URL: fake.openaiBaseURL };
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-  server = await runServe({ host: '127.0.0.1', port: 0, dataDir: data.path, env: { ...process.env, ...env, TANDEM_TOKEN: '', TANDEM_VIEW_TOKEN: '' }, handleSignals: false, stdout: sink });
+  server = await runServe({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: data.path,
+    env: { ...process.env, ...env, TANDEM_TOKEN: '', TANDEM_VIEW_TOKEN: '' },
+    handleSignals: false,
+    stdout: sink,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -69,7 +76,9 @@ describe('tandem ls and rm', () => {
       while (fake.pending() > 0) await new Promise((resolve) => setImmediate(resolve));
       const refused = await tandem(['rm', second.id.slice(0, 8)]);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toBe(`tandem: session ${second.id.slice(0, 8)} (api work) is running a turn; cancel it or wait for it to end, then run \`tandem rm\` again\n`);
+      expect(refused.stderr).toBe(
+        `tandem: session ${second.id.slice(0, 8)} (api work) is running a turn; cancel it or wait for it to end, then run \`tandem rm\` again\n`,
+      );
       await bob.request('session:cancel', { sessionId: second.id });
       while ((await bob.request('session:list', {})).sessions.find((s) => s.id === second.id)?.status !== 'idle') {
         await new Promise((resolve) => setImmediate(resolve));
@@ -115,7 +124,10 @@ describe('tandem usage', () => {
 
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe('tandem: unknown command "sttaus" (did you mean `tandem status`?); `tandem help` lists the commands\n');
-    for (const [run, value] of [[portWord, 'abc'], [portBig, '99999']] as const) {
+    for (const [run, value] of [
+      [portWord, 'abc'],
+      [portBig, '99999'],
+    ] as const) {
       expect(run.code).not.toBe(0);
       expect(run.stderr).toContain(`argument '${value}' is invalid. expected a port number 0..65535, got "${value}"`);
     }

@@ -93,10 +93,7 @@ describe('tandem attach in a real terminal', () => {
   }, 600_000);
 
   it('/in types a line into the running command', async () => {
-    fake.enqueue(
-      { toolCalls: [{ name: 'run_command', args: { command: 'read -r who; echo "hello, $who"' } }] },
-      { text: 'It greeted you.' },
-    );
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'read -r who; echo "hello, $who"' } }] }, { text: 'It greeted you.' });
     tmux.type('driver', 'greet me', 'Enter');
     // run_command is dangerous: the server asks first.
     await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('command: read -r who'), 90_000);
@@ -108,7 +105,11 @@ describe('tandem attach in a real terminal', () => {
 
   it('/compact asks the server and shows what it did', async () => {
     tmux.type('driver', '/compact', 'Enter');
-    const screen = await tmux.waitFor('driver', (s) => /\/compact: nothing compacted: \S|· context compacted: \d+ messages|! compaction skipped: \S/.test(s), 90_000);
+    const screen = await tmux.waitFor(
+      'driver',
+      (s) => /\/compact: nothing compacted: \S|· context compacted: \d+ messages|! compaction skipped: \S/.test(s),
+      90_000,
+    );
     expect(screen).not.toContain('/compact failed');
   }, 600_000);
 

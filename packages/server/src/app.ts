@@ -49,7 +49,7 @@ import { WorkspaceMemories } from './memory/workspace-memories.js';
 import { DeferredGuards } from './permissions/deferred-guards.js';
 import type { GuardsHostOptions } from './permissions/guards-host.js';
 import { PtyCommandRunner } from './pty/pty-runner.js';
-import { OsSandbox } from './os-sandbox/os-sandbox.js';
+import type { OsSandbox } from './os-sandbox/os-sandbox.js';
 import { startOsSandbox } from './os-sandbox/start-os-sandbox.js';
 import { defaultEngine } from './sessions/default-engine.js';
 import type { ModelFactory, SessionEngine } from './sessions/engine.js';

@@ -1,12 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'socket.io';
-import {
-  CONNECT_ERROR_PROTOCOL,
-  CONNECT_ERROR_UNAUTHORIZED,
-  HandshakeAuthSchema,
-  PROTOCOL_VERSION,
-  type HandshakeAuth,
-} from '@tandem/shared';
+import { CONNECT_ERROR_PROTOCOL, CONNECT_ERROR_UNAUTHORIZED, HandshakeAuthSchema, PROTOCOL_VERSION, type HandshakeAuth } from '@tandem/shared';
 
 export interface Tokens {
   /** May create sessions and drive them. */
@@ -35,9 +29,7 @@ export function authenticate(tokens: Tokens) {
     const version = auth.protocolVersion;
     if (version !== undefined && version !== PROTOCOL_VERSION) {
       return next(
-        new Error(
-          `${CONNECT_ERROR_PROTOCOL}: this server speaks protocol ${PROTOCOL_VERSION}, the client ${version}; use matching versions of tandem`,
-        ),
+        new Error(`${CONNECT_ERROR_PROTOCOL}: this server speaks protocol ${PROTOCOL_VERSION}, the client ${version}; use matching versions of tandem`),
       );
     }
     const identity: ClientIdentity = { tokenKind: kind, name: auth.name ?? `client-${socket.id.slice(0, 6)}` };

@@ -20,7 +20,17 @@ export { runAuditCommand, type AuditCommandOptions } from './audit/index.js';
 // The server's limits in <dataDir>/config.json (permission timeout, rate limits, loop and command limits).
 export { loadServerSettings, parseServerSettings, type ServerSettings, type LoadedSettings } from './config/server-settings.js';
 // MCP servers (tandem mcp add|list|remove, and hosts that call a server directly) and the secret store.
-export { McpHub, addUserServer, removeUserServer, loadMcpConfig, mcpToolName, PROJECT_MCP_FILE, USER_MCP_FILE, type McpServerStatus, type AddServerInput } from './mcp/index.js';
+export {
+  McpHub,
+  addUserServer,
+  removeUserServer,
+  loadMcpConfig,
+  mcpToolName,
+  PROJECT_MCP_FILE,
+  USER_MCP_FILE,
+  type McpServerStatus,
+  type AddServerInput,
+} from './mcp/index.js';
 export { SecretStore, SECRET_KEY_FILE, SECRET_VALUES_FILE } from './secrets/index.js';
 // Skills: every skill folder of a workspace with its root and status (tandem skills).
 export { WorkspaceSkills } from './skills/workspace-skills.js';

@@ -22,7 +22,9 @@ beforeAll(async () => {
       return;
     }
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<html><head><title>News</title></head><body><article><h1>News</h1><p>${'Tandem 2.0 ships web tools today. '.repeat(10)}</p></article></body></html>`);
+    res.end(
+      `<html><head><title>News</title></head><body><article><h1>News</h1><p>${'Tandem 2.0 ships web tools today. '.repeat(10)}</p></article></body></html>`,
+    );
   });
   await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
   webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
@@ -59,7 +61,10 @@ describe('web tools in a real turn', () => {
     expect(search).toContain('1. Tandem 2.0 released');
     expect(fetched).toContain('Tandem 2.0 ships web tools today.');
     expect(refused).toContain('localhost resolves to 127.0.0.1');
-    const asked = alice.persisted().filter((e) => e.type === 'permission_request').map((e) => (e.type === 'permission_request' ? e.tool : ''));
+    const asked = alice
+      .persisted()
+      .filter((e) => e.type === 'permission_request')
+      .map((e) => (e.type === 'permission_request' ? e.tool : ''));
     expect(asked).not.toContain('web_search');
     expect(asked).toContain('web_fetch');
     // The model saw the search results in its next request.
@@ -71,7 +76,19 @@ describe('web tools in a real turn', () => {
     const file = path.join(dir, 'team.ics');
     await writeFile(
       file,
-      ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//t', 'BEGIN:VEVENT', 'UID:p@t', 'DTSTAMP:20261101T000000Z', 'DTSTART:20261203T010000Z', 'DTEND:20261203T020000Z', 'SUMMARY:Planning', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n'),
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//t//t',
+        'BEGIN:VEVENT',
+        'UID:p@t',
+        'DTSTAMP:20261101T000000Z',
+        'DTSTART:20261203T010000Z',
+        'DTEND:20261203T020000Z',
+        'SUMMARY:Planning',
+        'END:VEVENT',
+        'END:VCALENDAR',
+      ].join('\r\n'),
     );
     const again = await startTestServer({ env: bed.env(), settings: { calendars: [{ name: 'Team', ics: file }], timezone: 'Asia/Tokyo' } });
     bed.server = again;

@@ -51,10 +51,7 @@ describe('several sessions at once', () => {
     await Promise.all([alice.ok('session:send', { sessionId: a.id, text: 'where?' }), bob.ok('session:send', { sessionId: b.id, text: 'where?' })]);
     const list = await alice.ok('session:list', {});
     expect(list.sessions.map((s) => s.status)).toEqual(['running', 'running']);
-    const [doneA, doneB] = await Promise.all([
-      alice.waitFor((e) => e.type === 'assistant_text'),
-      bob.waitFor((e) => e.type === 'assistant_text'),
-    ]);
+    const [doneA, doneB] = await Promise.all([alice.waitFor((e) => e.type === 'assistant_text'), bob.waitFor((e) => e.type === 'assistant_text')]);
     expect(doneA.type === 'assistant_text' && doneA.text).toBe(dirA);
     expect(doneB.type === 'assistant_text' && doneB.text).toBe(dirB);
     expect(alice.events.every((e) => e.sessionId === a.id)).toBe(true);

@@ -26,7 +26,10 @@ describe('configure_provider', () => {
   it('asks every time, keeps the key out of everything but the secret store, and the next session uses it', async () => {
     bed.server = await startTestServer({ env: bed.env() });
     const { client, sessionId } = await driverSession(bed.server);
-    const call = { name: 'configure_provider', args: { provider: 'anthropic', apiKey: KEY, baseURL: bed.fake.anthropicBaseURL, model: 'anthropic/claude-sonnet-4-5' } };
+    const call = {
+      name: 'configure_provider',
+      args: { provider: 'anthropic', apiKey: KEY, baseURL: bed.fake.anthropicBaseURL, model: 'anthropic/claude-sonnet-4-5' },
+    };
     bed.fake.enqueue({ toolCalls: [call] }, { text: 'Done.' }, { toolCalls: [call] }, { text: 'Again.' });
 
     await client.ok('session:send', { sessionId, text: `use anthropic with key ${'<redacted by the user>'}` });
@@ -75,7 +78,15 @@ describe('configure_provider', () => {
     bed.server = await startTestServer({ env: bed.env() });
     const { client, sessionId } = await driverSession(bed.server);
     client.approveAll(sessionId);
-    bed.fake.enqueue({ toolCalls: [{ name: 'configure_provider', args: { provider: 'acme', apiKey: KEY } }, { name: 'configure_provider', args: { provider: 'openai' } }] }, { text: 'ok' });
+    bed.fake.enqueue(
+      {
+        toolCalls: [
+          { name: 'configure_provider', args: { provider: 'acme', apiKey: KEY } },
+          { name: 'configure_provider', args: { provider: 'openai' } },
+        ],
+      },
+      { text: 'ok' },
+    );
     await client.ok('session:send', { sessionId, text: 'set up acme' });
     await nextEvent(client, 'turn_done');
     const results = client.persisted().filter((e) => e.type === 'tool_result');

@@ -11,7 +11,17 @@ import { fakeModelBed, startTestServer, tempDir, type TestClient, type TestServe
 const bed = fakeModelBed();
 
 const WINDOW = 100_000;
-const fakeModelEntry = { id: 'openai/fake-model', label: 'Fake', provider: 'openai', protocol: 'openai-chat', contextWindow: WINDOW, maxOutput: 4096, tools: true, tier: 'test', description: 'test model' };
+const fakeModelEntry = {
+  id: 'openai/fake-model',
+  label: 'Fake',
+  provider: 'openai',
+  protocol: 'openai-chat',
+  contextWindow: WINDOW,
+  maxOutput: 4096,
+  tools: true,
+  tier: 'test',
+  description: 'test model',
+};
 
 async function start(config: object, extraEnv: Record<string, string> = {}): Promise<{ alice: TestClient; sessionId: string; s: TestServer }> {
   const dataDir = (await tempDir('tandem-ctx-data-')).path;
@@ -76,7 +86,10 @@ describe('context in the server', () => {
     bed.fake.script('fake-model', { hang: true });
     await alice.ok('session:send', { sessionId, text: 'think hard' });
     await alice.waitFor((e) => e.type === 'turn_started');
-    expect(await alice.request('session:compact', { sessionId })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringContaining('turn is running') } });
+    expect(await alice.request('session:compact', { sessionId })).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: expect.stringContaining('turn is running') },
+    });
     expect(await alice.request('session:new', { sessionId })).toMatchObject({ ok: false, error: { code: 'conflict' } });
     await alice.ok('session:cancel', { sessionId });
     await alice.waitFor((e) => e.type === 'turn_cancelled');
@@ -92,7 +105,9 @@ describe('memory in the server', () => {
     expect(tools).toEqual(expect.arrayContaining(['search_history', 'recall_memory', 'save_note', 'run_command']));
 
     bed.fake.script('mem-a', {
-      toolCalls: [{ name: 'save_memory', args: { memory_update: '# Memory\n- The word is kiwi.', history_entry: '[2026-12-02 12:00] Talked about the word kiwi.' } }],
+      toolCalls: [
+        { name: 'save_memory', args: { memory_update: '# Memory\n- The word is kiwi.', history_entry: '[2026-12-02 12:00] Talked about the word kiwi.' } },
+      ],
     });
     expect(await alice.ok('session:new', { sessionId })).toEqual({ consolidated: true });
     const consolidated = await alice.waitFor((e) => e.type === 'memory_consolidated');
@@ -141,7 +156,10 @@ describe('memory in the server', () => {
     );
     await alice.ok('session:send', { sessionId, text: 'remember where we deploy' });
     await alice.waitFor((e) => e.type === 'turn_done');
-    expect(await alice.waitFor((e) => e.type === 'memory_quarantined')).toMatchObject({ kind: 'note', reason: expect.stringContaining('instruction_override') });
+    expect(await alice.waitFor((e) => e.type === 'memory_quarantined')).toMatchObject({
+      kind: 'note',
+      reason: expect.stringContaining('instruction_override'),
+    });
     const results = alice.events.filter((e) => e.type === 'tool_result');
     expect(results.map((r) => r.type === 'tool_result' && r.isError)).toEqual([false, true]);
 

@@ -30,18 +30,22 @@ describe('crash with a permission request pending', () => {
     const dataDir = await makeTempDir('tandem-crash-data-');
     const workspace = await makeTempDir('tandem-crash-ws-');
     dirs.push(dataDir, workspace);
-    child = spawn(process.execPath, ['--conditions=tandem-source', '--import', 'tsx', 'packages/server/src/bin.ts', 'serve', '--port', '0', '--data-dir', dataDir.path], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        TANDEM_TOKEN: TOKENS.control,
-        TANDEM_VIEW_TOKEN: TOKENS.view,
-        TANDEM_MODEL: 'openai/fake-model',
-        OPENAI_API_KEY: 'test-key',
-        OPENAI_BASE_URL: fake.openaiBaseURL,
+    child = spawn(
+      process.execPath,
+      ['--conditions=tandem-source', '--import', 'tsx', 'packages/server/src/bin.ts', 'serve', '--port', '0', '--data-dir', dataDir.path],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          TANDEM_TOKEN: TOKENS.control,
+          TANDEM_VIEW_TOKEN: TOKENS.view,
+          TANDEM_MODEL: 'openai/fake-model',
+          OPENAI_API_KEY: 'test-key',
+          OPENAI_BASE_URL: fake.openaiBaseURL,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     const line = await new Promise<string>((ok, fail) => {
       createInterface({ input: child!.stdout! }).once('line', ok);
       child!.once('exit', (code) => fail(new Error(`tandem serve exited with ${code}`)));

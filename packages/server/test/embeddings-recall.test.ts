@@ -29,7 +29,14 @@ async function recallThroughATurn(configFor: (fakeBaseURL: string) => object | u
     routes: {
       'POST /v1/embeddings': (req) => {
         const input = req.body.input as string[];
-        return { json: { object: 'list', model: req.body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: embed(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } } };
+        return {
+          json: {
+            object: 'list',
+            model: req.body.model,
+            data: input.map((t, index) => ({ object: 'embedding', index, embedding: embed(t) })),
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          },
+        };
       },
     },
   });

@@ -150,7 +150,12 @@ describe('permissions by default', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(alice.events.some((e) => e.type === 'permission_resolved')).toBe(false);
     await clock.advance(1);
-    expect(await alice.waitFor((e) => e.type === 'permission_resolved')).toMatchObject({ requestId: request.requestId, decision: 'deny_once', by: 'system', reason: 'timeout' });
+    expect(await alice.waitFor((e) => e.type === 'permission_resolved')).toMatchObject({
+      requestId: request.requestId,
+      decision: 'deny_once',
+      by: 'system',
+      reason: 'timeout',
+    });
     expect(await alice.waitFor(isDone)).toMatchObject({ outcome: 'permission_timeout' });
     expect(alice.events.find((e) => e.type === 'tool_result')).toMatchObject({ isError: true, output: expect.stringContaining('timed out after 5 s') });
     expect(bed.fake.requests).toHaveLength(1); // the turn stopped: the model was not asked again
@@ -170,7 +175,12 @@ describe('permissions by default', () => {
     const fay = await s.connect('fay');
     const { events, session } = await fay.ok('session:attach', { sessionId, role: 'driver' });
     const after = events.filter((e) => e.seq > request.seq);
-    expect(after.find((e) => e.type === 'permission_resolved')).toMatchObject({ requestId: request.requestId, decision: 'deny_once', by: 'system', reason: 'expired' });
+    expect(after.find((e) => e.type === 'permission_resolved')).toMatchObject({
+      requestId: request.requestId,
+      decision: 'deny_once',
+      by: 'system',
+      reason: 'expired',
+    });
     expect(after.some((e) => e.type === 'turn_interrupted')).toBe(true);
     expect(after.some((e) => e.type === 'tool_result' && !e.isError)).toBe(false);
     expect(session.status).toBe('idle');
@@ -186,7 +196,12 @@ describe('permissions by default', () => {
     const s = await start({ dataDir, defaultCwd: workspace });
     const { alice, sessionId } = await newSession(s);
     bed.fake.enqueue(
-      { toolCalls: [{ name: 'run_command', args: { command: 'sudo rm -rf /tmp/nothing-here' } }, { name: 'run_command', args: { command: 'echo rule-works' } }] },
+      {
+        toolCalls: [
+          { name: 'run_command', args: { command: 'sudo rm -rf /tmp/nothing-here' } },
+          { name: 'run_command', args: { command: 'echo rule-works' } },
+        ],
+      },
       { text: 'ok' },
     );
     await alice.ok('session:send', { sessionId, text: 'go' });
@@ -210,7 +225,15 @@ describe('permissions by default', () => {
     const clock = new FakeClock(Date.now());
     const s = await start({ dataDir, defaultCwd: workspace, clock });
     const { alice, sessionId } = await newSession(s);
-    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo same' } }, { name: 'run_command', args: { command: 'echo same' } }] }, { text: 'ok' });
+    bed.fake.enqueue(
+      {
+        toolCalls: [
+          { name: 'run_command', args: { command: 'echo same' } },
+          { name: 'run_command', args: { command: 'echo same' } },
+        ],
+      },
+      { text: 'ok' },
+    );
     await alice.ok('session:send', { sessionId, text: 'twice' });
     const wait = await alice.waitFor((e) => e.type === 'rate_limit_wait');
     expect(wait).toMatchObject({ tool: 'run_command', waitMs: 5000, reason: 'identical call cooldown' });
@@ -265,7 +288,14 @@ describe('tandem serve', () => {
     const dataDir = (await tempDir('tandem-serve-guards-')).path;
     const workspace = (await tempDir('tandem-serve-ws-')).path;
     const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-    const serve = await runServe({ host: '127.0.0.1', port: 0, dataDir, env: { ...env(), TANDEM_MODEL: 'openai/fake-model' }, handleSignals: false, stdout: sink });
+    const serve = await runServe({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      env: { ...env(), TANDEM_MODEL: 'openai/fake-model' },
+      handleSignals: false,
+      stdout: sink,
+    });
     try {
       const token = (await readFile(join(dataDir, 'token'), 'utf8')).trim();
       const alice = await connectClient(serve.url, 'alice', token);

@@ -42,10 +42,7 @@ describe('background jobs', () => {
     await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
     alice.approveAll(session.id);
     await viewer.ok('session:attach', { sessionId: session.id, role: 'viewer' });
-    fake.enqueue(
-      { toolCalls: [{ name: 'run_command', args: { command: `echo started; sleep ${marker} & wait`, background: true } }] },
-      { text: 'Started.' },
-    );
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: `echo started; sleep ${marker} & wait`, background: true } }] }, { text: 'Started.' });
     await alice.ok('session:send', { sessionId: session.id, text: 'start a server' });
     const started = await alice.waitFor((e) => e.type === 'job_started');
     await alice.waitFor((e) => e.type === 'turn_done');
@@ -60,7 +57,7 @@ describe('background jobs', () => {
     const unknown = await alice.request('job:stop', { sessionId: session.id, jobId: 'job-nope' });
     expect(unknown.ok === false && unknown.error.code).toBe('not_found');
 
-    await waitFor(() => processesMatching(`sleep ${marker}`).length > 0, 'the job\'s sleep');
+    await waitFor(() => processesMatching(`sleep ${marker}`).length > 0, "the job's sleep");
 
     await alice.ok('job:stop', { sessionId: session.id, jobId });
     const exited = await viewer.waitFor((e) => e.type === 'job_exited');

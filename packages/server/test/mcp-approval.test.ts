@@ -8,7 +8,7 @@ import { fakeModelBed, startTestServer, tempDir } from './server-harness.js';
 
 const bed = fakeModelBed();
 
-describe('project MCP servers need a driver\'s approval of their exact launch', () => {
+describe("project MCP servers need a driver's approval of their exact launch", () => {
   it('is not started before approval, is asked before the first model request, the approving turn has its tools, a changed launch asks again', async () => {
     const dataDir = (await tempDir('tandem-data-')).path;
     bed.server = await startTestServer({ env: bed.env(), dataDir });
@@ -25,7 +25,11 @@ describe('project MCP servers need a driver\'s approval of their exact launch', 
     bed.fake.enqueue({ text: 'I see the project tools' });
     await client.ok('session:send', { sessionId, text: 'hi' });
     const ask = await nextEvent(client, 'permission_request');
-    expect(ask).toMatchObject({ tool: 'mcp_server', danger: 'dangerous', args: { name: 'proj', command: process.execPath, args: [MARKED_FIXTURE], env: ['MCP_MARKER'] } });
+    expect(ask).toMatchObject({
+      tool: 'mcp_server',
+      danger: 'dangerous',
+      args: { name: 'proj', command: process.execPath, args: [MARKED_FIXTURE], env: ['MCP_MARKER'] },
+    });
     expect(JSON.stringify(ask.args)).not.toContain(marker);
     expect(bed.fake.requests).toHaveLength(0);
     expect(existsSync(marker)).toBe(false);
@@ -70,7 +74,9 @@ describe('MCP over Streamable HTTP', () => {
         child.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${seen}`)));
       });
       const dataDir = (await tempDir('tandem-data-')).path;
-      writeMcpJson(join(dataDir, 'mcp.json'), { remote: { type: 'http', url: `http://127.0.0.1:\${EVERYTHING_PORT:-0}/mcp`, headers: { 'X-Demo': '${DEMO_HEADER:-none}' } } });
+      writeMcpJson(join(dataDir, 'mcp.json'), {
+        remote: { type: 'http', url: `http://127.0.0.1:\${EVERYTHING_PORT:-0}/mcp`, headers: { 'X-Demo': '${DEMO_HEADER:-none}' } },
+      });
       bed.server = await startTestServer({ env: { ...bed.env(), EVERYTHING_PORT: String(port) }, dataDir });
       const { client, sessionId } = await driverSession(bed.server);
       client.approveAll(sessionId);
@@ -79,7 +85,9 @@ describe('MCP over Streamable HTTP', () => {
       expect(await nextEvent(client, 'tool_result')).toMatchObject({ tool: 'mcp__remote__get-sum', isError: false, output: expect.stringContaining('42') });
       await nextEvent(client, 'turn_done');
       const { servers } = await client.ok('mcp:list', { sessionId });
-      expect(servers).toEqual([expect.objectContaining({ name: 'remote', scope: 'user', status: 'connected', tools: expect.arrayContaining(['mcp__remote__echo']) })]);
+      expect(servers).toEqual([
+        expect.objectContaining({ name: 'remote', scope: 'user', status: 'connected', tools: expect.arrayContaining(['mcp__remote__echo']) }),
+      ]);
     } finally {
       child.kill();
     }

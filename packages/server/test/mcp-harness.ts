@@ -27,7 +27,12 @@ export async function driverSession(s: TestServer, name = 'alice'): Promise<{ cl
 
 export type EventOf<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>;
 
-export async function nextEvent<T extends SessionEvent['type']>(client: TestClient, type: T, after = 0, test: (e: EventOf<T>) => boolean = () => true): Promise<EventOf<T>> {
+export async function nextEvent<T extends SessionEvent['type']>(
+  client: TestClient,
+  type: T,
+  after = 0,
+  test: (e: EventOf<T>) => boolean = () => true,
+): Promise<EventOf<T>> {
   return (await client.waitFor((e) => e.type === type && e.seq > after && test(e as EventOf<T>))) as EventOf<T>;
 }
 

@@ -14,7 +14,7 @@ const bed = fakeModelBed();
 const SECRET = 'sk-mcp-secret-value-4242';
 
 describe('MCP tools in a real turn', () => {
-  it('lists a user server\'s tool as mcp__SERVER__TOOL, asks (medium despite readOnlyHint), calls it, answers, audits; the env secret is in no file in clear', async () => {
+  it("lists a user server's tool as mcp__SERVER__TOOL, asks (medium despite readOnlyHint), calls it, answers, audits; the env secret is in no file in clear", async () => {
     const dataDir = (await tempDir('tandem-data-')).path;
     addUserServer({ dataDir, name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], env: { EVERYTHING_TOKEN: SECRET } });
     bed.server = await startTestServer({ env: bed.env(), dataDir });
@@ -33,7 +33,9 @@ describe('MCP tools in a real turn', () => {
     const { records } = await client.ok('audit:query', { sessionId });
     expect(records).toEqual([expect.objectContaining({ tool: 'mcp__everything__echo', decision: 'allow_once', decidedBy: 'alice', isError: false })]);
     const { servers } = await client.ok('mcp:list', { sessionId });
-    expect(servers).toEqual([expect.objectContaining({ name: 'everything', scope: 'user', status: 'connected', tools: expect.arrayContaining(['mcp__everything__echo']) })]);
+    expect(servers).toEqual([
+      expect.objectContaining({ name: 'everything', scope: 'user', status: 'connected', tools: expect.arrayContaining(['mcp__everything__echo']) }),
+    ]);
 
     await bed.server.stop();
     bed.server = undefined;
@@ -47,7 +49,10 @@ describe('MCP tools in a real turn', () => {
     writeMcpJson(join(dataDir, 'mcp.json'), { memory: { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: graph } } });
     bed.server = await startTestServer({ env: bed.env(), dataDir });
     const { client, sessionId } = await driverSession(bed.server);
-    const create = { name: 'mcp__memory__create_entities', args: { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] } };
+    const create = {
+      name: 'mcp__memory__create_entities',
+      args: { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] },
+    };
     bed.fake.enqueue({ toolCalls: [create] }, { text: 'denied, fine' }, { toolCalls: [create] }, { text: 'stored' });
     await client.ok('session:send', { sessionId, text: 'remember Ada' });
     const first = await nextEvent(client, 'permission_request');
@@ -66,7 +71,9 @@ describe('MCP tools in a real turn', () => {
 
   it('a server that exits mid-call is failed: the call is an error, its tools are gone from the next request with a notice, the turn goes on', async () => {
     const dataDir = (await tempDir('tandem-data-')).path;
-    writeMcpJson(join(dataDir, 'mcp.json'), { crashy: { command: process.execPath, args: [CRASH_FIXTURE], danger: 'medium', tools: { crash: { danger: 'safe' } } } });
+    writeMcpJson(join(dataDir, 'mcp.json'), {
+      crashy: { command: process.execPath, args: [CRASH_FIXTURE], danger: 'medium', tools: { crash: { danger: 'safe' } } },
+    });
     bed.server = await startTestServer({ env: bed.env(), dataDir });
     const { client, sessionId } = await driverSession(bed.server);
     bed.fake.enqueue({ toolCalls: [{ name: 'mcp__crashy__crash', args: {} }] }, { text: 'the server is gone, carrying on' });

@@ -131,7 +131,14 @@ describe('commands', () => {
     await b.ok('session:attach', { sessionId: session.id, role: 'viewer' });
     await a.waitFor((e) => e.type === 'presence' && e.clients.length === 2);
     b.close();
-    const after = await a.waitFor((e) => e.type === 'presence' && e.clients.length === 1 && e.seq > 0 && e.clients[0]!.name === 'alice' && a.events.filter((x) => x.type === 'presence').length >= 3);
+    const after = await a.waitFor(
+      (e) =>
+        e.type === 'presence' &&
+        e.clients.length === 1 &&
+        e.seq > 0 &&
+        e.clients[0]!.name === 'alice' &&
+        a.events.filter((x) => x.type === 'presence').length >= 3,
+    );
     expect(after.type).toBe('presence');
   });
 });

@@ -48,7 +48,10 @@ describe('a real turn that runs a command', () => {
     const result = types.indexOf('tool_result');
     expect(firstOutput).toBeGreaterThan(types.indexOf('tool_call'));
     expect(firstOutput).toBeLessThan(result);
-    const output = aliceEvents.filter((e) => e.type === 'command_output').map((e) => (e.type === 'command_output' ? e.data : '')).join('');
+    const output = aliceEvents
+      .filter((e) => e.type === 'command_output')
+      .map((e) => (e.type === 'command_output' ? e.data : ''))
+      .join('');
     expect(output).toContain('one');
     expect(output).toContain('two');
     const toolResult = aliceEvents[result]!;
@@ -66,10 +69,7 @@ describe('a real turn that runs a command', () => {
 
   it('lets a driver type into a command waiting on read; every client sees who typed', async () => {
     const { alice, bob, sessionId } = await startWithTwoClients();
-    bed.fake.enqueue(
-      { toolCalls: [{ name: 'run_command', args: { command: 'read -p "name? " who; echo "hello $who"' } }] },
-      { text: 'Greeted.' },
-    );
+    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'read -p "name? " who; echo "hello $who"' } }] }, { text: 'Greeted.' });
     await alice.ok('session:send', { sessionId, text: 'greet' });
     const prompt = await alice.waitFor((e) => e.type === 'command_output' && e.data.includes('name?'));
     const callId = prompt.type === 'command_output' ? prompt.callId : '';
@@ -98,7 +98,10 @@ describe('a real turn that runs a command', () => {
     const result = await alice.waitFor((e) => e.type === 'tool_result', 20_000);
     expect(result.type === 'tool_result' && result.isError).toBe(true);
     expect(result.type === 'tool_result' && result.output).toContain('timed out');
-    const output = alice.events.filter((e) => e.type === 'command_output').map((e) => (e.type === 'command_output' ? e.data : '')).join('');
+    const output = alice.events
+      .filter((e) => e.type === 'command_output')
+      .map((e) => (e.type === 'command_output' ? e.data : ''))
+      .join('');
     expect(output).toContain('child started');
     expect(processesMatching(`sleep ${marker}`)).toEqual([]);
     await alice.waitFor((e) => e.type === 'turn_done');

@@ -28,17 +28,29 @@ describe('routines in a real server', () => {
     const { session } = await alice.ok('session:create', {});
     await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
     alice.approveAll(session.id);
-    bed.fake.enqueue({ toolCalls: [{ name: 'create_routine', args: { name: 'tick', schedule: '*/2 * * * * *', prompt: 'say tick', timezone: 'UTC' } }] }, { text: 'Scheduled.' });
+    bed.fake.enqueue(
+      { toolCalls: [{ name: 'create_routine', args: { name: 'tick', schedule: '*/2 * * * * *', prompt: 'say tick', timezone: 'UTC' } }] },
+      { text: 'Scheduled.' },
+    );
     // Every routine turn answers at once.
     bed.fake.setHandler(() => ({ text: 'tick' }));
     await alice.ok('session:send', { sessionId: session.id, text: 'every two seconds, say tick' });
     const created = await alice.waitFor((e) => e.type === 'tool_result' && e.tool === 'create_routine');
-    expect(created.type === 'tool_result' && created.output).toMatch(/^Created routine tick \(r-[0-9a-f]{8}\): Every 2 seconds \(UTC\)\.\nNext runs:\n {2}- \d{4}-\d\d-\d\dT\d\d:\d\d:\d[02468]\+00:00/);
+    expect(created.type === 'tool_result' && created.output).toMatch(
+      /^Created routine tick \(r-[0-9a-f]{8}\): Every 2 seconds \(UTC\)\.\nNext runs:\n {2}- \d{4}-\d\d-\d\dT\d\d:\d\d:\d[02468]\+00:00/,
+    );
     await alice.waitFor(() => routineTurns(alice, 'tick').length >= 2, 20_000);
 
     const { routines } = await alice.ok('routine:list', {});
     expect(routines).toHaveLength(1);
-    expect(routines[0]).toMatchObject({ name: 'tick', schedule: '*/2 * * * * *', prompt: 'say tick', sessionId: session.id, status: 'active', description: 'Every 2 seconds' });
+    expect(routines[0]).toMatchObject({
+      name: 'tick',
+      schedule: '*/2 * * * * *',
+      prompt: 'say tick',
+      sessionId: session.id,
+      status: 'active',
+      description: 'Every 2 seconds',
+    });
     await first.stop();
 
     const second = await startTestServer({ env: bed.env(), dataDir: first.dataDir });
@@ -55,7 +67,10 @@ describe('routines in a real server', () => {
     // A tick already under way finishes; then a control routine shows time passing: the
     // cancelled one must not fire again (no tick after the message that adds the control).
     await until(async () => (await bob.ok('session:list', {})).sessions.find((s) => s.id === session.id)?.status === 'idle', 'the session to be idle');
-    bed.fake.enqueue({ toolCalls: [{ name: 'create_routine', args: { name: 'control', schedule: '*/2 * * * * *', prompt: 'control', timezone: 'UTC' } }] }, { text: 'ok' });
+    bed.fake.enqueue(
+      { toolCalls: [{ name: 'create_routine', args: { name: 'control', schedule: '*/2 * * * * *', prompt: 'control', timezone: 'UTC' } }] },
+      { text: 'ok' },
+    );
     await bob.ok('session:send', { sessionId: session.id, text: 'add a control routine' });
     await bob.waitFor(() => routineTurns(bob, 'control').length >= 2, 20_000);
     const added = bob.persisted().find((e) => e.type === 'user_message' && e.text === 'add a control routine')!;

@@ -62,7 +62,10 @@ export class TestClient {
     const seen = this.events.find(test);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching event within ${timeoutMs} ms; got ${this.events.map((e) => e.type).join(', ')}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching event within ${timeoutMs} ms; got ${this.events.map((e) => e.type).join(', ')}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         test,
         resolve: (e) => {

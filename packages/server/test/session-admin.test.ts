@@ -11,7 +11,11 @@ import { fakeModelBed, startTestServer, type TestClient, type TestServer, TOKENS
 const bed = fakeModelBed({ fakePer: 'file' });
 
 async function start(dataDir?: string): Promise<{ server: TestServer; alice: TestClient; bob: TestClient; sessionId: string }> {
-  const server = await startTestServer({ env: { ...bed.env(), ANTHROPIC_API_KEY: 'anthropic-test-key' }, defaultModel: 'openai/fake-a', ...(dataDir ? { dataDir } : {}) });
+  const server = await startTestServer({
+    env: { ...bed.env(), ANTHROPIC_API_KEY: 'anthropic-test-key' },
+    defaultModel: 'openai/fake-a',
+    ...(dataDir ? { dataDir } : {}),
+  });
   bed.server = server;
   const alice = await server.connect('alice');
   const bob = await server.connect('bob', TOKENS.view);

@@ -87,7 +87,12 @@ describe('a turn seen by several clients', () => {
 
   it('hands the configured loop limits, the workspace and the session plumbing to the engine', async () => {
     const loop = new ScriptedLoop();
-    const server = await startTestServer({ engine: { runTurn: loop.runTurn }, modelFactory: idleModelFactory, limits: { maxIterations: 3 }, extendTurn: (_s, o) => ({ ...o, temperature: 0.5 }) });
+    const server = await startTestServer({
+      engine: { runTurn: loop.runTurn },
+      modelFactory: idleModelFactory,
+      limits: { maxIterations: 3 },
+      extendTurn: (_s, o) => ({ ...o, temperature: 0.5 }),
+    });
     servers.push(server);
     const alice = await server.connect('alice');
     const { session } = await alice.ok('session:create', {});
@@ -156,7 +161,10 @@ describe('restart', () => {
     await writeFile(logPath, crashCopy);
     await appendFile(logPath, '{"sessionId":"' + session.id + '","seq":99,"ts":"2026-');
 
-    const before = crashCopy.trim().split('\n').map((l) => JSON.parse(l) as SessionEvent);
+    const before = crashCopy
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as SessionEvent);
     const warnings: string[] = [];
     const logger = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, done) => (warnings.push(String(chunk)), done()) }));
     const second = await startTestServer({ engine: { runTurn: new ScriptedLoop().runTurn }, modelFactory: idleModelFactory, dataDir: first.dataDir, logger });

@@ -10,7 +10,9 @@ const bed = fakeModelBed();
 function skill(root: string, name: string, description: string, body: string, extra: Record<string, string> = {}): string {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  const fields = Object.entries(extra).map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`).join('');
+  const fields = Object.entries(extra)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`)
+    .join('');
   writeFileSync(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n${fields}license: MIT\n---\n${body}\n`);
   return dir;
 }

@@ -26,7 +26,12 @@ describe('messaging over the WhatsApp bridge', () => {
     const { client, sessionId } = await driverSession(bed.server);
     const send = { name: 'whatsapp_send', args: { to: '4915112345678', text: 'See you at 8!\nI will bring dessert.' } };
     bed.fake.enqueue(
-      { toolCalls: [{ name: 'whatsapp_latest', args: {} }, { name: 'whatsapp_search', args: { query: 'dinner' } }] },
+      {
+        toolCalls: [
+          { name: 'whatsapp_latest', args: {} },
+          { name: 'whatsapp_search', args: { query: 'dinner' } },
+        ],
+      },
       { toolCalls: [send] },
       { text: 'Not sent.' },
       { toolCalls: [send] },
@@ -49,7 +54,11 @@ describe('messaging over the WhatsApp bridge', () => {
     await client.ok('session:send', { sessionId, text: 'send it after all' });
     const again = await nextEvent(client, 'permission_request', done.seq);
     await client.ok('permission:respond', { sessionId, requestId: again.requestId, decision: 'allow_once' });
-    expect(await nextEvent(client, 'tool_result', done.seq)).toMatchObject({ tool: 'whatsapp_send', isError: false, output: expect.stringContaining('Message sent to 4915112345678') });
+    expect(await nextEvent(client, 'tool_result', done.seq)).toMatchObject({
+      tool: 'whatsapp_send',
+      isError: false,
+      output: expect.stringContaining('Message sent to 4915112345678'),
+    });
     await nextEvent(client, 'turn_done', done.seq);
     expect(bridgeLog(log).at(-1)).toEqual({ tool: 'send_message', args: { recipient: '4915112345678', message: 'See you at 8!\nI will bring dessert.' } });
   });
@@ -61,7 +70,8 @@ describe('messaging over the WhatsApp bridge', () => {
     await client.ok('session:send', { sessionId, text: 'any new messages?' });
     expect(await nextEvent(client, 'tool_result')).toMatchObject({
       isError: true,
-      output: 'messaging is not configured: add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND …`',
+      output:
+        'messaging is not configured: add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND …`',
     });
   });
 

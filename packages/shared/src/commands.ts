@@ -38,11 +38,7 @@ export const Commands = {
     z.object({ session: SessionInfoSchema, events: z.array(SessionEventSchema) }),
   ),
   'session:detach': command('any', z.object({ sessionId }), z.object({})),
-  'session:send': command(
-    'driver',
-    z.object({ sessionId, text: z.string().min(1).max(200_000) }),
-    z.object({ mode: z.enum(['turn', 'steer']) }),
-  ),
+  'session:send': command('driver', z.object({ sessionId, text: z.string().min(1).max(200_000) }), z.object({ mode: z.enum(['turn', 'steer']) })),
   'session:cancel': command('driver', z.object({ sessionId }), z.object({})),
   'permission:respond': command(
     'driver',
@@ -116,7 +112,10 @@ export const Commands = {
    */
   'mcp:list': command(
     'any',
-    z.object({ sessionId: z.string().min(1).optional(), cwd: z.string().min(1).optional() }).optional().default({}),
+    z
+      .object({ sessionId: z.string().min(1).optional(), cwd: z.string().min(1).optional() })
+      .optional()
+      .default({}),
     z.object({
       servers: z.array(
         z.object({
@@ -132,7 +131,10 @@ export const Commands = {
   /** The skills of a session's workspace (or of `cwd`, else the default workspace), with their root and status. */
   'skills:list': command(
     'any',
-    z.object({ sessionId: z.string().min(1).optional(), cwd: z.string().min(1).optional() }).optional().default({}),
+    z
+      .object({ sessionId: z.string().min(1).optional(), cwd: z.string().min(1).optional() })
+      .optional()
+      .default({}),
     z.object({
       skills: z.array(
         z.object({

@@ -171,11 +171,7 @@ export type SessionEventType = SessionEvent['type'];
 export type EventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;
 
 /** An event before the server stamps it: what the engine and the server's parts emit. */
-export type EventBody = SessionEvent extends infer E
-  ? E extends SessionEvent
-    ? Omit<E, 'sessionId' | 'seq' | 'ts' | 'ephemeral'>
-    : never
-  : never;
+export type EventBody = SessionEvent extends infer E ? (E extends SessionEvent ? Omit<E, 'sessionId' | 'seq' | 'ts' | 'ephemeral'> : never) : never;
 
 /** Events that are broadcast but never written to the log. */
 export const EPHEMERAL_EVENT_TYPES: ReadonlySet<SessionEventType> = new Set(['text_delta']);

@@ -86,9 +86,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       sendJson(res, 200, anthropic ? anthropicJson(req, reply, n) : openaiJson(req, reply, n));
       return;
     }
-    const events: SseEvent[] = anthropic
-      ? anthropicStreamEvents(req, reply, n)
-      : openaiStreamEvents(req, reply, n).map((data) => ({ data }));
+    const events: SseEvent[] = anthropic ? anthropicStreamEvents(req, reply, n) : openaiStreamEvents(req, reply, n).map((data) => ({ data }));
     await writeSse(res, events, {
       ...(reply.chunkDelayMs !== undefined ? { chunkDelayMs: reply.chunkDelayMs } : {}),
       ...(reply.cutAfterChunks !== undefined ? { cutAfterChunks: reply.cutAfterChunks } : {}),

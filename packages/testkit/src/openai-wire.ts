@@ -5,8 +5,7 @@ export function openaiStreamEvents(request: FakeRequest, reply: FakeReply, seq: 
   const id = `chatcmpl-fake-${seq}`;
   const model = request.model ?? 'fake';
   const created = Math.floor(Date.now() / 1000);
-  const chunk = (choices: unknown[], extra: object = {}) =>
-    JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra });
+  const chunk = (choices: unknown[], extra: object = {}) => JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra });
   const delta = (d: object, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
 
   const events: string[] = [delta({ role: 'assistant', content: '' })];
@@ -20,9 +19,7 @@ export function openaiStreamEvents(request: FakeRequest, reply: FakeReply, seq: 
   events.push(delta({}, finish));
   if (request.body?.stream_options?.include_usage) {
     const usage = estimateUsage(request, reply);
-    events.push(
-      chunk([], { usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }),
-    );
+    events.push(chunk([], { usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }));
   }
   events.push('[DONE]');
   return events;

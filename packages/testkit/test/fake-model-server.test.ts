@@ -102,12 +102,18 @@ describe('fake model server, Anthropic format', () => {
     server.enqueue({ text: 'Hi', toolCalls: [{ name: 'ls', args: '{"dir":' }] });
     const res = await post('/v1/messages', { model: 'claude', max_tokens: 10, messages: [], stream: true });
     const text = await res.text();
-    const names = text.split('\n').filter((l) => l.startsWith('event: ')).map((l) => l.slice(7));
+    const names = text
+      .split('\n')
+      .filter((l) => l.startsWith('event: '))
+      .map((l) => l.slice(7));
     expect(names[0]).toBe('message_start');
     expect(names.slice(-2)).toEqual(['message_delta', 'message_stop']);
     const data = sseData(text).map((d) => JSON.parse(d));
     expect(data.find((d) => d.type === 'content_block_start' && d.content_block.type === 'tool_use').content_block.name).toBe('ls');
-    const partial = data.filter((d) => d.delta?.type === 'input_json_delta').map((d) => d.delta.partial_json).join('');
+    const partial = data
+      .filter((d) => d.delta?.type === 'input_json_delta')
+      .map((d) => d.delta.partial_json)
+      .join('');
     expect(partial).toBe('{"dir":');
     expect(data.find((d) => d.type === 'message_delta').delta.stop_reason).toBe('tool_use');
   });

@@ -14,7 +14,8 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
     case 'new':
       void tui.run('/new', async () => {
         const result = await tui.request('session:new', { sessionId });
-        if (!result.consolidated) tui.notice('warn', `/new: conversation kept: ${result.reason ?? 'not consolidated'} (/clear discards it without saving to memory)`);
+        if (!result.consolidated)
+          tui.notice('warn', `/new: conversation kept: ${result.reason ?? 'not consolidated'} (/clear discards it without saving to memory)`);
       });
       return;
     case 'compact':
@@ -72,6 +73,9 @@ function showModels(tui: TuiController): void {
   void tui.run('/model', async () => {
     const { models } = await tui.request('models:list', {});
     const offered = models.map((model) => model.id);
-    tui.notice('info', `model: ${current} · /model provider/model switches it for the next turn${offered.length > 0 ? ` · offered: ${offered.join(', ')}` : ''}`);
+    tui.notice(
+      'info',
+      `model: ${current} · /model provider/model switches it for the next turn${offered.length > 0 ? ` · offered: ${offered.join(', ')}` : ''}`,
+    );
   });
 }

@@ -165,9 +165,7 @@ describe('the permission dialog cannot be answered by accident', () => {
     press('f2');
     press('tab');
     type('s');
-    expect(responses()).toEqual([
-      { command: 'permission:respond', payload: { sessionId: 's1', requestId: 'r2', decision: 'allow_session', scope: 'npm *' } },
-    ]);
+    expect(responses()).toEqual([{ command: 'permission:respond', payload: { sessionId: 's1', requestId: 'r2', decision: 'allow_session', scope: 'npm *' } }]);
   });
 
   it('an open panel does not hide the dialog: F2 still takes focus and y answers', () => {

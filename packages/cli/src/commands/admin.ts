@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import type { MemoryFormat } from './memory.js';
 
 export interface AdminContext {
@@ -82,15 +82,13 @@ export function registerAdminCommands(program: Command, context: AdminContext): 
 
   program
     .command('memory')
-    .description(
-      "a workspace's long-term memory: show (MEMORY.md + HISTORY.md, the default), edit (MEMORY.md in $EDITOR), export (markdown or JSON)",
-    )
+    .description("a workspace's long-term memory: show (MEMORY.md + HISTORY.md, the default), edit (MEMORY.md in $EDITOR), export (markdown or JSON)")
     .argument('[action]', 'show | edit | export (anything else is taken as a session, for `tandem memory SESSION`)')
     .argument('[session]', 'session id or a unique prefix of one (default: the session for this directory)')
     .option('--session <id>', 'session id or a unique prefix of one')
     .option('--format <format>', 'export as markdown or json', parseFormat, 'markdown' as MemoryFormat)
     .option('--out <file>', 'export: write to FILE (atomically) instead of stdout')
-    .option('--workspace <dir>', 'edit: the workspace whose MEMORY.md to open (default: the session\'s, or this directory)')
+    .option('--workspace <dir>', "edit: the workspace whose MEMORY.md to open (default: the session's, or this directory)")
     .option('--url <url>', URL_HELP)
     .option('--token <token>', 'a token of that server (default: from the data directory)')
     .option('--data-dir <dir>', DATA_DIR_HELP)

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { addUserServer, McpHub, removeUserServer, type McpServerStatus } from '@tandem/server';
 import { findRunningServer } from '../local-server.js';
 import { withClient } from './with-client.js';
@@ -37,14 +37,17 @@ export function registerMcpCommands(program: Command, context: McpCommandContext
         headers: options.header,
       });
       const secrets = Object.keys(options.env).length + Object.keys(options.header).length;
-      const kept = secrets > 0 ? `; ${secrets} secret value(s) (${[...Object.keys(options.env), ...Object.keys(options.header)].join(', ')}) stored encrypted` : '';
-      process.stdout.write(`added MCP server "${name}" to ${file} (user scope, no approval needed)${kept}\nits tools reach the model as mcp__${name}__TOOL from the next turn\n`);
+      const kept =
+        secrets > 0 ? `; ${secrets} secret value(s) (${[...Object.keys(options.env), ...Object.keys(options.header)].join(', ')}) stored encrypted` : '';
+      process.stdout.write(
+        `added MCP server "${name}" to ${file} (user scope, no approval needed)${kept}\nits tools reach the model as mcp__${name}__TOOL from the next turn\n`,
+      );
       context.done(0);
     });
   mcp
     .command('list')
     .description("each MCP server (user and this folder's project .mcp.json) with its live status and, when failed, the reason")
-    .option('--cwd <dir>', "whose project servers to list (default: the current directory)")
+    .option('--cwd <dir>', 'whose project servers to list (default: the current directory)')
     .option('--json', 'print JSON')
     .option('--url <url>', 'ask this server instead of the local one')
     .option('--token <token>', 'a token of that server (default: from the data directory)')
@@ -76,7 +79,9 @@ export function registerMcpCommands(program: Command, context: McpCommandContext
 /** The running server's view (live connections) when one runs; else a probe started here and stopped after. */
 async function listServers(dataDir: string, cwd: string, options: { url?: string | undefined; token?: string | undefined }): Promise<McpServerStatus[]> {
   if (options.url || (await findRunningServer(dataDir))) {
-    const { servers } = await withClient({ dataDir, url: options.url, token: options.token, viewer: true }, 'mcp', (client) => client.request('mcp:list', { cwd }, 60_000));
+    const { servers } = await withClient({ dataDir, url: options.url, token: options.token, viewer: true }, 'mcp', (client) =>
+      client.request('mcp:list', { cwd }, 60_000),
+    );
     return servers;
   }
   const hub = new McpHub({ dataDir, env: process.env });
@@ -89,12 +94,18 @@ async function listServers(dataDir: string, cwd: string, options: { url?: string
 
 export function formatServers(servers: McpServerStatus[]): string {
   if (servers.length === 0) return 'no MCP servers: add one with `tandem mcp add NAME -- COMMAND ARGS…` or a .mcp.json in the folder\n';
-  const rows = [
-    ['NAME', 'SCOPE', 'STATUS', 'TOOLS', 'REASON'],
-    ...servers.map((s) => [s.name, s.scope, s.status, String(s.tools.length), s.reason ?? '']),
-  ];
+  const rows = [['NAME', 'SCOPE', 'STATUS', 'TOOLS', 'REASON'], ...servers.map((s) => [s.name, s.scope, s.status, String(s.tools.length), s.reason ?? ''])];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 function collectPair(value: string, previous: Record<string, string>): Record<string, string> {

@@ -21,7 +21,14 @@ describe('memory export and edit wording', () => {
   });
 
   it('JSON keeps the texts exactly', () => {
-    expect(JSON.parse(renderExport(memory, 'json', now))).toEqual({ workspace: '/w', sessionId: 's1', exportedAt: '2026-12-02T10:00:00.000Z', memory: '- fact\n', history: '[2026-12-01] did x\n', items });
+    expect(JSON.parse(renderExport(memory, 'json', now))).toEqual({
+      workspace: '/w',
+      sessionId: 's1',
+      exportedAt: '2026-12-02T10:00:00.000Z',
+      memory: '- fact\n',
+      history: '[2026-12-01] did x\n',
+      items,
+    });
   });
 
   it('says how MEMORY.md changed in size', () => {

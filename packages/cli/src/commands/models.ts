@@ -17,5 +17,14 @@ export function formatModelTable(models: ModelInfo[]): string {
     ...models.map((model) => [model.id, `${Math.round(model.contextWindow / 1000)}k`, model.tools ? 'yes' : 'no', model.tier, model.label]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -18,17 +18,20 @@ interface Flags {
 export function registerRoutineCommands(program: Command, context: AdminContext): void {
   const routines = program.command('routines').description('scheduled routines (prompts that run as turns on a schedule)');
   const connection = (cmd: Command) =>
-    cmd.option('--url <url>', URL_HELP).option('--token <token>', 'a token of that server (default: from the data directory)').option('--data-dir <dir>', DATA_DIR_HELP);
-  connection(routines.command('list', { isDefault: true }).description('list routines: schedule in words, status, next and last run').option('--json', 'print JSON')).action(
-    async (options: Flags) => {
-      context.done(await listRoutines({ ...options, viewer: true, dataDir: context.dataDirOf(options.dataDir) }));
-    },
-  );
-  connection(routines.command('cancel').description('cancel a routine; it will not run again').argument('<id>', 'the routine id, as `tandem routines` shows it')).action(
-    async (id: string, options: Flags) => {
-      context.done(await cancelRoutine(id, { ...options, dataDir: context.dataDirOf(options.dataDir) }));
-    },
-  );
+    cmd
+      .option('--url <url>', URL_HELP)
+      .option('--token <token>', 'a token of that server (default: from the data directory)')
+      .option('--data-dir <dir>', DATA_DIR_HELP);
+  connection(
+    routines.command('list', { isDefault: true }).description('list routines: schedule in words, status, next and last run').option('--json', 'print JSON'),
+  ).action(async (options: Flags) => {
+    context.done(await listRoutines({ ...options, viewer: true, dataDir: context.dataDirOf(options.dataDir) }));
+  });
+  connection(
+    routines.command('cancel').description('cancel a routine; it will not run again').argument('<id>', 'the routine id, as `tandem routines` shows it'),
+  ).action(async (id: string, options: Flags) => {
+    context.done(await cancelRoutine(id, { ...options, dataDir: context.dataDirOf(options.dataDir) }));
+  });
 }
 
 export async function listRoutines(args: ConnectionArgs & { json?: boolean | undefined; out?: NodeJS.WritableStream }): Promise<number> {

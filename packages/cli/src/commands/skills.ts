@@ -34,8 +34,21 @@ export function registerSkillsCommand(program: Command, context: SkillsCommandCo
 }
 
 export function formatSkills(entries: readonly SkillRow[]): string {
-  if (entries.length === 0) return 'no skills: add a folder with a SKILL.md under .tandem/skills, .agents/skills, <data-dir>/skills, ~/.agents/skills or ~/.claude/skills\n';
-  const rows = [['NAME', 'STATUS', 'ROOT', 'NOTE'], ...entries.map((e) => [e.name, e.status, e.root, e.reason ?? (e.command ? `tool skill__${e.name}: ${e.command}` : '')])];
+  if (entries.length === 0)
+    return 'no skills: add a folder with a SKILL.md under .tandem/skills, .agents/skills, <data-dir>/skills, ~/.agents/skills or ~/.claude/skills\n';
+  const rows = [
+    ['NAME', 'STATUS', 'ROOT', 'NOTE'],
+    ...entries.map((e) => [e.name, e.status, e.root, e.reason ?? (e.command ? `tool skill__${e.name}: ${e.command}` : '')]),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

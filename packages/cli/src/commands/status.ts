@@ -54,7 +54,12 @@ export function formatStatus(
   ];
   if (extra.dataDir) rows.push(['data dir', extra.dataDir]);
   rows.push(['sessions', `${status.sessions}${status.running > 0 ? `, ${paint.yellow(`${status.running} running a turn`)}` : ', none running a turn'}`]);
-  rows.push(['providers', status.providers.length > 0 ? `${status.providers.join(', ')} (have a key)` : 'none has a key (set OPENAI_API_KEY, ANTHROPIC_API_KEY, … in this shell, then `tandem restart`)']);
+  rows.push([
+    'providers',
+    status.providers.length > 0
+      ? `${status.providers.join(', ')} (have a key)`
+      : 'none has a key (set OPENAI_API_KEY, ANTHROPIC_API_KEY, … in this shell, then `tandem restart`)',
+  ]);
   if (status.sandbox) rows.push(['sandbox', status.sandbox]);
   if (extra.dataDir) rows.push(['environment', extra.mismatch ? paint.yellow(extra.mismatch) : 'same provider settings as this shell']);
   const width = Math.max(...rows.map(([label]) => label.length));

@@ -91,8 +91,7 @@ export class ContextAccountant {
   sync(conversation: readonly Message[]): void {
     const counted = this.refs.length;
     const n = conversation.length;
-    const samePrefix = (len: number): boolean =>
-      len === 0 || (conversation[0] === this.refs[0] && conversation[len - 1] === this.refs[len - 1]);
+    const samePrefix = (len: number): boolean => len === 0 || (conversation[0] === this.refs[0] && conversation[len - 1] === this.refs[len - 1]);
     if (n >= counted && samePrefix(counted)) {
       for (let i = counted; i < n; i++) this.append(conversation[i] as Message);
       return;

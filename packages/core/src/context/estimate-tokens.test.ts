@@ -58,7 +58,9 @@ describe('estimateTextTokens', () => {
     expect(estimateTextTokens('\ud800 broken \udfff')).toBeGreaterThan(0);
     expect(estimateTextTokens('🙂🙂')).toBeGreaterThanOrEqual(2);
     expect(estimateTextTokens(undefined as unknown as string)).toBe(0);
-    expect(estimateMessageTokens({ role: 'assistant', text: 'x', toolCalls: [{ id: 'c', name: 'f', args: undefined, rawArgs: undefined as unknown as string }] })).toBeGreaterThan(0);
+    expect(
+      estimateMessageTokens({ role: 'assistant', text: 'x', toolCalls: [{ id: 'c', name: 'f', args: undefined, rawArgs: undefined as unknown as string }] }),
+    ).toBeGreaterThan(0);
   });
 
   it('grows linearly: twice the text is about twice the tokens', () => {
@@ -88,7 +90,11 @@ describe('message and tool estimates', () => {
       {
         name: 'read_file',
         description: 'Read a file from the workspace and return its text with line numbers.',
-        parameters: { type: 'object', properties: { path: { type: 'string', description: 'Path relative to the workspace' }, offset: { type: 'integer' } }, required: ['path'] },
+        parameters: {
+          type: 'object',
+          properties: { path: { type: 'string', description: 'Path relative to the workspace' }, offset: { type: 'integer' } },
+          required: ['path'],
+        },
       },
     ]);
     expect(big).toBeGreaterThan(small + 20);

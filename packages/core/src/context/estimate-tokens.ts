@@ -32,7 +32,7 @@ const DIGITS_PER_TOKEN = 3;
 /** ASCII punctuation: common pairs ("()", "=>", "};") merge; about this many chars a token. */
 const PUNCT_CHARS_PER_TOKEN = 2.2;
 
-const enum Cls {
+enum Cls {
   None,
   Latin,
   Digit,

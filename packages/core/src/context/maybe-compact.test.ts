@@ -60,7 +60,13 @@ describe('maybeCompact (the per-request seam)', () => {
   it('compacts on request (force) below the threshold', async () => {
     const conv = longConversation(4);
     fake.server.script('sum-forced', { text: 'Earlier steps read files; fine.' });
-    const out = await maybeCompact(conv, { accountant: accountantFor(100_000), client: aux('sum-forced'), signal: new AbortController().signal, force: true, keepRecentMessages: 4 });
+    const out = await maybeCompact(conv, {
+      accountant: accountantFor(100_000),
+      client: aux('sum-forced'),
+      signal: new AbortController().signal,
+      force: true,
+      keepRecentMessages: 4,
+    });
     expect(out).toMatchObject({ action: 'compacted', event: { foldedMessages: 12 } });
     expect(conv).toHaveLength(5);
   });
@@ -84,7 +90,10 @@ describe('maybeCompact (the per-request seam)', () => {
     const copy = conv.slice();
     fake.server.script('sum-down', { status: 400, errorBody: { error: { message: 'bad', type: 'invalid_request_error' } } });
     const out = await maybeCompact(conv, { accountant: accountantFor(4000), client: aux('sum-down'), signal: new AbortController().signal });
-    expect(out).toMatchObject({ action: 'failed', event: { type: 'compaction_skipped', reason: expect.stringMatching(/^compaction failed: the summary call to openai\/sum-down failed/) } });
+    expect(out).toMatchObject({
+      action: 'failed',
+      event: { type: 'compaction_skipped', reason: expect.stringMatching(/^compaction failed: the summary call to openai\/sum-down failed/) },
+    });
     expect(conv).toEqual(copy);
   });
 });

@@ -39,7 +39,12 @@ describe('withOverflowRetry', () => {
   });
 
   it('propagates when compaction could not change anything, and ignores other errors', async () => {
-    await expect(withOverflowRetry(async () => Promise.reject(overflow()), async () => false)).rejects.toMatchObject({ kind: 'context_overflow' });
+    await expect(
+      withOverflowRetry(
+        async () => Promise.reject(overflow()),
+        async () => false,
+      ),
+    ).rejects.toMatchObject({ kind: 'context_overflow' });
     let compacted = false;
     const auth = new ProviderError('auth', 'bad key', { provider: 'openai', model: 'm' });
     await expect(

@@ -20,10 +20,7 @@ export async function withOverflowRetry<T>(attempt: () => Promise<T>, compact: (
  * The streaming form for the agent loop: re-creates the stream once after compaction, as long
  * as the failed stream had yielded nothing. After content the error propagates (requirements M4).
  */
-export async function* streamWithOverflowRetry<E>(
-  open: () => AsyncIterable<E>,
-  compact: (error: ProviderError) => Promise<boolean>,
-): AsyncGenerator<E> {
+export async function* streamWithOverflowRetry<E>(open: () => AsyncIterable<E>, compact: (error: ProviderError) => Promise<boolean>): AsyncGenerator<E> {
   let yielded = false;
   try {
     for await (const event of open()) {

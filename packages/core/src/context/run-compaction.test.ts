@@ -16,7 +16,14 @@ const conversation: Message[] = [
   {
     role: 'assistant',
     text: 'Reading the test first.',
-    toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'packages/core/src/loop/agent-loop.test.ts' }, rawArgs: '{"path":"packages/core/src/loop/agent-loop.test.ts"}' }],
+    toolCalls: [
+      {
+        id: 'c1',
+        name: 'read_file',
+        args: { path: 'packages/core/src/loop/agent-loop.test.ts' },
+        rawArgs: '{"path":"packages/core/src/loop/agent-loop.test.ts"}',
+      },
+    ],
   },
   { role: 'tool', callId: 'c1', name: 'read_file', output: 'it("stops after 40 iterations", ...)'.repeat(50), isError: false },
   { role: 'assistant', text: 'The limit is off by one; we decided to count iterations from 1.', toolCalls: [] },

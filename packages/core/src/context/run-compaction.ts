@@ -15,9 +15,7 @@ export interface CompactionStats {
   summary: string;
 }
 
-export type CompactionResult =
-  | { ok: true; messages: Message[]; stats: CompactionStats }
-  | { ok: false; reason: string };
+export type CompactionResult = { ok: true; messages: Message[]; stats: CompactionStats } | { ok: false; reason: string };
 
 export interface RunCompactionOptions {
   /** The auxiliary (cheap) model; a plain call without tools. */
@@ -35,7 +33,7 @@ export const SUMMARY_PREFIX = 'Summary of earlier conversation';
 const SUMMARY_SYSTEM = [
   'You compress the earlier part of a conversation between a user and a coding agent so the agent can continue the work without it.',
   'Write a dense summary in the language of the conversation. Preserve exactly: facts learned, decisions taken and their reasons,',
-  'file paths and names of functions, commands and their outcomes, errors still unresolved, the user\'s preferences,',
+  "file paths and names of functions, commands and their outcomes, errors still unresolved, the user's preferences,",
   'and open tasks with their state. Drop greetings, repetition and tool output that no longer matters.',
   'Do not invent anything. Do not address the user. Output only the summary.',
 ].join(' ');
@@ -71,11 +69,7 @@ export function startAfterCompaction(start: number, foldedMessages: number): num
  * plus the stats for a `compaction` event. Failures come back as `{ ok: false, reason }`;
  * the caller keeps the old view.
  */
-export async function runCompaction(
-  messages: readonly Message[],
-  plan: CompactionPlan,
-  options: RunCompactionOptions,
-): Promise<CompactionResult> {
+export async function runCompaction(messages: readonly Message[], plan: CompactionPlan, options: RunCompactionOptions): Promise<CompactionResult> {
   if (plan.action !== 'compact') return { ok: false, reason: plan.action === 'skip' ? plan.reason : 'compaction is not needed' };
   const folded = messages.slice(0, plan.foldCount);
   const transcript = renderTranscript(folded);

@@ -16,9 +16,15 @@ const request = (conv: Message[]) => ({ conversation: conv, system: 'sys', tools
 
 describe('SessionContext', () => {
   it('reserves the output budget from the model: its max output, at most 16k and a quarter of the window', () => {
-    expect(new SessionContext({ model: { id: 'a/b', contextWindow: 200_000, maxOutput: 64_000 }, compactionClient: unused }).usage().breakdown.outputReserve).toBe(16_384);
-    expect(new SessionContext({ model: { id: 'a/b', contextWindow: 8_192, maxOutput: 8_192 }, compactionClient: unused }).usage().breakdown.outputReserve).toBe(2_048);
-    expect(new SessionContext({ model: { id: 'a/b', contextWindow: 128_000, maxOutput: 4_096 }, compactionClient: unused }).usage().breakdown.outputReserve).toBe(4_096);
+    expect(
+      new SessionContext({ model: { id: 'a/b', contextWindow: 200_000, maxOutput: 64_000 }, compactionClient: unused }).usage().breakdown.outputReserve,
+    ).toBe(16_384);
+    expect(new SessionContext({ model: { id: 'a/b', contextWindow: 8_192, maxOutput: 8_192 }, compactionClient: unused }).usage().breakdown.outputReserve).toBe(
+      2_048,
+    );
+    expect(
+      new SessionContext({ model: { id: 'a/b', contextWindow: 128_000, maxOutput: 4_096 }, compactionClient: unused }).usage().breakdown.outputReserve,
+    ).toBe(4_096);
   });
 
   it('learns only from reports of its own model with real numbers', async () => {

@@ -123,7 +123,11 @@ export class SessionContext implements TurnContext {
     if (outcome.action === 'none') {
       const usage = this.measured();
       const threshold = Math.round((this.options.threshold ?? 0.8) * 100);
-      return { compacted: false, reason: `not needed: the conversation uses ${usage.percent}% of the window; compaction starts at ${threshold}%`, events: [usage] };
+      return {
+        compacted: false,
+        reason: `not needed: the conversation uses ${usage.percent}% of the window; compaction starts at ${threshold}%`,
+        events: [usage],
+      };
     }
     return { compacted: false, reason: outcome.event.reason, events: [outcome.event] };
   }

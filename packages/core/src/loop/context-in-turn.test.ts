@@ -64,16 +64,43 @@ describe('context accounting and compaction inside a real turn', () => {
     // first request lands exactly on the threshold.
     const window = Math.floor(used / 0.8);
     const info = modelInfo('openai/fake-gpt', {
-      models: [{ id: 'openai/fake-gpt', label: 'Fake', provider: 'openai', protocol: 'openai-chat', contextWindow: window, maxOutput: 4096, tools: true, tier: 'test', description: '' }],
+      models: [
+        {
+          id: 'openai/fake-gpt',
+          label: 'Fake',
+          provider: 'openai',
+          protocol: 'openai-chat',
+          contextWindow: window,
+          maxOutput: 4096,
+          tools: true,
+          tier: 'test',
+          description: '',
+        },
+      ],
     });
     expect(info.contextWindow).toBe(window);
-    const context = new SessionContext({ model: info, compactionClient: client('summary-mini'), outputReserve: RESERVE, keepRecentMessages: 2, clock: new FakeClock() });
+    const context = new SessionContext({
+      model: info,
+      compactionClient: client('summary-mini'),
+      outputReserve: RESERVE,
+      keepRecentMessages: 2,
+      clock: new FakeClock(),
+    });
     fake.server.script('summary-mini', { text: 'Modules 1-3 explained: single-pass parser building the syntax tree.' });
     fake.server.script('fake-gpt', { text: 'Module 4 is the code generator.' });
 
     const events = await collect(runTurn(options({ conversation, context })));
 
-    expect(events.map((e) => e.type)).toEqual(['turn_started', 'thinking', 'compaction', 'context_usage', 'text_delta', 'assistant_text', 'usage', 'turn_done']);
+    expect(events.map((e) => e.type)).toEqual([
+      'turn_started',
+      'thinking',
+      'compaction',
+      'context_usage',
+      'text_delta',
+      'assistant_text',
+      'usage',
+      'turn_done',
+    ]);
     events.forEach((e, i) => stamp(e, i + 1)); // every event is valid on the wire
     const compaction = ofType(events, 'compaction')[0]!;
     expect(compaction).toMatchObject({ foldedMessages: 5, summary: 'Modules 1-3 explained: single-pass parser building the syntax tree.' });
@@ -149,7 +176,14 @@ describe('context accounting and compaction inside a real turn', () => {
     expect(usage.map((u) => u.windowTokens)).toEqual([100_000, 100_000, 100_000]);
     // Each usage event comes right after its request's `thinking` and grows as results are appended.
     const types = events.map((e) => e.type);
-    expect(types.filter((t) => t === 'thinking' || t === 'context_usage')).toEqual(['thinking', 'context_usage', 'thinking', 'context_usage', 'thinking', 'context_usage']);
+    expect(types.filter((t) => t === 'thinking' || t === 'context_usage')).toEqual([
+      'thinking',
+      'context_usage',
+      'thinking',
+      'context_usage',
+      'thinking',
+      'context_usage',
+    ]);
     expect(usage[1]!.usedTokens).toBeGreaterThan(usage[0]!.usedTokens);
   });
 
@@ -171,7 +205,10 @@ describe('context accounting and compaction inside a real turn', () => {
 
 describe('a context overflow reported by the provider', () => {
   const overflowReplies = [
-    ['400 context_length_exceeded', { status: 400, errorBody: { error: { message: "This model's maximum context length is 4096 tokens.", code: 'context_length_exceeded' } } }],
+    [
+      '400 context_length_exceeded',
+      { status: 400, errorBody: { error: { message: "This model's maximum context length is 4096 tokens.", code: 'context_length_exceeded' } } },
+    ],
     ['413', { status: 413 }],
   ] as const;
 
@@ -233,7 +270,11 @@ describe('SessionContext.compactNow (session:compact)', () => {
   it('says why when there is nothing to compact or the summary call fails', async () => {
     const context = sessionContext({ contextWindow: 100_000 });
     const signal = new AbortController().signal;
-    expect(await context.compactNow({ conversation: [], signal })).toEqual({ compacted: false, reason: 'there is nothing to compact: the conversation is empty', events: [] });
+    expect(await context.compactNow({ conversation: [], signal })).toEqual({
+      compacted: false,
+      reason: 'there is nothing to compact: the conversation is empty',
+      events: [],
+    });
     const conversation = earlier();
     fake.server.script('summary-mini', { status: 400, errorBody: { error: { message: 'bad request', type: 'invalid_request_error' } } });
     const out = await context.compactNow({ conversation, signal });

@@ -17,12 +17,7 @@ export interface ModelReply {
  * Reads one streamed reply: forwards text deltas as they come and gathers the tool calls.
  * A failure is returned, not thrown, together with the partial text.
  */
-export async function readModelReply(
-  model: ModelClient,
-  request: ModelRequest,
-  signal: AbortSignal,
-  onDelta: (delta: string) => void,
-): Promise<ModelReply> {
+export async function readModelReply(model: ModelClient, request: ModelRequest, signal: AbortSignal, onDelta: (delta: string) => void): Promise<ModelReply> {
   const reply: ModelReply = { text: '', toolCalls: [], inputTokens: 0, outputTokens: 0, stopReason: 'stop' };
   try {
     for await (const event of model.stream(request, signal)) {

@@ -122,7 +122,13 @@ describe('runTurn', () => {
   ] as const) {
     it(`runs several tool calls from one reply and sends results back in declared order (${name})`, async () => {
       fake.server.enqueue(
-        { text: 'Two echoes.', toolCalls: [{ id: 'a', name: 'echo', args: { text: 'one' } }, { id: 'b', name: 'write_note', args: { text: 'two' } }] },
+        {
+          text: 'Two echoes.',
+          toolCalls: [
+            { id: 'a', name: 'echo', args: { text: 'one' } },
+            { id: 'b', name: 'write_note', args: { text: 'two' } },
+          ],
+        },
         { text: 'All done.' },
       );
       const opts = options({ model: make() });
@@ -352,7 +358,12 @@ describe('runTurn', () => {
     };
     fake.server.enqueue(
       { toolCalls: [{ id: 'w', name: 'write_note', args: { text: 'x' } }] },
-      { toolCalls: [{ id: 'c', name: 'chatty', args: {} }, { id: 'e', name: 'echo', args: { text: 'later' } }] },
+      {
+        toolCalls: [
+          { id: 'c', name: 'chatty', args: {} },
+          { id: 'e', name: 'echo', args: { text: 'later' } },
+        ],
+      },
     );
     const opts = options({ gate });
     const events = await collect(runTurn(opts));

@@ -138,9 +138,7 @@ async function loop(
       await runContextStep(opts.context, request, signal, contextIo);
       if (signal.aborted) return { kind: 'cancelled' };
     }
-    const reply = await readModelReply(model, request, signal, (delta) =>
-      emit({ type: 'text_delta', turnId: opts.turnId, delta }),
-    );
+    const reply = await readModelReply(model, request, signal, (delta) => emit({ type: 'text_delta', turnId: opts.turnId, delta }));
     usage.inputTokens += reply.inputTokens;
     usage.outputTokens += reply.outputTokens;
     if (signal.aborted) return { kind: 'cancelled' };

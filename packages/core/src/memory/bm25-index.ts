@@ -1,7 +1,6 @@
 import { recallTerms } from './recall-tokenizer.js';
 import { TopK, type ScoredId } from './top-k.js';
 
-
 interface Posting {
   docs: number[];
   tfs: number[];

@@ -39,7 +39,12 @@ describe('consolidateSession (session:new)', () => {
     expect(c.skipped).toEqual([]);
     fake.server.script('mem-a', { text: 'Sure, I will remember that.' }); // no tool call: the business layer moves on
     fake.server.script('mem-b', {
-      toolCalls: [{ name: 'save_memory', args: { memory_update: '# Memory\n- The CLI flag is --data-dir.', history_entry: '[2026-12-02 12:00] Renamed --dir to --data-dir in packages/cli.' } }],
+      toolCalls: [
+        {
+          name: 'save_memory',
+          args: { memory_update: '# Memory\n- The CLI flag is --data-dir.', history_entry: '[2026-12-02 12:00] Renamed --dir to --data-dir in packages/cli.' },
+        },
+      ],
     });
 
     const out = await consolidateSession({ conversation, workspaceMemory: wm, chain: c.chain, clock: c.clock, by: 'ana', env: c.env });
@@ -103,14 +108,23 @@ describe('consolidateSession (session:new)', () => {
       ['openai/mem-slow', 'timeout'],
       ['openai/mem-fast', 'saved'],
     ]);
-    expect(out.events[0]).toMatchObject({ type: 'memory_consolidated', model: 'openai/mem-fast', historyEntry: expect.stringMatching(/^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}\] Renamed the flag\.$/) });
+    expect(out.events[0]).toMatchObject({
+      type: 'memory_consolidated',
+      model: 'openai/mem-fast',
+      historyEntry: expect.stringMatching(/^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}\] Renamed the flag\.$/),
+    });
   });
 
   it('clears an empty conversation without a model call', async () => {
     const wm = await WorkspaceMemory.open({ dataDir: dir.path, workspace: dir.path });
     const c = chain('openai/mem-a');
     const out = await consolidateSession({ conversation: [], workspaceMemory: wm, chain: c.chain, clock: c.clock, by: 'bo' });
-    expect(out).toMatchObject({ ok: true, clear: true, ack: { consolidated: true, reason: 'the conversation is empty' }, events: [{ type: 'conversation_cleared', by: 'bo' }] });
+    expect(out).toMatchObject({
+      ok: true,
+      clear: true,
+      ack: { consolidated: true, reason: 'the conversation is empty' },
+      events: [{ type: 'conversation_cleared', by: 'bo' }],
+    });
     expect(fake.server.requests).toHaveLength(0);
   });
 });

@@ -38,7 +38,10 @@ const conversation: Message[] = [
   { role: 'assistant', text: 'Done: added vitest.config.ts at the repository root.', toolCalls: [] },
 ];
 
-const save = (memory = '# Memory\n- The user prefers pnpm.\n- vitest config lives at the root.', entry = '[2026-12-02 14:03] Set up vitest for packages/core; user prefers pnpm.') => ({
+const save = (
+  memory = '# Memory\n- The user prefers pnpm.\n- vitest config lives at the root.',
+  entry = '[2026-12-02 14:03] Set up vitest for packages/core; user prefers pnpm.',
+) => ({
   toolCalls: [{ name: 'save_memory', args: { memory_update: memory, history_entry: entry } }],
 });
 
@@ -119,7 +122,9 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
     const result = await consolidateMemory({ conversation, store, chain, clock: new FakeClock(DEC_2_14_03) });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.reason).toMatch(/^all 3 memory models failed: groq\/f-text answered with text instead of calling save_memory; groq\/f-500 .*500.*; anthropic\/f-other-tool answered with other tools \(read_file\)/);
+    expect(result.reason).toMatch(
+      /^all 3 memory models failed: groq\/f-text answered with text instead of calling save_memory; groq\/f-500 .*500.*; anthropic\/f-other-tool answered with other tools \(read_file\)/,
+    );
     expect(result.attempts.at(-1)).toMatchObject({ model: 'groq/f-text', outcome: 'skipped_repeat' }); // the visited set
     expect(await store.readMemory()).toBe('# Memory\n- keep me\n');
     expect(await store.readHistory()).toBe('[2026-12-01 10:00] earlier\n');
@@ -131,8 +136,14 @@ describe('consolidateMemory (business-layer fallback over the real SDK adapters)
 
   it('refuses plainly without a chain, and skips an empty conversation', async () => {
     const store = await openStore();
-    expect(await consolidateMemory({ conversation, store, chain: [], clock: new FakeClock(DEC_2_14_03) })).toMatchObject({ ok: false, reason: expect.stringMatching(/no memory consolidation model is configured/) });
-    expect(await consolidateMemory({ conversation: [], store, chain: [openai('x')], clock: new FakeClock(DEC_2_14_03) })).toMatchObject({ ok: true, skipped: 'the conversation is empty' });
+    expect(await consolidateMemory({ conversation, store, chain: [], clock: new FakeClock(DEC_2_14_03) })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/no memory consolidation model is configured/),
+    });
+    expect(await consolidateMemory({ conversation: [], store, chain: [openai('x')], clock: new FakeClock(DEC_2_14_03) })).toMatchObject({
+      ok: true,
+      skipped: 'the conversation is empty',
+    });
   });
 
   it('stops when the caller cancels', async () => {

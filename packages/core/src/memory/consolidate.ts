@@ -107,14 +107,22 @@ export async function consolidateMemory(options: ConsolidateOptions): Promise<Co
       });
       const calls = reply.toolCalls.filter((c) => c.name === SAVE_MEMORY_TOOL);
       if (calls.length === 0) {
-        record('no_tool_call', `answered ${reply.toolCalls.length ? `with other tools (${reply.toolCalls.map((c) => c.name).join(', ')})` : 'with text'} instead of calling ${SAVE_MEMORY_TOOL}`);
+        record(
+          'no_tool_call',
+          `answered ${reply.toolCalls.length ? `with other tools (${reply.toolCalls.map((c) => c.name).join(', ')})` : 'with text'} instead of calling ${SAVE_MEMORY_TOOL}`,
+        );
         continue;
       }
       const parsed = calls.map((c) => SaveMemoryArgs.safeParse(c.args));
       const valid = parsed.find((p) => p.success);
       if (!valid?.success) {
         const first = parsed[0];
-        const why = calls[0]?.args === undefined ? 'arguments were not valid JSON' : first && !first.success ? first.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ') : 'invalid arguments';
+        const why =
+          calls[0]?.args === undefined
+            ? 'arguments were not valid JSON'
+            : first && !first.success
+              ? first.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')
+              : 'invalid arguments';
         record('invalid_arguments', `called ${SAVE_MEMORY_TOOL} with invalid arguments (${why})`);
         continue;
       }
@@ -134,7 +142,11 @@ export async function consolidateMemory(options: ConsolidateOptions): Promise<Co
       await options.store.writeMemory(stripHiddenCharacters(args.memory_update));
     } catch (err) {
       record('error', `saved nothing: MEMORY.md could not be written (${(err as Error).message})`);
-      return { ok: false, reason: `${id} produced the memory but MEMORY.md could not be written (${(err as Error).message}); the old memory is intact`, attempts };
+      return {
+        ok: false,
+        reason: `${id} produced the memory but MEMORY.md could not be written (${(err as Error).message}); the old memory is intact`,
+        attempts,
+      };
     }
     try {
       await options.store.appendHistory(historyEntry);

@@ -47,12 +47,18 @@ const PHRASE_RULES: Array<{ rule: string; re: RegExp }> = [
   { rule: 'persona_switch', re: /\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must|shall|should)\b/g },
   { rule: 'new_instructions', re: /\b(?:new|updated|real|actual|secret)\s+(?:system\s+)?instructions?\s*:/g },
   { rule: 'new_instructions', re: /(?:^|\n)\s*system\s+prompt\s*:/g },
-  { rule: 'secrecy', re: /\b(?:do\s+not|don't|dont|never)\s+(?:tell|inform|alert|warn|notify|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|show\s+(?:this\s+|it\s+)?to)\s+(?:the\s+)?user\b/g },
+  {
+    rule: 'secrecy',
+    re: /\b(?:do\s+not|don't|dont|never)\s+(?:tell|inform|alert|warn|notify|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|show\s+(?:this\s+|it\s+)?to)\s+(?:the\s+)?user\b/g,
+  },
   { rule: 'exfiltration', re: new RegExp(`\\b(?:leak|exfiltrate|steal)\\b${GAP}${SECRETS}`, 'g') },
   {
     // Moving secrets somewhere is only suspicious with a destination outside: a URL, an address, "to me".
     rule: 'exfiltration',
-    re: new RegExp(`\\b(?:send|post|upload|forward|transmit|e-?mail|paste)\\b${GAP}${SECRETS}${GAP}(?:https?://|\\b[\\w.+-]+@[\\w-]+\\.[\\w.]+|\\bto\\s+(?:me|us|this\\s+(?:url|address|endpoint|webhook)))`, 'g'),
+    re: new RegExp(
+      `\\b(?:send|post|upload|forward|transmit|e-?mail|paste)\\b${GAP}${SECRETS}${GAP}(?:https?://|\\b[\\w.+-]+@[\\w-]+\\.[\\w.]+|\\bto\\s+(?:me|us|this\\s+(?:url|address|endpoint|webhook)))`,
+      'g',
+    ),
   },
   { rule: 'exfiltration', re: /\b(?:curl|wget|invoke-webrequest|fetch)\b[^\n]{0,120}(?:\$\{?[a-z_]*(?:key|token|secret|passw)|\.env\b|id_rsa|\.ssh\/)/g },
   { rule: 'exfiltration', re: /!\[[^\]\n]*\]\(\s*https?:\/\/[^)\s]+\?[^)\s]*=/g },
@@ -65,14 +71,15 @@ const ROLE_TAG_RULES: Array<{ rule: string; re: RegExp }> = [
   { rule: 'role_tag', re: /(?:^|\n)\s*#{2,}\s*(?:(?:system|instructions?|assistant)\s*:|system\s*(?:\n|$))/g },
 ];
 
-const META_CONTEXT = /\b(?:inject\w*|jailbreak\w*|attack\w*|payload\w*|security|detect\w*|filter\w*|example\w*|red[\s-]?team\w*|phras\w*|pattern\w*|malicious|adversarial|test\s+case\w*|scanner|sanitiz\w*|owasp)\b/;
+const META_CONTEXT =
+  /\b(?:inject\w*|jailbreak\w*|attack\w*|payload\w*|security|detect\w*|filter\w*|example\w*|red[\s-]?team\w*|phras\w*|pattern\w*|malicious|adversarial|test\s+case\w*|scanner|sanitiz\w*|owasp)\b/;
 
 /** Zero-width and invisible formatting characters, bidi controls, tag characters. */
 const HIDDEN = /[\u200b\u200c\u200e\u200f\u2060-\u2064\u180e\u202a-\u202e\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
 /** A zero-width joiner between two letters (not inside an emoji sequence). */
 const HIDDEN_ZWJ = /(?<=[\p{L}\p{N}])\u200d(?=[\p{L}\p{N}])/gu;
 
-const QUOTED = /"[^"\n]{1,400}"|“[^”\n]{1,400}”|«[^»\n]{1,400}»|`[^`\n]{1,400}`|(?<=^|[\s(\[:,])'[^'\n]{1,400}'(?=$|[\s).,;:!?\]])/g;
+const QUOTED = /"[^"\n]{1,400}"|“[^”\n]{1,400}”|«[^»\n]{1,400}»|`[^`\n]{1,400}`|(?<=^|[\s([:,])'[^'\n]{1,400}'(?=$|[\s).,;:!?\]])/g;
 
 /** Removes hidden characters (used on text we store even when it is not scanned as a note). */
 export function stripHiddenCharacters(text: string): string {
@@ -80,7 +87,9 @@ export function stripHiddenCharacters(text: string): string {
 }
 
 function normalise(text: string): string {
-  return stripHiddenCharacters(text.normalize('NFKC')).replace(/[ \t]+/g, ' ').toLowerCase();
+  return stripHiddenCharacters(text.normalize('NFKC'))
+    .replace(/[ \t]+/g, ' ')
+    .toLowerCase();
 }
 
 function showHidden(s: string): string {
@@ -115,7 +124,10 @@ function scanEncodings(text: string, findings: InjectionFinding[]): void {
     { re: /[a-z0-9+/]{40,}={0,2}/gi, decode: (s) => Buffer.from(s, 'base64').toString('utf8') },
     { re: /(?:\\x[0-9a-f]{2}){12,}/gi, decode: (s) => Buffer.from(s.replace(/\\x/gi, ''), 'hex').toString('utf8') },
     { re: /(?:%[0-9a-f]{2}){12,}/gi, decode: (s) => safeDecodeURI(s) },
-    { re: /(?:&#x?[0-9a-f]+;){8,}/gi, decode: (s) => s.replace(/&#(x?)([0-9a-f]+);/gi, (_, x: string, n: string) => String.fromCodePoint(parseInt(n, x ? 16 : 10) || 32)) },
+    {
+      re: /(?:&#x?[0-9a-f]+;){8,}/gi,
+      decode: (s) => s.replace(/&#(x?)([0-9a-f]+);/gi, (_, x: string, n: string) => String.fromCodePoint(parseInt(n, x ? 16 : 10) || 32)),
+    },
   ];
   for (const { re, decode } of decoders) {
     for (const m of text.matchAll(re)) {

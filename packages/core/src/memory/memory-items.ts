@@ -110,7 +110,9 @@ export class ItemStore {
     const scan = scanForInjection(text);
     if (scan.verdict === 'blocked') {
       const at = new Date(this.clock.now()).toISOString();
-      await appendFile(this.quarantinePath, `${JSON.stringify({ at, kind, text, reason: scan.reason, findings: scan.findings, source: options.source })}\n`, { mode: 0o600 });
+      await appendFile(this.quarantinePath, `${JSON.stringify({ at, kind, text, reason: scan.reason, findings: scan.findings, source: options.source })}\n`, {
+        mode: 0o600,
+      });
       return { ok: false, quarantined: true, reason: scan.reason };
     }
     const cap = this.caps[kind];
@@ -122,7 +124,13 @@ export class ItemStore {
         reason: `${KIND_LABEL[kind]} would use ${after} of ${cap} characters; shorten the text, or replace or remove an older ${kind} first`,
       };
     }
-    const item: MemoryItem = { id: randomUUID().slice(0, 8), kind, text, createdAt: new Date(this.clock.now()).toISOString(), ...(options.source ? { source: options.source } : {}) };
+    const item: MemoryItem = {
+      id: randomUUID().slice(0, 8),
+      kind,
+      text,
+      createdAt: new Date(this.clock.now()).toISOString(),
+      ...(options.source ? { source: options.source } : {}),
+    };
     const records: Record_[] = [];
     if (replaced) records.push({ op: 'remove', id: replaced.id, at: item.createdAt });
     records.push({ op: 'add', item });

@@ -69,7 +69,10 @@ describe('MemoryStore writes', () => {
 
   function runCrashWriter(dir: string, phase: 'mid-memory' | 'between', marker: RegExp): Promise<string> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'testing/crash-writer.test-helper.ts'), dir, phase], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'testing/crash-writer.test-helper.ts'), dir, phase], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d: Buffer) => {

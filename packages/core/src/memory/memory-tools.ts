@@ -30,7 +30,8 @@ export const searchHistoryTool = defineTool({
     }
     if (result.total === 0) return `No history entry matches "${args.pattern}".`;
     const shown = result.matches.map((m) => `HISTORY.md:${m.line}\n${m.entry}`).join('\n\n');
-    const more = result.total > result.matches.length ? `\n\n(${result.total - result.matches.length} more matching entries not shown; narrow the pattern)` : '';
+    const more =
+      result.total > result.matches.length ? `\n\n(${result.total - result.matches.length} more matching entries not shown; narrow the pattern)` : '';
     return `${result.total} matching entr${result.total === 1 ? 'y' : 'ies'}:\n\n${shown}${more}`;
   },
 });

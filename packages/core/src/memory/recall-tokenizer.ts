@@ -3,9 +3,7 @@
  * overlapping bigrams of consecutive CJK characters (a lone CJK character stays a unigram),
  * since Chinese and Japanese have no spaces between words.
  */
-const STOP = new Set(
-  'a an and are as at be but by for from has have i in is it its of on or that the this to was were will with you your we our'.split(' '),
-);
+const STOP = new Set('a an and are as at be but by for from has have i in is it its of on or that the this to was were will with you your we our'.split(' '));
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
 const TOKEN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+|[\p{L}\p{N}_]+/gu;

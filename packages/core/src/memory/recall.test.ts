@@ -59,7 +59,7 @@ describe('Bm25Index', () => {
     const churned = new Bm25Index();
     const alive = new Map<string, string>();
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let i = 0; i < 400; i++) {
       const id = `d${Math.floor(rand() * 60)}`;
       if (rand() < 0.4) {
@@ -131,7 +131,14 @@ describe('MemoryRecall over a real /v1/embeddings endpoint (fake server, officia
         'POST /v1/embeddings': (req) => {
           if (failEmbeddings) return { status: 503, json: { error: { message: 'embeddings model is loading', type: 'server_error' } } };
           const input: string[] = Array.isArray(req.body.input) ? req.body.input : [req.body.input];
-          return { json: { object: 'list', model: req.body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: embedText(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } } };
+          return {
+            json: {
+              object: 'list',
+              model: req.body.model,
+              data: input.map((t, index) => ({ object: 'embedding', index, embedding: embedText(t) })),
+              usage: { prompt_tokens: 1, total_tokens: 1 },
+            },
+          };
         },
       },
     });
@@ -172,7 +179,11 @@ describe('MemoryRecall over a real /v1/embeddings endpoint (fake server, officia
     const items = await itemsWith(['The automobile is parked in garage 3.', 'Our car rental ends Monday.']);
     failEmbeddings = true;
     const clock = new FakeClock(Date.UTC(2026, 11, 2, 14, 3));
-    const recall = new MemoryRecall(items, createOpenAIEmbeddings({ id: 'openai/text-embedding-3-small', model: 'text-embedding-3-small', baseURL: server.openaiBaseURL, apiKey: 'k' }), clock);
+    const recall = new MemoryRecall(
+      items,
+      createOpenAIEmbeddings({ id: 'openai/text-embedding-3-small', model: 'text-embedding-3-small', baseURL: server.openaiBaseURL, apiKey: 'k' }),
+      clock,
+    );
     const result = await recall.recall('car');
     expect(result.mode).toBe('bm25');
     expect(result.note).toMatch(/embeddings from openai\/text-embedding-3-small failed .*keyword recall only/);

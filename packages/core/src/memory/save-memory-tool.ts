@@ -7,12 +7,16 @@ export const SaveMemoryArgs = z.object({
     .string()
     .trim()
     .min(1, 'memory_update must hold the complete new long-term memory (markdown), not be empty')
-    .describe('The complete new long-term memory as markdown: the current memory merged with durable facts from this conversation. It replaces MEMORY.md entirely.'),
+    .describe(
+      'The complete new long-term memory as markdown: the current memory merged with durable facts from this conversation. It replaces MEMORY.md entirely.',
+    ),
   history_entry: z
     .string()
     .trim()
     .min(1, 'history_entry must be one dated paragraph, not empty')
-    .describe('One paragraph that starts with the date in brackets, e.g. "[2026-12-02 14:03]", saying what happened in this session, with the words someone would grep for later.'),
+    .describe(
+      'One paragraph that starts with the date in brackets, e.g. "[2026-12-02 14:03]", saying what happened in this session, with the words someone would grep for later.',
+    ),
 });
 export type SaveMemoryArgs = z.infer<typeof SaveMemoryArgs>;
 

@@ -63,7 +63,9 @@ describe('memory in the system prompt (frozen per turn)', () => {
     expect(first).toContain('scripts/release.sh and needs GPG signing');
     expect(first).not.toContain('tools/release.sh');
     // The note written during the turn is on disk and recallable, but the prompt stays frozen.
-    expect((await wm.recall('release script')).items.map((r) => r.item.text)).toContain('The release script was moved to tools/release.sh on request of the user.');
+    expect((await wm.recall('release script')).items.map((r) => r.item.text)).toContain(
+      'The release script was moved to tools/release.sh on request of the user.',
+    );
     expect(systemOf(1)).toBe(first);
 
     // The next turn sees it.

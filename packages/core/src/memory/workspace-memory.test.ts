@@ -38,7 +38,11 @@ describe('ItemStore', () => {
     const items = await ItemStore.open(await tmp(), { caps: { note: 50, profile: 20 } });
     expect((await items.add('note', 'x'.repeat(40))).ok).toBe(true);
     const over = await items.add('note', 'y'.repeat(11));
-    expect(over).toEqual({ ok: false, quarantined: false, reason: 'agent notes would use 51 of 50 characters; shorten the text, or replace or remove an older note first' });
+    expect(over).toEqual({
+      ok: false,
+      quarantined: false,
+      reason: 'agent notes would use 51 of 50 characters; shorten the text, or replace or remove an older note first',
+    });
     expect((await items.add('profile', 'likes tea')).ok).toBe(true); // separate budget
     const first = items.list('note')[0]!;
     const replaced = await items.add('note', 'z'.repeat(45), { replaceId: first.id });
@@ -88,7 +92,12 @@ describe('WorkspaceMemory, tools, prompt section and export', () => {
   it('the tools work through ctx.services.memory', async () => {
     const data = await tmp();
     const quarantined: unknown[] = [];
-    const memory = await WorkspaceMemory.open({ dataDir: data, workspace: data, clock: new FakeClock(Date.UTC(2026, 11, 2, 14, 3)), onQuarantine: (e) => quarantined.push(e) });
+    const memory = await WorkspaceMemory.open({
+      dataDir: data,
+      workspace: data,
+      clock: new FakeClock(Date.UTC(2026, 11, 2, 14, 3)),
+      onQuarantine: (e) => quarantined.push(e),
+    });
     await memory.store.appendHistory('[2026-12-01 10:00] Migrated the build to turbo.');
     const ctx = ctxWith({ memory });
 

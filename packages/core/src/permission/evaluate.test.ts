@@ -177,7 +177,7 @@ describe('evaluatePermission: file tools', () => {
     expect(evaluate(file('delete_lines', '/anywhere/else.ts'), { stored }).verdict).toBe('allow');
   });
 
-  it('treats self_clone\'s target as its path', () => {
+  it("treats self_clone's target as its path", () => {
     expect(evaluate({ tool: 'self_clone', args: { target: '/backups/copy' }, danger: 'dangerous' }).scopes).toEqual(['/backups/copy', '/backups/', '*']);
   });
 

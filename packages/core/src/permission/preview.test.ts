@@ -35,7 +35,9 @@ describe('buildPermissionPreview', () => {
       'a.ts (lines 3–5)\nx = 1',
     );
     expect(buildPermissionPreview({ tool: 'insert_line', args: { path: 'a.ts', line: 2, content: 'y' }, danger: 'medium' }, opts)).toBe('a.ts (line 2)\ny');
-    expect(buildPermissionPreview({ tool: 'delete_lines', args: { path: 'a.ts', start_line: 1, end_line: 9 }, danger: 'medium' }, opts)).toBe('a.ts (lines 1–9)');
+    expect(buildPermissionPreview({ tool: 'delete_lines', args: { path: 'a.ts', start_line: 1, end_line: 9 }, danger: 'medium' }, opts)).toBe(
+      'a.ts (lines 1–9)',
+    );
   });
 
   it('caps what it shows', () => {

@@ -24,7 +24,12 @@ export function buildPermissionPreview(call: PolicyCall, options: Pick<PolicyOpt
     const edit = EDIT_PAIRS.find(([a, b]) => typeof args[a] === 'string' && typeof args[b] === 'string');
     if (edit) {
       const patch = createPatch(subject.display, args[edit[0]] as string, args[edit[1]] as string, undefined, undefined, { context: 2 });
-      return cap(patch.split('\n').filter((line) => !line.startsWith('Index:') && !/^=+$/.test(line)).join('\n'));
+      return cap(
+        patch
+          .split('\n')
+          .filter((line) => !line.startsWith('Index:') && !/^=+$/.test(line))
+          .join('\n'),
+      );
     }
     const content = ['content', 'new_string', 'text'].map((k) => args[k]).find((v): v is string => typeof v === 'string');
     if (content !== undefined) {

@@ -16,7 +16,10 @@ export async function loadAgentsMd(cwd: string, maxBytes = AGENTS_MD_MAX_BYTES):
     return undefined;
   }
   if (data.length <= maxBytes) return data.toString('utf8');
-  const head = data.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD+$/, '');
+  const head = data
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
   const kb = Math.round(maxBytes / 1024);
   return `${head}\n\n[AGENTS.md is ${data.length} bytes; only its first ${kb} KB are shown here. Read the file for the rest.]`;
 }

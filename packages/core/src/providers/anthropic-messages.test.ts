@@ -28,7 +28,11 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
     expect(Object.keys(req.body).sort()).toEqual(['max_tokens', 'messages', 'model', 'stream', 'system', 'tools']);
     expect(req.body.max_tokens).toBe(ANTHROPIC_DEFAULT_MAX_TOKENS);
     expect(req.body.system).toBe('be brief');
-    expect(req.body.tools[0]).toEqual({ name: 'read_file', description: 'Reads a file.', input_schema: { type: 'object', properties: { path: { type: 'string' } } } });
+    expect(req.body.tools[0]).toEqual({
+      name: 'read_file',
+      description: 'Reads a file.',
+      input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+    });
     expect([req.headers['x-api-key'], req.headers.authorization]).toContain(req.headers['x-api-key'] ? 'sk-ant-test' : 'Bearer sk-ant-test');
   });
 
@@ -56,7 +60,14 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
     fake.server.enqueue({ text: 'done' });
     const messages: Message[] = [
       { role: 'user', text: 'go' },
-      { role: 'assistant', text: 'Reading both.', toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'x' }, rawArgs: '{"path":"x"}' }, { id: 'c2', name: 'read_file', args: undefined, rawArgs: '{bad' }] },
+      {
+        role: 'assistant',
+        text: 'Reading both.',
+        toolCalls: [
+          { id: 'c1', name: 'read_file', args: { path: 'x' }, rawArgs: '{"path":"x"}' },
+          { id: 'c2', name: 'read_file', args: undefined, rawArgs: '{bad' },
+        ],
+      },
       { role: 'tool', callId: 'c1', name: 'read_file', output: 'contents', isError: false },
       { role: 'tool', callId: 'c2', name: 'read_file', output: 'bad arguments', isError: true },
       { role: 'user', text: 'also check y' },

@@ -20,13 +20,20 @@ describe('model catalog', () => {
       expect(entry.maxOutput).toBeLessThanOrEqual(entry.contextWindow);
     }
     for (const p of ['openai', 'anthropic', 'gemini', 'groq', 'openrouter', 'xai', 'ollama', 'llamacpp']) {
-      expect([...ids].some((id) => id.startsWith(`${p}/`)), p).toBe(true);
+      expect(
+        [...ids].some((id) => id.startsWith(`${p}/`)),
+        p,
+      ).toBe(true);
     }
   });
 
   it('only links fallbacks and memory models to models it knows', () => {
     for (const entry of BUILTIN_CATALOG) {
-      if (entry.fallback) expect(BUILTIN_CATALOG.some((e) => e.id === entry.fallback), `${entry.id} -> ${entry.fallback}`).toBe(true);
+      if (entry.fallback)
+        expect(
+          BUILTIN_CATALOG.some((e) => e.id === entry.fallback),
+          `${entry.id} -> ${entry.fallback}`,
+        ).toBe(true);
     }
     for (const id of DEFAULT_MEMORY_MODELS) expect(BUILTIN_CATALOG.some((e) => e.id === id)).toBe(true);
   });
@@ -45,8 +52,29 @@ describe('model catalog', () => {
   it('lets config.json add models and override built-in ones', () => {
     const parsed = parseProvidersConfig({
       models: [
-        { id: 'openai/gpt-4.1-mini', label: 'Mini (ours)', provider: 'openai', protocol: 'openai-chat', contextWindow: 50_000, maxOutput: 4_000, tools: true, tier: 'balanced', description: 'overridden', hidden: true },
-        { id: 'ollama/my-coder', label: 'My coder', provider: 'ollama', protocol: 'openai-chat', contextWindow: 16_384, maxOutput: 4_096, tools: true, tier: 'local', description: 'mine' },
+        {
+          id: 'openai/gpt-4.1-mini',
+          label: 'Mini (ours)',
+          provider: 'openai',
+          protocol: 'openai-chat',
+          contextWindow: 50_000,
+          maxOutput: 4_000,
+          tools: true,
+          tier: 'balanced',
+          description: 'overridden',
+          hidden: true,
+        },
+        {
+          id: 'ollama/my-coder',
+          label: 'My coder',
+          provider: 'ollama',
+          protocol: 'openai-chat',
+          contextWindow: 16_384,
+          maxOutput: 4_096,
+          tools: true,
+          tier: 'local',
+          description: 'mine',
+        },
       ],
     });
     expect(parsed.ok).toBe(true);
@@ -63,7 +91,19 @@ describe('model catalog', () => {
     if (!parsed.ok) expect(parsed.message).toMatch(/^config\.json: providers\.openai\.apiKeys: /);
     expect(parseProvidersConfig(null).ok).toBe(true);
     const mismatch = parseProvidersConfig({
-      models: [{ id: 'openai/x', label: 'x', provider: 'anthropic', protocol: 'anthropic-messages', contextWindow: 1000, maxOutput: 100, tools: true, tier: 'fast', description: '' }],
+      models: [
+        {
+          id: 'openai/x',
+          label: 'x',
+          provider: 'anthropic',
+          protocol: 'anthropic-messages',
+          contextWindow: 1000,
+          maxOutput: 100,
+          tools: true,
+          tier: 'fast',
+          description: '',
+        },
+      ],
     });
     expect(mismatch.ok).toBe(false);
     if (!mismatch.ok) expect(mismatch.message).toMatch(/^config\.json: models\.0\.id: the id must start with the provider/);
@@ -79,7 +119,9 @@ describe('model catalog', () => {
     ]);
     expect(warnings[0]).toMatchObject({ message: expect.stringContaining('using default limits: 128k context') });
     expect(new Catalog().resolve('anthropic/claude-next').entry.protocol).toBe('anthropic-messages');
-    expect(modelWarnings('ollama/qwen3:8b')[0]).toMatchObject({ message: expect.stringMatching(/128k context, 8k output until the local server reports its own window$/) });
+    expect(modelWarnings('ollama/qwen3:8b')[0]).toMatchObject({
+      message: expect.stringMatching(/128k context, 8k output until the local server reports its own window$/),
+    });
   });
 
   it('keeps the provider prefix and the rest of the id apart (model names may contain /)', () => {
@@ -101,9 +143,7 @@ describe('model catalog', () => {
   });
 
   it('warns up front about a model that cannot call tools, and about a missing key', () => {
-    expect(modelWarnings('ollama/gemma3').map((w) => (w as { message: string }).message)).toEqual([
-      expect.stringContaining('cannot call tools'),
-    ]);
+    expect(modelWarnings('ollama/gemma3').map((w) => (w as { message: string }).message)).toEqual([expect.stringContaining('cannot call tools')]);
     expect(modelWarnings('openai/gpt-4.1', undefined, {})).toEqual([
       { type: 'model_warning', model: 'openai/gpt-4.1', message: expect.stringContaining('set OPENAI_API_KEY') },
     ]);

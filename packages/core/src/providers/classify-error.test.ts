@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { classifyProviderError, retryAfterMs } from './classify-error.js';
-import { ProviderError } from './provider-error.js';
+import type { ProviderError } from './provider-error.js';
 
 const ctx = { provider: 'openai', model: 'gpt-4.1' };
 const headers = (h: Record<string, string> = {}) => new Headers(h);

@@ -26,8 +26,7 @@ function isUserAbort(err: unknown): boolean {
 /** Parses Retry-After (seconds or an HTTP date) and retry-after-ms into milliseconds. */
 export function retryAfterMs(headers: Headers | Record<string, string> | undefined, now = Date.now()): number | undefined {
   if (!headers) return undefined;
-  const get = (name: string): string | null | undefined =>
-    headers instanceof Headers ? headers.get(name) : (headers as Record<string, string>)[name];
+  const get = (name: string): string | null | undefined => (headers instanceof Headers ? headers.get(name) : (headers as Record<string, string>)[name]);
   const ms = get('retry-after-ms');
   if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
   const value = get('retry-after');
@@ -48,9 +47,7 @@ function errorTypes(err: SdkApiError): string[] {
   const found = candidates.filter((c): c is string => typeof c === 'string');
   // Google's APIs answer a bad key with 400 INVALID_ARGUMENT and an ErrorInfo reason.
   const details = body?.error?.details ?? body?.details;
-  const reasons = Array.isArray(details)
-    ? details.map((d: { reason?: unknown }) => d?.reason).filter((r): r is string => typeof r === 'string')
-    : [];
+  const reasons = Array.isArray(details) ? details.map((d: { reason?: unknown }) => d?.reason).filter((r): r is string => typeof r === 'string') : [];
   return [...reasons, ...found];
 }
 
@@ -79,7 +76,7 @@ const ADVICE: Record<ProviderErrorKind, string> = {
   network: 'check the network and the base URL',
   bad_request: 'the request was refused as malformed; this is likely a bug or an unsupported model option',
   content_policy: 'the provider refused the content under its policy; rephrase the request',
-  context_overflow: 'the conversation is larger than the model\'s context window; compact it or start a new session',
+  context_overflow: "the conversation is larger than the model's context window; compact it or start a new session",
   stream_cut: 'the connection dropped mid-reply; try again',
   aborted: 'the request was cancelled',
 };

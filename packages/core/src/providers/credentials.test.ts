@@ -40,7 +40,11 @@ describe('provider credentials', () => {
   });
 
   it('lets config.json set a base URL and a per-key request rate', () => {
-    const access = providerAccess({ provider: 'groq' }, { GROQ_API_KEY: 'gsk' }, { providers: { groq: { baseURL: 'http://proxy/v1', requestsPerMinute: 30 } } });
+    const access = providerAccess(
+      { provider: 'groq' },
+      { GROQ_API_KEY: 'gsk' },
+      { providers: { groq: { baseURL: 'http://proxy/v1', requestsPerMinute: 30 } } },
+    );
     expect(access).toMatchObject({ baseURL: 'http://proxy/v1', requestsPerMinute: 30 });
   });
 });

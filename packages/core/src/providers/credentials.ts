@@ -59,11 +59,7 @@ function splitKeys(value: string | undefined): string[] {
  * Collects a provider's keys (each key variable may hold a comma-separated list, then
  * config.json `apiKeys`), base URL and headers. Duplicates are dropped, order kept.
  */
-export function providerAccess(
-  entry: Pick<CatalogEntry, 'provider' | 'baseURL'>,
-  env: NodeJS.ProcessEnv,
-  config: ProvidersConfig = {},
-): ProviderAccess {
+export function providerAccess(entry: Pick<CatalogEntry, 'provider' | 'baseURL'>, env: NodeJS.ProcessEnv, config: ProvidersConfig = {}): ProviderAccess {
   const info = findProvider(entry.provider);
   const settings = config.providers?.[entry.provider] ?? {};
   const keys: ApiKey[] = [];

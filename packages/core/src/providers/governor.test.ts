@@ -3,7 +3,7 @@ import { Governor, KEY_COOLDOWN_MS } from './governor.js';
 import { FakeClock } from '@tandem/testkit';
 
 describe('governor', () => {
-  it('lets a minute\'s worth of requests through at once, then one per refill interval', async () => {
+  it("lets a minute's worth of requests through at once, then one per refill interval", async () => {
     const clock = new FakeClock();
     const g = new Governor({ clock, requestsPerMinute: 1000 });
     for (let i = 0; i < 3; i++) await g.acquire('k', 3);

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 describe('local model servers: context window discovery', () => {
-  it('reads Ollama\'s /api/show: num_ctx when the model sets it, else <arch>.context_length', async () => {
+  it("reads Ollama's /api/show: num_ctx when the model sets it, else <arch>.context_length", async () => {
     let asked: unknown;
     server = await startFakeModelServer({
       routes: {
@@ -32,7 +32,7 @@ describe('local model servers: context window discovery', () => {
     expect(info.contextWindow).toBe(131072);
   });
 
-  it('reads llama.cpp\'s /props and caches the answer', async () => {
+  it("reads llama.cpp's /props and caches the answer", async () => {
     let calls = 0;
     server = await startFakeModelServer({
       routes: { 'GET /props': () => (calls++, { json: { default_generation_settings: { n_ctx: 8192, params: {} }, total_slots: 1 } }) },

@@ -65,12 +65,7 @@ async function ask(kind: LocalServerKind, baseURL: string, model: string, timeou
 }
 
 /** The server's context window for `model`, or undefined when it cannot tell (never throws). */
-export function discoverContextWindow(
-  kind: LocalServerKind,
-  baseURL: string,
-  model: string,
-  timeoutMs = DISCOVERY_TIMEOUT_MS,
-): Promise<number | undefined> {
+export function discoverContextWindow(kind: LocalServerKind, baseURL: string, model: string, timeoutMs = DISCOVERY_TIMEOUT_MS): Promise<number | undefined> {
   const key = `${kind} ${serverRoot(baseURL)} ${kind === 'ollama' ? model : ''}`;
   const hit = cache.get(key);
   if (hit) return hit;

@@ -64,7 +64,14 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
     fake.server.enqueue({ text: 'done' });
     const messages: Message[] = [
       { role: 'user', text: 'go' },
-      { role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'x' }, rawArgs: '{"path":"x"}' }, { id: 'c2', name: 'read_file', args: undefined, rawArgs: '{bad' }] },
+      {
+        role: 'assistant',
+        text: '',
+        toolCalls: [
+          { id: 'c1', name: 'read_file', args: { path: 'x' }, rawArgs: '{"path":"x"}' },
+          { id: 'c2', name: 'read_file', args: undefined, rawArgs: '{bad' },
+        ],
+      },
       { role: 'tool', callId: 'c1', name: 'read_file', output: 'contents', isError: false },
       { role: 'tool', callId: 'c2', name: 'read_file', output: 'arguments are not valid JSON', isError: true },
     ];

@@ -34,12 +34,7 @@ export class RequestSizer {
   private messageTokens(m: Message): number {
     let n = this.messages.get(m);
     if (n === undefined) {
-      const text =
-        m.role === 'user'
-          ? m.text
-          : m.role === 'tool'
-            ? `${m.name}${m.output}`
-            : m.text + m.toolCalls.map((c) => `${c.name}${c.rawArgs}`).join('');
+      const text = m.role === 'user' ? m.text : m.role === 'tool' ? `${m.name}${m.output}` : m.text + m.toolCalls.map((c) => `${c.name}${c.rawArgs}`).join('');
       n = this.estimate(text) + 4;
       this.messages.set(m, n);
     }

@@ -5,16 +5,7 @@ import type { Message } from '../messages.js';
 import { Governor } from './governor.js';
 import { ProviderError } from './provider-error.js';
 import { resolveModelClient } from './resolve.js';
-import {
-  ANTHROPIC_KEY,
-  configWith,
-  drain,
-  fakeEnv,
-  OPENAI_KEY,
-  OPENAI_KEY_2,
-  recorder,
-  testModel,
-} from './testing/chain-fixture.test-helper.js';
+import { ANTHROPIC_KEY, configWith, drain, fakeEnv, OPENAI_KEY, OPENAI_KEY_2, recorder, testModel } from './testing/chain-fixture.test-helper.js';
 import { fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
 import type { ModelRequest, ToolSpec } from './types.js';
 
@@ -22,17 +13,61 @@ const fake = fakeModelServerPerTest();
 
 // Documented request fields (OpenAI Chat Completions create; Anthropic Messages create).
 const OPENAI_TOP_LEVEL = new Set([
-  'messages', 'model', 'audio', 'frequency_penalty', 'function_call', 'functions', 'logit_bias', 'logprobs',
-  'max_completion_tokens', 'max_tokens', 'metadata', 'modalities', 'n', 'parallel_tool_calls', 'prediction',
-  'presence_penalty', 'prompt_cache_key', 'reasoning_effort', 'response_format', 'safety_identifier', 'seed',
-  'service_tier', 'stop', 'store', 'stream', 'stream_options', 'temperature', 'tool_choice', 'tools',
-  'top_logprobs', 'top_p', 'user', 'verbosity', 'web_search_options',
+  'messages',
+  'model',
+  'audio',
+  'frequency_penalty',
+  'function_call',
+  'functions',
+  'logit_bias',
+  'logprobs',
+  'max_completion_tokens',
+  'max_tokens',
+  'metadata',
+  'modalities',
+  'n',
+  'parallel_tool_calls',
+  'prediction',
+  'presence_penalty',
+  'prompt_cache_key',
+  'reasoning_effort',
+  'response_format',
+  'safety_identifier',
+  'seed',
+  'service_tier',
+  'stop',
+  'store',
+  'stream',
+  'stream_options',
+  'temperature',
+  'tool_choice',
+  'tools',
+  'top_logprobs',
+  'top_p',
+  'user',
+  'verbosity',
+  'web_search_options',
 ]);
 const OPENAI_TOOL = new Set(['type', 'function']);
 const OPENAI_FUNCTION = new Set(['name', 'description', 'parameters', 'strict']);
 const ANTHROPIC_TOP_LEVEL = new Set([
-  'model', 'max_tokens', 'messages', 'container', 'context_management', 'mcp_servers', 'metadata', 'service_tier',
-  'stop_sequences', 'stream', 'system', 'temperature', 'thinking', 'tool_choice', 'tools', 'top_k', 'top_p',
+  'model',
+  'max_tokens',
+  'messages',
+  'container',
+  'context_management',
+  'mcp_servers',
+  'metadata',
+  'service_tier',
+  'stop_sequences',
+  'stream',
+  'system',
+  'temperature',
+  'thinking',
+  'tool_choice',
+  'tools',
+  'top_k',
+  'top_p',
 ]);
 const ANTHROPIC_TOOL = new Set(['name', 'description', 'input_schema', 'cache_control', 'type']);
 
@@ -136,7 +171,7 @@ describe('resilient model client: what is sent', () => {
     expect(msgs.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === 'tool_use')).toHaveLength(2);
   });
 
-  it('leaves out temperature for models that refuse it, and uses each gateway\'s output-limit field', async () => {
+  it("leaves out temperature for models that refuse it, and uses each gateway's output-limit field", async () => {
     const models = [testModel('openai/m-r', { temperature: false }), testModel('groq/m-g')];
     fake.server.script('m-r', { text: 'r' });
     fake.server.script('m-g', { text: 'g' });
@@ -226,9 +261,7 @@ describe('server-wide governor', () => {
     const clock = new FakeClock();
     const governor = new Governor({ clock });
     const config = configWith([testModel('openai/m-a')], { providers: { openai: { requestsPerMinute: 3 } } });
-    const sessions = Array.from({ length: 10 }, () =>
-      resolveModelClient('openai/m-a', { env: fakeEnv(fake.server), config, clock, governor }),
-    );
+    const sessions = Array.from({ length: 10 }, () => resolveModelClient('openai/m-a', { env: fakeEnv(fake.server), config, clock, governor }));
     const results = sessions.map((client) => drain(client));
     /** Request count once at least `n` arrived (or 5 s passed), after a short quiet period. */
     const reached = async (n: number) => {

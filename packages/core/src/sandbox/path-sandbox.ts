@@ -62,12 +62,18 @@ export function createPathSandbox(options: PathSandboxOptions): PathSandbox {
   async function check(input: string, intent: 'read' | 'write', requireContainment: boolean): Promise<string> {
     const r = await setUp();
     if (typeof input !== 'string' || input.trim() === '' || input.includes('\0')) {
-      throw new SandboxError('invalid_path', String(input), `"${String(input)}" is not a usable path: give a file or directory path, relative to the workspace or absolute`);
+      throw new SandboxError(
+        'invalid_path',
+        String(input),
+        `"${String(input)}" is not a usable path: give a file or directory path, relative to the workspace or absolute`,
+      );
     }
     const expanded = expandHome(input, r.home);
     const lexical = path.resolve(r.workspace, expanded);
     const allowedRoots = [r.workspace, ...r.granted];
-    const lexicalInside = [...allowedRoots, r.givenWorkspace].some((root) => isWithin(lexical, root) || isWithin(path.resolve(r.givenWorkspace, expanded), root));
+    const lexicalInside = [...allowedRoots, r.givenWorkspace].some(
+      (root) => isWithin(lexical, root) || isWithin(path.resolve(r.givenWorkspace, expanded), root),
+    );
     if (requireContainment && hasParentStep(expanded) && !lexicalInside) {
       throw new SandboxError('parent_escape', input, `${input} climbs out of the workspace with "..": paths must stay inside ${r.workspace}${grantedNote(r)}`);
     }
@@ -81,12 +87,20 @@ export function createPathSandbox(options: PathSandboxOptions): PathSandbox {
     for (const home of r.homes) {
       const credential = credentialPathOf(real, home) ?? credentialPathOf(lexical, home);
       if (credential) {
-        throw new SandboxError('credential_directory', input, `${shown} is inside the credential location ${credential}; credentials are never readable or writable by tools, not even in a granted directory`);
+        throw new SandboxError(
+          'credential_directory',
+          input,
+          `${shown} is inside the credential location ${credential}; credentials are never readable or writable by tools, not even in a granted directory`,
+        );
       }
     }
     const dataDir = r.dataDirs.find((dir) => isWithinProtected(real, dir) || isWithinProtected(lexical, dir));
     if (dataDir) {
-      throw new SandboxError('data_directory', input, `${shown} is inside Tandem's data directory ${dataDir}, which tools can never ${intent === 'read' ? 'read' : 'change'}`);
+      throw new SandboxError(
+        'data_directory',
+        input,
+        `${shown} is inside Tandem's data directory ${dataDir}, which tools can never ${intent === 'read' ? 'read' : 'change'}`,
+      );
     }
     if (allowedRoots.some((root) => isWithin(real, root))) return real;
     const system = systemDirectoryOf(real);
@@ -94,7 +108,11 @@ export function createPathSandbox(options: PathSandboxOptions): PathSandbox {
       throw new SandboxError('system_directory', input, `${shown} is inside the system directory ${system}; system directories are off limits to tools`);
     }
     if (!requireContainment) return real;
-    throw new SandboxError('outside_workspace', input, `${shown} is outside the workspace ${r.workspace}${grantedNote(r)}; work inside it, or ask the user to grant the directory`);
+    throw new SandboxError(
+      'outside_workspace',
+      input,
+      `${shown} is outside the workspace ${r.workspace}${grantedNote(r)}; work inside it, or ask the user to grant the directory`,
+    );
   }
 
   return {
@@ -155,11 +173,18 @@ async function validateGrant(input: string, r: Roots): Promise<string> {
   }
   for (const home of r.homes) {
     const credential = credentialPathOf(real, home) ?? credentialPathOf(lexical, home);
-    if (credential) throw new SandboxError('credential_directory', input, `cannot grant ${input}: it is inside the credential location ${credential}, which can never be granted`);
+    if (credential)
+      throw new SandboxError(
+        'credential_directory',
+        input,
+        `cannot grant ${input}: it is inside the credential location ${credential}, which can never be granted`,
+      );
   }
   const dataDir = r.dataDirs.find((dir) => isWithinProtected(real, dir) || isWithinProtected(lexical, dir));
-  if (dataDir) throw new SandboxError('data_directory', input, `cannot grant ${input}: it is inside Tandem's data directory ${dataDir}, which can never be granted`);
-  if (real === path.parse(real).root) throw new SandboxError('system_directory', input, `cannot grant ${input}: granting the file-system root would expose every system directory`);
+  if (dataDir)
+    throw new SandboxError('data_directory', input, `cannot grant ${input}: it is inside Tandem's data directory ${dataDir}, which can never be granted`);
+  if (real === path.parse(real).root)
+    throw new SandboxError('system_directory', input, `cannot grant ${input}: granting the file-system root would expose every system directory`);
   const system = systemDirectoryOf(real);
   if (system) throw new SandboxError('system_directory', input, `cannot grant ${input}: it is inside the system directory ${system}`);
   return real;

@@ -68,7 +68,11 @@ async function verifyDescriptor(handle: FileHandle, canonicalPath: string): Prom
 }
 
 function swapped(expected: string, actual: string): SandboxError {
-  return new SandboxError('symlink_swapped', expected, `${expected} changed while it was being opened (it now leads to ${actual}); nothing was read or written — try again`);
+  return new SandboxError(
+    'symlink_swapped',
+    expected,
+    `${expected} changed while it was being opened (it now leads to ${actual}); nothing was read or written — try again`,
+  );
 }
 
 /** Reads a whole file through a verified descriptor. */

@@ -7,13 +7,34 @@ const ANTHROPIC = 'sk-ant-api03-' + 'Zy9xWv8uTs7rQp6oNm5lKj4iHg3fEd2c';
 const GITHUB = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 
 describe('isSecretName', () => {
-  it.each(['OPENAI_API_KEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'DB_PASSWORD', 'MYSQL_PASSWD', 'SESSION_COOKIE', 'PRIVATE_KEY', 'GOOGLE_APPLICATION_CREDENTIALS', 'BASIC_AUTH', 'apikey', 'DATABASE_URL', 'DB_PWD'])(
-    '%s is secret',
-    (name) => expect(isSecretName(name)).toBe(true),
-  );
-  it.each(['PATH', 'HOME', 'PWD', 'OLDPWD', 'LANG', 'SHELL', 'GIT_AUTHOR_NAME', 'TERM', 'SSH_AUTH_SOCK', 'NODE_ENV', 'XDG_SESSION_TYPE', 'DBUS_SESSION_BUS_ADDRESS'])('%s is not', (name) =>
-    expect(isSecretName(name)).toBe(false),
-  );
+  it.each([
+    'OPENAI_API_KEY',
+    'GITHUB_TOKEN',
+    'AWS_SECRET_ACCESS_KEY',
+    'DB_PASSWORD',
+    'MYSQL_PASSWD',
+    'SESSION_COOKIE',
+    'PRIVATE_KEY',
+    'GOOGLE_APPLICATION_CREDENTIALS',
+    'BASIC_AUTH',
+    'apikey',
+    'DATABASE_URL',
+    'DB_PWD',
+  ])('%s is secret', (name) => expect(isSecretName(name)).toBe(true));
+  it.each([
+    'PATH',
+    'HOME',
+    'PWD',
+    'OLDPWD',
+    'LANG',
+    'SHELL',
+    'GIT_AUTHOR_NAME',
+    'TERM',
+    'SSH_AUTH_SOCK',
+    'NODE_ENV',
+    'XDG_SESSION_TYPE',
+    'DBUS_SESSION_BUS_ADDRESS',
+  ])('%s is not', (name) => expect(isSecretName(name)).toBe(false));
 });
 
 describe('maskSecrets', () => {

@@ -25,7 +25,7 @@ export const DD_EVERY_FORM = [
   'nohup dd of=x &',
   'busybox dd of=x',
   'bash -c "dd of=x"',
-  'sh -c \'dd if=/dev/zero of=/dev/sdb\'',
+  "sh -c 'dd if=/dev/zero of=/dev/sdb'",
   'find . -name x -exec dd if={} of=y \\;',
   'echo of=x | xargs dd',
   'ls; dd of=x',
@@ -93,10 +93,21 @@ describe('blacklist corpus: dd in every form, chmod equal to 777', () => {
     expect(verdict.message).toContain('truncate -s 1M file.img');
   });
 
-  it.each([['chmod 644 f'], ['chmod 755 script.sh'], ['chmod +x script.sh'], ['chmod u+rwx f'], ['chmod g+w f'], ['chmod 775 dir'], ['chmod +w f'], ['chmod a+r f'], ['chmod o-w f'], ['chmod -R go-w .'], ['mkdir -m 755 d'], ['umask 022'], ['umask']])(
-    'allows narrower modes: %j',
-    (command) => {
-      expectAllowed(command);
-    },
-  );
+  it.each([
+    ['chmod 644 f'],
+    ['chmod 755 script.sh'],
+    ['chmod +x script.sh'],
+    ['chmod u+rwx f'],
+    ['chmod g+w f'],
+    ['chmod 775 dir'],
+    ['chmod +w f'],
+    ['chmod a+r f'],
+    ['chmod o-w f'],
+    ['chmod -R go-w .'],
+    ['mkdir -m 755 d'],
+    ['umask 022'],
+    ['umask'],
+  ])('allows narrower modes: %j', (command) => {
+    expectAllowed(command);
+  });
 });

@@ -141,7 +141,9 @@ describe('blacklist corpus: targets and names assembled at run time', () => {
   });
 
   it('names the part that could not be verified', () => {
-    expect(expectRefused('rm -rf "$D"', 'unverifiable').message).toContain('rm -rf gets an argument from the variable `$D`, which the blacklist cannot verify; write the paths out literally');
+    expect(expectRefused('rm -rf "$D"', 'unverifiable').message).toContain(
+      'rm -rf gets an argument from the variable `$D`, which the blacklist cannot verify; write the paths out literally',
+    );
     expect(expectRefused('rm -rf "${HOME%/}"', 'unverifiable').message).toContain('the parameter expansion `${HOME%/}`');
     expect(expectRefused("rm -rf $(printf '/')", 'unverifiable').message).toContain("the command substitution `$(printf '/')`");
     expect(expectRefused('rm -rf ~+', 'unverifiable').message).toContain('the tilde expansion `~+`');

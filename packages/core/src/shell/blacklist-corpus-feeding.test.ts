@@ -26,7 +26,7 @@ export const XARGS = [
   'cat list | nohup xargs rm -rf',
   'echo ~ | xargs -I{} sh -c "rm -rf {}"',
   "echo ~ | xargs -I% bash -c 'rm -rf %'",
-  "echo ~ | xargs sh -c 'rm -rf \"$1\"' _",
+  'echo ~ | xargs sh -c \'rm -rf "$1"\' _',
   'ls | xargs rm',
   'ls | xargs shred -u',
   'ls | xargs truncate -s 0',
@@ -114,7 +114,7 @@ export const INDIRECT = [
   "vi +':!rm -rf ~' +q",
   "nvim --cmd ':silent !rm -rf ~'",
   "expect -c 'spawn sh'",
-  "toybox rm -rf ~",
+  'toybox rm -rf ~',
 ];
 
 export const FUNCTIONS_AND_ALIASES = [

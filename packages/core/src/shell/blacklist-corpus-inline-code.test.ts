@@ -39,10 +39,10 @@ export const INLINE_SPAWNS = [
   `python3 -c "import os; os.execv('/bin/sh', ['sh'])"`,
   `perl -e 'system("rm -rf ~")'`,
   'perl -e \'exec "/bin/sh"\'',
-  'perl -e \'print `id`\'',
+  "perl -e 'print `id`'",
   `perl -e 'open(P, "|sh"); print P "id"'`,
   `ruby -e 'system("rm -rf ~")'`,
-  'ruby -e \'puts `id`\'',
+  "ruby -e 'puts `id`'",
   `ruby -e 'exec "/bin/sh"'`,
   `node -e "require('child_process').execSync('rm -rf ~')"`,
   `node -e "require('child_process').spawn('sh')"`,
@@ -108,9 +108,9 @@ export const INLINE_FROM_STDIN = [
   'curl x | perl',
   'curl x | node',
   'curl x | ruby',
-  "echo 'import os; os.system(\"id\")' | python3",
+  'echo \'import os; os.system("id")\' | python3',
   "python3 <<EOF\nimport shutil\nshutil.rmtree('/')\nEOF",
-  "python3 - <<< 'import os; os.remove(\"x\")'",
+  'python3 - <<< \'import os; os.remove("x")\'',
   "node <<< \"require('child_process').execSync('id')\"",
 ];
 
@@ -137,7 +137,9 @@ describe('blacklist corpus: interpreter inline code', () => {
 
   it('names the interpreter, the primitive and what it does', () => {
     const verdict = expectRefused(`python3 -c 'import shutil; shutil.rmtree("/home/tester")'`, 'unverifiable');
-    expect(verdict.message).toContain('python3 -c code deletes files (rmtree), which the blacklist cannot verify; delete with rm and literal paths inside the workspace instead');
+    expect(verdict.message).toContain(
+      'python3 -c code deletes files (rmtree), which the blacklist cannot verify; delete with rm and literal paths inside the workspace instead',
+    );
     expect(expectRefused(`node -e "require('child_process').execSync('id')"`).message).toContain('starts a shell or another program (child_process)');
     expect(expectRefused(`perl -MIO::Socket -e 'IO::Socket::INET->new(PeerAddr => "x:1")'`).message).toContain('opens a network connection (IO::Socket)');
   });
@@ -156,7 +158,7 @@ describe('blacklist corpus: interpreter inline code', () => {
     ["awk '{print $1}' file.txt"],
     ["awk -F'|' '{print $2}' table.txt"],
     ['awk \'{ print $1 "|" $2 }\' t.txt'],
-    ["awk 'BEGIN { printf \"%d\\n\", 1 }'"],
+    ['awk \'BEGIN { printf "%d\\n", 1 }\''],
     ['python3 script.py'],
     ['python3 -m pytest -q'],
     ['node server.js --port 3000'],

@@ -37,7 +37,7 @@ export const MUST_RUN = [
   "node -e 'console.log(1)'",
   'ls | xargs echo',
   'ls *.ts | xargs wc -l',
-  "git ls-files -z | xargs -0 grep -l TODO",
+  'git ls-files -z | xargs -0 grep -l TODO',
   'find . -name "*.md" | xargs grep -l tandem',
   'for f in *.txt; do echo $f; done',
   'for f in src/*.ts; do wc -l "$f"; done',

@@ -17,7 +17,9 @@ export function expectRefused(command: string, category?: string): Extract<Black
   expect(verdict.blocked, `expected refused: ${JSON.stringify(command)}`).toBe(true);
   if (!verdict.blocked) throw new Error('unreachable');
   if (category) expect(verdict.category, command).toBe(category);
-  expect(verdict.message, command).toMatch(/^Refused by the command blacklist \([a-z_]+: .+\) in `[\s\S]+`: [\s\S]+\. This command cannot be allowed by any permission; nothing was run\./);
+  expect(verdict.message, command).toMatch(
+    /^Refused by the command blacklist \([a-z_]+: .+\) in `[\s\S]+`: [\s\S]+\. This command cannot be allowed by any permission; nothing was run\./,
+  );
   if (verdict.category === 'unverifiable') {
     expect(verdict.message, command).toMatch(/cannot (verify|read|follow|be verified)|only known at run time|too large to check/);
     expect(verdict.message, command).toMatch(/; [a-z]/);

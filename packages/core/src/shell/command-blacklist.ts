@@ -8,9 +8,7 @@ import { lexShell, type ShellSegment } from './shell-lexer.js';
 import { CwdTracker, cwdAfter, normalizeAbsolute, type Cwd, type PathEnv } from './workspace-paths.js';
 import { expandBraces } from './word-expansion.js';
 
-export type BlacklistVerdict =
-  | { blocked: false }
-  | { blocked: true; category: BlacklistCategory; pattern: string; segment: string; message: string };
+export type BlacklistVerdict = { blocked: false } | { blocked: true; category: BlacklistCategory; pattern: string; segment: string; message: string };
 
 export interface BlacklistOptions {
   /** Home directory for recognizing `rm -rf /home/me`; defaults to $HOME / os.homedir(). */

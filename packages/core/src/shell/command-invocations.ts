@@ -264,7 +264,47 @@ function merge(into: Invocations, from: Invocations): void {
   into.scripts.push(...from.scripts);
 }
 
-const PARALLEL_VALUE_OPTIONS = new Set(['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '--colsep', '-C', '-n', '--max-args', '-N', '-L', '--max-lines', '--results', '--joblog', '--tmpdir', '--workdir', '--wd', '--env', '--timeout', '--delay', '--retries', '--tagstring', '-s', '--max-chars', '--sshloginfile', '--slf', '--basefile', '--bf', '--return', '--load', '--memfree', '--nice', '-P', '--max-procs']);
+const PARALLEL_VALUE_OPTIONS = new Set([
+  '-j',
+  '--jobs',
+  '-S',
+  '--sshlogin',
+  '-a',
+  '--arg-file',
+  '-d',
+  '--delimiter',
+  '-E',
+  '-I',
+  '--colsep',
+  '-C',
+  '-n',
+  '--max-args',
+  '-N',
+  '-L',
+  '--max-lines',
+  '--results',
+  '--joblog',
+  '--tmpdir',
+  '--workdir',
+  '--wd',
+  '--env',
+  '--timeout',
+  '--delay',
+  '--retries',
+  '--tagstring',
+  '-s',
+  '--max-chars',
+  '--sshloginfile',
+  '--slf',
+  '--basefile',
+  '--bf',
+  '--return',
+  '--load',
+  '--memfree',
+  '--nice',
+  '-P',
+  '--max-procs',
+]);
 
 /** `parallel [options] command … ::: inputs`: the command words and the literal inputs. */
 function parallelParts(args: readonly string[]): { command: string[]; inputs: string[] } {

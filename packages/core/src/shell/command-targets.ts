@@ -46,7 +46,7 @@ export function flagSet(args: readonly string[]): Set<string> {
 
 /** `$HOME`, `${HOME}`, `"$HOME"/`, `~/` → `~`; `//` → `/`; trailing `/` and `/.` dropped. */
 export function normalizeTarget(raw: string): string {
-  let t = raw
+  const t = raw
     .replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, '~')
     .replace(/\$\{PWD\}|\$PWD(?![A-Za-z0-9_])|\$\(\s*pwd\s*\)|`\s*pwd\s*`/g, '.')
     .replace(/\/{2,}/g, '/');

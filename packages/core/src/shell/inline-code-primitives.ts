@@ -24,7 +24,8 @@ const TABLES: Record<Language, Table> = {
   node: {
     delete:
       /\b(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|truncate|truncateSync|ftruncate|ftruncateSync|remove|removeSync|emptyDir|emptyDirSync)\s*\(|\brimraf\b|\[\s*['"`](?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|truncateSync)['"`]\s*\]/,
-    spawn: /\bchild_process\b|\[\s*['"`](?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)['"`]\s*\]|\b(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)\s*\(|\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen)\b|\bworker_threads\b|\bBun\s*\.\s*spawn|\bDeno\s*\.\s*(?:run|Command)\b/,
+    spawn:
+      /\bchild_process\b|\[\s*['"`](?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)['"`]\s*\]|\b(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)\s*\(|\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen)\b|\bworker_threads\b|\bBun\s*\.\s*spawn|\bDeno\s*\.\s*(?:run|Command)\b/,
     connect:
       /\brequire\s*\(\s*['"`](?:node:)?(?:net|dgram|tls|http|https|http2)['"`]|\b(?:net|tls|dgram|http|https|http2)\s*\.\s*(?:connect|createConnection|Socket|createSocket|createServer|get|request)\b|\bfetch\s*\(|\bWebSocket\b|\bXMLHttpRequest\b|\b(?:Deno|Bun)\s*\.\s*(?:connect|listen)\b|\.connect\s*\(|\bcreateConnection\b|\bundici\b|\baxios\b/,
     dynamic:
@@ -37,16 +38,20 @@ const TABLES: Record<Language, Table> = {
     dynamic: /\beval\b|\bdo\s+['"$]|\brequire\s+\$|&\s*[{$]|\bCORE::|\bno\s+strict\b|\bMIME::Base64\b/,
   },
   ruby: {
-    delete: /\bFileUtils\b|\bFile\s*\.\s*(?:delete|unlink|truncate)\b|\bDir\s*\.\s*(?:rmdir|delete|unlink)\b|\brm_rf?\b|\bremove_(?:dir|entry|file)\b|\.rmtree\b/,
+    delete:
+      /\bFileUtils\b|\bFile\s*\.\s*(?:delete|unlink|truncate)\b|\bDir\s*\.\s*(?:rmdir|delete|unlink)\b|\brm_rf?\b|\bremove_(?:dir|entry|file)\b|\.rmtree\b/,
     spawn: /\b(?:system|exec|spawn|fork|syscall)\b|`|%x|\bIO\s*\.\s*popen\b|\bOpen3\b|\bPTY\b|\bKernel\b/,
     connect: /\b(?:TCPSocket|UDPSocket|TCPServer|Socket)\b|\bNet::|\bopen-uri\b|\bURI\s*\.\s*open\b|\bOpenURI\b/,
-    dynamic: /\b(?:eval|instance_eval|class_eval|module_eval|send|public_send|__send__|const_get|method|define_method)\b|\bBase64\b|\bMarshal\b|\brequire\s*\(?\s*[^'"\s(]/,
+    dynamic:
+      /\b(?:eval|instance_eval|class_eval|module_eval|send|public_send|__send__|const_get|method|define_method)\b|\bBase64\b|\bMarshal\b|\brequire\s*\(?\s*[^'"\s(]/,
   },
   php: {
     delete: /\b(?:unlink|rmdir|ftruncate)\s*\(/,
     spawn: /\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|pcntl_fork|mail)\s*\(|`/,
-    connect: /\b(?:fsockopen|pfsockopen|socket_create|socket_connect|stream_socket_client|stream_socket_server|curl_init|curl_exec)\b|\b(?:file_get_contents|fopen|file|copy)\s*\(\s*['"]\w+:\/\//,
-    dynamic: /\b(?:eval|assert|create_function|call_user_func(?:_array)?|base64_decode|str_rot13|gzinflate|gzuncompress)\s*\(|\$\w+\s*\(|\binclude\b|\brequire\b/,
+    connect:
+      /\b(?:fsockopen|pfsockopen|socket_create|socket_connect|stream_socket_client|stream_socket_server|curl_init|curl_exec)\b|\b(?:file_get_contents|fopen|file|copy)\s*\(\s*['"]\w+:\/\//,
+    dynamic:
+      /\b(?:eval|assert|create_function|call_user_func(?:_array)?|base64_decode|str_rot13|gzinflate|gzuncompress)\s*\(|\$\w+\s*\(|\binclude\b|\brequire\b/,
   },
   lua: {
     delete: /\bos\s*\.\s*remove\b/,
@@ -87,7 +92,15 @@ export function inlineEffect(language: Language, code: string): { effect: Inline
   const table = TABLES[language];
   for (const effect of ORDER) {
     const m = table[effect]?.exec(text);
-    if (m) return { effect, primitive: m[0].trim().replace(/\s+/g, ' ').replace(/[\s(]+$/, '').slice(0, 40) };
+    if (m)
+      return {
+        effect,
+        primitive: m[0]
+          .trim()
+          .replace(/\s+/g, ' ')
+          .replace(/[\s(]+$/, '')
+          .slice(0, 40),
+      };
   }
   return undefined;
 }

@@ -43,14 +43,24 @@ const longOr = (longs: string[], shortLetters: string) => (arg: string) => {
 
 const SPECS: Array<[RegExp, Spec]> = [
   [/^(python|pypy)[0-9.]*$/, { language: 'python', inline: short('c'), valueOptions: ['-W', '-X', '-Q'], moduleOptions: ['-m'], gluedValue: ['-W', '-X'] }],
-  [/^(node|nodejs|bun)$/, { language: 'node', inline: longOr(['--eval', '--print'], 'ep'), valueOptions: ['-r', '--require', '--import', '--loader', '--experimental-loader', '--input-type', '-C', '--conditions'] }],
+  [
+    /^(node|nodejs|bun)$/,
+    {
+      language: 'node',
+      inline: longOr(['--eval', '--print'], 'ep'),
+      valueOptions: ['-r', '--require', '--import', '--loader', '--experimental-loader', '--input-type', '-C', '--conditions'],
+    },
+  ],
   [/^perl[0-9.]*$/, { language: 'perl', inline: short('eE'), valueOptions: ['-I', '-M', '-m', '-x'], gluedValue: ['-I', '-M', '-m', '-x', '-d'] }],
   [/^(ruby|jruby)[0-9.]*$/, { language: 'ruby', inline: short('e'), valueOptions: ['-I', '-r', '-C', '-E'], gluedValue: ['-I', '-r', '-C', '-E'] }],
   [/^php[0-9.]*$/, { language: 'php', inline: short('rRBE'), valueOptions: ['-c', '-d', '-z'], gluedValue: ['-c', '-d', '-z'] }],
   [/^(lua|luajit)[0-9.]*$/, { language: 'lua', inline: short('e'), valueOptions: ['-l'] }],
   [/^(rscript|r)$/, { language: 'r', inline: short('e'), valueOptions: [] }],
   [/^(expect|tclsh[0-9.]*|wish[0-9.]*)$/, { language: 'tcl', inline: short('c'), valueOptions: ['-f', '-b'] }],
-  [/^(pwsh|powershell)(\.exe)?$/, { language: 'powershell', inline: longOr(['-Command', '-command', '-EncodedCommand', '-encodedcommand', '-enc'], 'cC'), valueOptions: ['-File'] }],
+  [
+    /^(pwsh|powershell)(\.exe)?$/,
+    { language: 'powershell', inline: longOr(['-Command', '-command', '-EncodedCommand', '-encodedcommand', '-enc'], 'cC'), valueOptions: ['-File'] },
+  ],
 ];
 
 export function interpreterCall(argv: readonly string[], name: string): InterpreterCall | undefined {

@@ -60,7 +60,20 @@ function formatRaw(format: string, args: readonly string[]): string {
   return next < args.length ? `${once}${args.slice(next).join('')}` : once;
 }
 
-const SIMPLE: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"' };
+const SIMPLE: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+};
 
 /** Backslash escapes as echo -e / printf decode them; `\c` ends the output. */
 export function decodeEscapes(text: string): string {

@@ -34,12 +34,20 @@ function moveFinding(args: readonly string[], ctx: CallContext): Finding | undef
   for (const source of ops.slice(0, -1)) {
     const kind = classifyTarget(source, ctx.env.home);
     if (kind === 'root' || kind === 'home' || kind === 'system') {
-      return { category: 'destructive', pattern: 'mv of / ~ . or a system directory', why: `mv ${source} moves a whole protected directory away, which deletes it where it was; move named files or subdirectories inside the workspace instead` };
+      return {
+        category: 'destructive',
+        pattern: 'mv of / ~ . or a system directory',
+        why: `mv ${source} moves a whole protected directory away, which deletes it where it was; move named files or subdirectories inside the workspace instead`,
+      };
     }
     for (const cwd of ctx.cwds) {
       const abs = unverifiablePart(source, ctx.env) ? null : resolvePath(source, cwd, ctx.env);
       if (abs !== null && !abs.includes('*') && placeOf(abs, ctx.env) === 'workspace') {
-        return { category: 'destructive', pattern: 'mv of the workspace', why: `mv ${source} moves the whole workspace away; move named files or subdirectories instead` };
+        return {
+          category: 'destructive',
+          pattern: 'mv of the workspace',
+          why: `mv ${source} moves the whole workspace away; move named files or subdirectories instead`,
+        };
       }
     }
   }
@@ -73,7 +81,11 @@ function gitCleanFinding(args: readonly string[], ctx: CallContext): Finding | u
     const part = unverifiablePart(dir, ctx.env);
     const abs = part ? null : resolvePath(dir, ctx.cwds[0] ?? null, ctx.env);
     if (abs === null || placeOf(abs, ctx.env) === 'outside' || (abs !== ctx.env.workspace && placeOf(abs, ctx.env) === 'workspace')) {
-      return { category: abs === null ? 'unverifiable' : 'destructive', pattern: 'git clean outside the workspace', why: `git clean deletes untracked files under ${part ?? abs}, ${part ? 'which the blacklist cannot verify' : 'outside the workspace'}; run git clean in the workspace` };
+      return {
+        category: abs === null ? 'unverifiable' : 'destructive',
+        pattern: 'git clean outside the workspace',
+        why: `git clean deletes untracked files under ${part ?? abs}, ${part ? 'which the blacklist cannot verify' : 'outside the workspace'}; run git clean in the workspace`,
+      };
     }
   }
   return undefined;

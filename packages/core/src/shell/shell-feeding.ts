@@ -63,7 +63,13 @@ export function readsProgram(name: string): boolean {
  * The program text a shell-like call runs from outside its arguments. `interpreterStdin` is
  * set for interpreters (python, node, …) that read their program from stdin.
  */
-export function fedProgram(segment: ShellSegment, previous: ShellSegment | undefined, argv: readonly string[], name: string, interpreterStdin = false): FedProgram {
+export function fedProgram(
+  segment: ShellSegment,
+  previous: ShellSegment | undefined,
+  argv: readonly string[],
+  name: string,
+  interpreterStdin = false,
+): FedProgram {
   const source = interpreterStdin ? 'stdin' : programSource(argv, name);
   const who = programName(argv[0] ?? '');
   if (source === 'inline' || source === 'file') return { texts: [] };
@@ -76,7 +82,13 @@ export function fedProgram(segment: ShellSegment, previous: ShellSegment | undef
   }
   const piped = previous !== undefined && (previous.next === '|' || previous.next === '|&');
   if (!piped && texts.length === 0 && source === 'stdin-path') {
-    return { texts, refuse: { pattern: 'source /dev/stdin', why: `${who} reads its program from ${argv.find((a) => STDIN_PATHS.test(a)) ?? 'standard input'}, which the blacklist cannot read; run the commands directly` } };
+    return {
+      texts,
+      refuse: {
+        pattern: 'source /dev/stdin',
+        why: `${who} reads its program from ${argv.find((a) => STDIN_PATHS.test(a)) ?? 'standard input'}, which the blacklist cannot read; run the commands directly`,
+      },
+    };
   }
   if (texts.length > 0 || !piped) return { texts };
   const feeder = resolveInvocations(previous.words).calls[0]?.argv;
@@ -112,6 +124,9 @@ function fromCommand(inner: string, who: string, how: string): FedProgram {
 }
 
 function short(text: string): string {
-  const t = text.trim().replace(/\s+/g, ' ').replace(/^[{(!]\s*/, '');
+  const t = text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/^[{(!]\s*/, '');
   return t.length > 50 ? `${t.slice(0, 47)}…` : t;
 }

@@ -11,7 +11,44 @@ function prng(seed: number): () => number {
   };
 }
 
-const ALPHABET = [' ', '\t', '\n', ';', '&', '|', '(', ')', '{', '}', '<', '>', '$', '`', "'", '"', '\\', '#', '*', '~', '/', '=', '-', 'r', 'm', 'f', 'x', '1', 'sudo', 'rm -rf /', '$(', '${', "$'", '<<', 'EOF', ':(){'];
+const ALPHABET = [
+  ' ',
+  '\t',
+  '\n',
+  ';',
+  '&',
+  '|',
+  '(',
+  ')',
+  '{',
+  '}',
+  '<',
+  '>',
+  '$',
+  '`',
+  "'",
+  '"',
+  '\\',
+  '#',
+  '*',
+  '~',
+  '/',
+  '=',
+  '-',
+  'r',
+  'm',
+  'f',
+  'x',
+  '1',
+  'sudo',
+  'rm -rf /',
+  '$(',
+  '${',
+  "$'",
+  '<<',
+  'EOF',
+  ':(){',
+];
 
 describe('lexShell', () => {
   it('separates words, redirections, substitutions and here-documents', () => {
@@ -48,7 +85,13 @@ describe('lexShell', () => {
     const inputs = ['a'.repeat(400_000), 'x() {'.repeat(80_000), '"'.repeat(400_001), `echo ${'$(ls) '.repeat(50_000)}`];
     for (const input of inputs) expect(checkCommandBlacklist(input, { home: '/home/t' }).blocked).toBe(false);
     // Inputs that would make a careless regex or path tracker quadratic.
-    const hostile = ['read HOME '.repeat(20_000), `python3 -c '${'import '.repeat(20_000)}'`, `perl -e '${'open '.repeat(20_000)}'`, `${'cd a && '.repeat(10_000)}ls`, `${'echo x | '.repeat(10_000)}cat`];
+    const hostile = [
+      'read HOME '.repeat(20_000),
+      `python3 -c '${'import '.repeat(20_000)}'`,
+      `perl -e '${'open '.repeat(20_000)}'`,
+      `${'cd a && '.repeat(10_000)}ls`,
+      `${'echo x | '.repeat(10_000)}cat`,
+    ];
     for (const input of hostile) expect(checkCommandBlacklist(input, { home: '/home/t', workspace: '/home/t/ws' }).blocked).toBe(false);
   });
 

@@ -54,7 +54,21 @@ export function closingBrace(s: string, start: number): number {
 export function readAnsiC(s: string, start: number): { text: string; end: number } {
   let i = start;
   let text = '';
-  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+  const simple: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    E: '\x1b',
+    f: '\f',
+    v: '\v',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '?': '?',
+  };
   while (i < s.length && s[i] !== "'") {
     if (s[i] !== '\\') {
       text += s[i];

@@ -61,7 +61,12 @@ export function targetFinding(argv: readonly string[], name: string, ctx: CallCo
   }
   if (fed?.kind === 'find' && destroysWhenFed(argv, name)) {
     const bad = findStartProblem(fed.findArgv ?? [], ctx);
-    if (bad) return { category: bad.outside ? 'destructive' : 'unverifiable', pattern: 'find -exec outside the workspace', why: `${label} runs on what find finds, but ${bad.text}` };
+    if (bad)
+      return {
+        category: bad.outside ? 'destructive' : 'unverifiable',
+        pattern: 'find -exec outside the workspace',
+        why: `${label} runs on what find finds, but ${bad.text}`,
+      };
   }
   const args = argv.slice(1);
   const dynamic = firstDynamic(name === 'chmod' ? chmodCheckedWords(args) : args, ctx, fed?.kind === 'find');
@@ -125,7 +130,9 @@ function recursiveDeleteFinding(args: readonly string[], label: string, ctx: Cal
 }
 
 const FIND_TESTS = new Set(
-  '-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -newer -anewer -cnewer -newermt -newerct -mtime -mmin -atime -amin -ctime -cmin -size -empty -perm -user -group -uid -gid -links -inum -samefile -lname -ilname -used -nouser -nogroup -readable -writable -executable -fstype -context'.split(' '),
+  '-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -newer -anewer -cnewer -newermt -newerct -mtime -mmin -atime -amin -ctime -cmin -size -empty -perm -user -group -uid -gid -links -inum -samefile -lname -ilname -used -nouser -nogroup -readable -writable -executable -fstype -context'.split(
+    ' ',
+  ),
 );
 const FIND_DELETE_VERBS = new Set(['rm', 'unlink', 'shred', 'srm', 'wipe', 'truncate', 'chown', 'chgrp']);
 
@@ -134,7 +141,12 @@ export function findFinding(argv: readonly string[], ctx: CallContext): Finding 
   const deletes = argv.includes('-delete') || execVerbs(argv).some((v) => FIND_DELETE_VERBS.has(v));
   if (!deletes) return undefined;
   const bad = findStartProblem(argv, ctx);
-  if (bad) return { category: bad.outside ? 'destructive' : 'unverifiable', pattern: 'find -delete outside the workspace', why: `find deletes what it finds, but ${bad.text}` };
+  if (bad)
+    return {
+      category: bad.outside ? 'destructive' : 'unverifiable',
+      pattern: 'find -delete outside the workspace',
+      why: `find deletes what it finds, but ${bad.text}`,
+    };
   const starts = findStarts(argv);
   const wholeWorkspace = starts.some((s) => ctx.cwds.some((cwd) => resolvePath(s, cwd, ctx.env) === ctx.env.workspace));
   if (wholeWorkspace && !argv.some((a) => FIND_TESTS.has(a))) {
@@ -162,7 +174,8 @@ function findStartText(argv: readonly string[], ctx: CallContext): string | unde
     if (part) return `it starts at ${part}, which the blacklist cannot verify; start find at a literal path inside the workspace, e.g. find ./build`;
     for (const cwd of ctx.cwds) {
       const abs = resolvePath(start, cwd, ctx.env);
-      if (abs === null) return `it starts in a directory the blacklist cannot follow (after cd to a variable, cd - or popd); start find at a literal path inside the workspace`;
+      if (abs === null)
+        return `it starts in a directory the blacklist cannot follow (after cd to a variable, cd - or popd); start find at a literal path inside the workspace`;
       if (placeOf(abs, ctx.env) === 'outside' || (abs !== ctx.env.workspace && placeOf(abs, ctx.env) === 'workspace' && !abs.includes('*'))) {
         return `it starts at ${abs}, outside the workspace ${ctx.env.workspace}; start find at a literal path inside the workspace, e.g. find . or find ./build`;
       }

@@ -69,7 +69,11 @@ export function discoverSkills(roots: readonly SkillRoot[], options: { home?: st
       if (root.global) {
         const scan = scanForInjection(`${s.description}\n${s.command ?? ''}\n${s.body}`);
         if (scan.verdict === 'blocked') {
-          entries.push({ ...entry, status: 'quarantined', reason: `quarantined: third-party skill text flagged by the injection scanner (${scan.reason.replace(/^refused: /, '')})` });
+          entries.push({
+            ...entry,
+            status: 'quarantined',
+            reason: `quarantined: third-party skill text flagged by the injection scanner (${scan.reason.replace(/^refused: /, '')})`,
+          });
           continue;
         }
       }
@@ -80,7 +84,15 @@ export function discoverSkills(roots: readonly SkillRoot[], options: { home?: st
           continue;
         }
       }
-      const skill: Skill = { name: s.name, description: s.description, dir, root: root.label, frontmatter: s.frontmatter, body: s.body, ...(s.command ? { command: s.command } : {}) };
+      const skill: Skill = {
+        name: s.name,
+        description: s.description,
+        dir,
+        root: root.label,
+        frontmatter: s.frontmatter,
+        body: s.body,
+        ...(s.command ? { command: s.command } : {}),
+      };
       taken.set(s.name, skill);
       skills.push(skill);
       entries.push(entry);

@@ -34,7 +34,11 @@ export function skillCommandTool(skill: Skill & { command: string }): AnyTool {
     .transform((a) => ({ ...a, command: skillCommandLine(command, a.arguments) }));
   return defineTool({
     name: skillToolName(skill.name),
-    description: `Runs the "${skill.name}" skill's command in its folder (${skill.dir}): \`${command}\`, with \`arguments\` appended as written. ${skill.description}`.slice(0, 1_500),
+    description:
+      `Runs the "${skill.name}" skill's command in its folder (${skill.dir}): \`${command}\`, with \`arguments\` appended as written. ${skill.description}`.slice(
+        0,
+        1_500,
+      ),
     schema,
     parameters: {
       type: 'object',

@@ -6,9 +6,13 @@ import { skillCommandLine, skillToolName } from './skill-command-tool.js';
 
 describe('parseSkillFile', () => {
   it('reads name, description, command and keeps optional fields; tolerates a BOM, CRLF and folded YAML', () => {
-    const text = '\uFEFF---\r\nname: pdf-tools\r\ndescription: >-\r\n  Fills PDF forms.\r\n  Use for PDFs.\r\ncommand: ./fill.sh\r\nlicense: MIT\r\nmetadata:\r\n  version: 2\r\n---\r\nThe body.\r\n';
+    const text =
+      '\uFEFF---\r\nname: pdf-tools\r\ndescription: >-\r\n  Fills PDF forms.\r\n  Use for PDFs.\r\ncommand: ./fill.sh\r\nlicense: MIT\r\nmetadata:\r\n  version: 2\r\n---\r\nThe body.\r\n';
     const parsed = parseSkillFile(text, 'pdf-tools');
-    expect(parsed).toMatchObject({ ok: true, skill: { name: 'pdf-tools', description: 'Fills PDF forms. Use for PDFs.', command: './fill.sh', body: 'The body.' } });
+    expect(parsed).toMatchObject({
+      ok: true,
+      skill: { name: 'pdf-tools', description: 'Fills PDF forms. Use for PDFs.', command: './fill.sh', body: 'The body.' },
+    });
     if (parsed.ok) expect(parsed.skill.frontmatter).toMatchObject({ license: 'MIT', metadata: { version: 2 } });
   });
 

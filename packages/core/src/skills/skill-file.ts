@@ -38,12 +38,18 @@ export function parseSkillFile(text: string, folder: string): SkillParse {
   const name = typeof frontmatter.name === 'string' ? frontmatter.name.trim() : '';
   const description = typeof frontmatter.description === 'string' ? frontmatter.description.trim() : '';
   if (!name) return { ok: false, reason: 'the frontmatter has no `name`' };
-  if (name.length > MAX_SKILL_NAME || !NAME.test(name)) return { ok: false, reason: `name "${name.slice(0, 80)}" must be at most ${MAX_SKILL_NAME} characters of a-z, 0-9 and - (no leading, trailing or double -)` };
+  if (name.length > MAX_SKILL_NAME || !NAME.test(name))
+    return {
+      ok: false,
+      reason: `name "${name.slice(0, 80)}" must be at most ${MAX_SKILL_NAME} characters of a-z, 0-9 and - (no leading, trailing or double -)`,
+    };
   if (name !== folder) return { ok: false, reason: `name "${name}" must equal the folder name "${folder}"` };
   if (!description) return { ok: false, reason: 'the frontmatter has no `description` (say what the skill does and when to use it)' };
-  if (description.length > MAX_SKILL_DESCRIPTION) return { ok: false, reason: `description is ${description.length} characters; the limit is ${MAX_SKILL_DESCRIPTION}` };
+  if (description.length > MAX_SKILL_DESCRIPTION)
+    return { ok: false, reason: `description is ${description.length} characters; the limit is ${MAX_SKILL_DESCRIPTION}` };
   const command = frontmatter.command;
-  if (command !== undefined && (typeof command !== 'string' || command.trim() === '')) return { ok: false, reason: '`command` must be a non-empty string (a shell command line)' };
+  if (command !== undefined && (typeof command !== 'string' || command.trim() === ''))
+    return { ok: false, reason: '`command` must be a non-empty string (a shell command line)' };
   const skill: SkillFile = { name, description, frontmatter, body: source.slice(match[0].length).trim() };
   if (typeof command === 'string') skill.command = command.trim();
   return { ok: true, skill };

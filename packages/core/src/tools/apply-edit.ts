@@ -12,11 +12,7 @@ const MAX_PREVIEW_CHARS = 6000;
  * text, write it through a verified descriptor, record the new baseline, and answer with a
  * summary plus a unified-diff preview.
  */
-export async function applyEdit(
-  ctx: ToolContext,
-  shownPath: string,
-  transform: (text: string) => { text: string; summary: string },
-): Promise<string> {
+export async function applyEdit(ctx: ToolContext, shownPath: string, transform: (text: string) => { text: string; summary: string }): Promise<string> {
   const file = await ctx.paths.resolve(shownPath, 'write');
   const info = await fs.stat(file).catch(() => undefined);
   if (!info) throw new ToolError(`${shownPath} does not exist; create it with write_file`);

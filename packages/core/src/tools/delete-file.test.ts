@@ -12,7 +12,11 @@ afterEach(async () => {
   await h.cleanup();
 });
 
-const exists = (p: string) => fs.lstat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
 
 describe('delete_file', () => {
   it('deletes a file, and an empty directory', async () => {

@@ -22,7 +22,8 @@ Prefer edit_file or delete_lines to remove part of a file; use run_command with 
     const parent = await ctx.paths.resolve(path.dirname(trimmed), 'write');
     const target = path.join(parent, name);
     const workspace = await ctx.paths.resolve('.', 'read');
-    if (target === workspace || workspace.startsWith(target + path.sep)) throw new ToolError(`refusing to delete ${args.path}: it is the workspace or contains it`);
+    if (target === workspace || workspace.startsWith(target + path.sep))
+      throw new ToolError(`refusing to delete ${args.path}: it is the workspace or contains it`);
     if (target.split(path.sep).includes('.git')) throw new ToolError(`refusing to delete ${args.path}: .git directories and everything in them are protected`);
     const info = await fs.lstat(target).catch(() => undefined);
     if (!info) throw new ToolError(`${args.path} does not exist`);
@@ -35,7 +36,8 @@ Prefer edit_file or delete_lines to remove part of a file; use run_command with 
       throw new ToolError(`${args.path} is a directory with ${entries.length} entries; pass recursive: true to delete it and everything in it`);
     }
     const nestedGit = await findGitDirectory(target);
-    if (nestedGit) throw new ToolError(`refusing to delete ${args.path}: it contains the git repository data ${path.relative(parent, nestedGit)}, which is protected`);
+    if (nestedGit)
+      throw new ToolError(`refusing to delete ${args.path}: it contains the git repository data ${path.relative(parent, nestedGit)}, which is protected`);
     const counted = await countEntries(target);
     await fs.rm(target, { recursive: true, force: false });
     return `Deleted directory ${args.path} (${counted.files} files, ${counted.dirs} subdirectories).`;

@@ -29,9 +29,7 @@ Prefer search_files to find files by name pattern across subdirectories, grep_fi
       throw error;
     }
     if (entries.length === 0) return `(${shown} is empty)`;
-    const names = entries
-      .map((e) => e.name + (e.isDirectory() ? '/' : e.isSymbolicLink() ? '@' : ''))
-      .sort((a, b) => a.localeCompare(b));
+    const names = entries.map((e) => e.name + (e.isDirectory() ? '/' : e.isSymbolicLink() ? '@' : '')).sort((a, b) => a.localeCompare(b));
     const shownNames = names.slice(0, LIST_DIRECTORY_MAX_ENTRIES);
     const rest = names.length - shownNames.length;
     return rest > 0 ? `${shownNames.join('\n')}\n… ${rest} more` : shownNames.join('\n');

@@ -37,7 +37,10 @@ export const editFileTool = defineTool({
         const find = crlf ? old.replace(/\n/g, '\r\n') : old;
         const replacement = crlf ? args.new_string.replace(/\r?\n/g, '\r\n') : args.new_string;
         const count = countOccurrences(text, find);
-        if (count === 0) throw new ToolError(`old_string does not occur in ${args.path}; read the file again and copy the text exactly (whitespace included, without line-number prefixes)`);
+        if (count === 0)
+          throw new ToolError(
+            `old_string does not occur in ${args.path}; read the file again and copy the text exactly (whitespace included, without line-number prefixes)`,
+          );
         if (count > 1) throw new ToolError(`old_string appears ${count} times in ${args.path}; include more surrounding context to make it unique`);
         const at = text.indexOf(find);
         const line = text.slice(0, at).split('\n').length;

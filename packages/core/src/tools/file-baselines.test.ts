@@ -16,7 +16,10 @@ afterEach(async () => {
 });
 
 async function reason(promise: Promise<void>): Promise<string> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(StaleFileError);
   return (error as StaleFileError).reason;
 }

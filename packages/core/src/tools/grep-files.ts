@@ -17,7 +17,10 @@ Prefer search_files to find files by name, read_file to read around a match.`,
   schema: z.object({
     pattern: z.string().min(1).describe('Regular expression to search for'),
     path: z.string().optional().describe('Directory (or file) to search; default: the workspace root'),
-    glob: z.string().optional().describe('Only search files whose path (relative to path) matches this glob; a pattern without "/" matches file names at any depth'),
+    glob: z
+      .string()
+      .optional()
+      .describe('Only search files whose path (relative to path) matches this glob; a pattern without "/" matches file names at any depth'),
     case_insensitive: z.boolean().optional(),
     include_ignored: z.boolean().optional().describe('Also search files that .gitignore excludes, and node_modules'),
   }),

@@ -10,7 +10,13 @@ Prefer read_file on the job's log path to search or page through a large log.`,
   schema: z.object({
     job_id: z.string().min(1),
     offset: z.number().int().min(0).optional().describe('Byte offset into the log (default 0)'),
-    max_bytes: z.number().int().positive().max(1024 * 1024).optional().describe('Most bytes to return (default: the host decides)'),
+    max_bytes: z
+      .number()
+      .int()
+      .positive()
+      .max(1024 * 1024)
+      .optional()
+      .describe('Most bytes to return (default: the host decides)'),
   }),
   danger: 'safe',
   readOnly: true,
@@ -30,7 +36,8 @@ Prefer read_file on the job's log path to search or page through a large log.`,
 
 export const stopJobTool = defineTool({
   name: 'stop_job',
-  description: 'Stops a background job started with run_command (background: true), and everything it started. Use read_job_output first if you still need its output.',
+  description:
+    'Stops a background job started with run_command (background: true), and everything it started. Use read_job_output first if you still need its output.',
   schema: z.object({ job_id: z.string().min(1) }),
   danger: 'medium',
   readOnly: false,

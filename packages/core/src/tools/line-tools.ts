@@ -20,7 +20,9 @@ Prefer edit_file to change existing text, write_file to create a file.`,
     applyEdit(ctx, args.path, (text) => {
       const split = splitLines(text);
       if (args.line > split.lines.length + 1) {
-        throw new ToolError(`line ${args.line} is past the end of ${args.path}, which has ${split.lines.length} lines; use ${split.lines.length + 1} to append`);
+        throw new ToolError(
+          `line ${args.line} is past the end of ${args.path}, which has ${split.lines.length} lines; use ${split.lines.length + 1} to append`,
+        );
       }
       const added = contentLines(args.content);
       split.lines.splice(args.line - 1, 0, ...added);

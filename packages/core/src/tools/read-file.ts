@@ -36,11 +36,15 @@ export const readFileTool = defineTool({
       );
     }
     if (stat.size > MAX_RANGED_BYTES) {
-      throw new ToolError(`${args.path} is ${formatBytes(stat.size)}, too large to read even in parts; use grep_files or run_command (head, tail, sed -n) instead.`);
+      throw new ToolError(
+        `${args.path} is ${formatBytes(stat.size)}, too large to read even in parts; use grep_files or run_command (head, tail, sed -n) instead.`,
+      );
     }
     const buffer = await readVerified(file);
     if (looksBinary(buffer)) {
-      throw new ToolError(`${args.path} looks binary (${formatBytes(buffer.length)}, contains NUL bytes); read_file shows text only. Use get_file_info for its size, or run_command with a tool such as xxd or file.`);
+      throw new ToolError(
+        `${args.path} looks binary (${formatBytes(buffer.length)}, contains NUL bytes); read_file shows text only. Use get_file_info for its size, or run_command with a tool such as xxd or file.`,
+      );
     }
     ctx.baselines.recordRead(file, buffer);
     const text = buffer.toString('utf8');

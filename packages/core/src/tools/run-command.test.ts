@@ -18,9 +18,13 @@ afterEach(async () => {
 
 describe('run_command', () => {
   it('runs in the workspace with the non-interactive environment, streams output and reports the exit code', async () => {
-    const result = await h.run(runCommandTool, { command: 'pwd; echo "CI=$CI PAGER=$PAGER GTP=$GIT_TERMINAL_PROMPT EXTRA=$EXTRA"; exit 3' }, {
-      services: { commandEnv: { EXTRA: 'yes' } },
-    });
+    const result = await h.run(
+      runCommandTool,
+      { command: 'pwd; echo "CI=$CI PAGER=$PAGER GTP=$GIT_TERMINAL_PROMPT EXTRA=$EXTRA"; exit 3' },
+      {
+        services: { commandEnv: { EXTRA: 'yes' } },
+      },
+    );
     expect(result.output).toBe(`${h.workspace}\nCI=1 PAGER=cat GTP=0 EXTRA=yes\n[exit code 3]`);
     expect(result.isError).toBe(true);
     expect(h.output.join('')).toContain('CI=1');
@@ -36,7 +40,7 @@ describe('run_command', () => {
 
   it('cuts long output to head and tail, stating the size and the log path', async () => {
     const withLog: CommandRunner = { run: async (o) => ({ ...(await h.runner.run(o)), logPath: '/logs/c1.log' }) };
-    const result = await h.run(runCommandTool, { command: "for i in $(seq 1 5000); do echo \"line $i of the output\"; done" }, { runner: withLog });
+    const result = await h.run(runCommandTool, { command: 'for i in $(seq 1 5000); do echo "line $i of the output"; done' }, { runner: withLog });
     expect(result.output.length).toBeLessThan(17 * 1024 + 300);
     expect(result.output.startsWith('line 1 of the output\n')).toBe(true);
     expect(result.output).toContain('line 5000 of the output\n[exit code 0]');
@@ -47,7 +51,9 @@ describe('run_command', () => {
     const refused = 'touch: cannot touch /etc/x: Read-only file system\n';
     const sandboxed: CommandRunner = { run: async () => ({ exitCode: 1, output: refused, timedOut: false, sandbox: 'bubblewrap' }) };
     const result = await h.run(runCommandTool, { command: 'touch /etc/x' }, { runner: sandboxed });
-    expect(result.output).toBe(`${refused}[exit code 1]\n[the OS sandbox (bubblewrap) keeps everything outside the workspace and the granted directories read-only; if the command must write there, ask the user to grant that directory]`);
+    expect(result.output).toBe(
+      `${refused}[exit code 1]\n[the OS sandbox (bubblewrap) keeps everything outside the workspace and the granted directories read-only; if the command must write there, ask the user to grant that directory]`,
+    );
     const unconfined: CommandRunner = { run: async () => ({ exitCode: 1, output: refused, timedOut: false }) };
     expect((await h.run(runCommandTool, { command: 'touch /etc/y' }, { runner: unconfined })).output).toBe(`${refused}[exit code 1]`);
     const fine: CommandRunner = { run: async () => ({ exitCode: 0, output: 'ok\n', timedOut: false, sandbox: 'bubblewrap' }) };
@@ -123,8 +129,22 @@ class LogFileJobs implements JobManager {
     const jobId = `job-${this.jobs.size + 1}`;
     const logPath = path.join(this.dir, `${jobId}.log`);
     const log = await fs.open(logPath, 'w');
-    const child = spawn('bash', ['-c', options.command], { cwd: options.cwd, env: { ...process.env, ...options.env }, detached: true, stdio: ['ignore', log.fd, log.fd] });
-    const info: JobInfo = { jobId, sessionId: options.sessionId, command: options.command, cwd: options.cwd, logPath, running: true, exitCode: null, startedAt: Date.now() };
+    const child = spawn('bash', ['-c', options.command], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      detached: true,
+      stdio: ['ignore', log.fd, log.fd],
+    });
+    const info: JobInfo = {
+      jobId,
+      sessionId: options.sessionId,
+      command: options.command,
+      cwd: options.cwd,
+      logPath,
+      running: true,
+      exitCode: null,
+      startedAt: Date.now(),
+    };
     const done = new Promise<void>((resolve) =>
       child.on('exit', (code) => {
         info.running = false;

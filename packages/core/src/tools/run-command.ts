@@ -34,7 +34,9 @@ export const runCommandTool = defineTool({
     const { defaultMs, maxMs } = commandTimeouts(ctx.services);
     const requested = args.timeout_seconds === undefined ? defaultMs : args.timeout_seconds * 1000;
     if (requested > maxMs) {
-      throw new ToolError(`timeout_seconds ${args.timeout_seconds} is over the maximum of ${maxMs / 1000} s; use a smaller value, or background: true for long-running commands`);
+      throw new ToolError(
+        `timeout_seconds ${args.timeout_seconds} is over the maximum of ${maxMs / 1000} s; use a smaller value, or background: true for long-running commands`,
+      );
     }
     const result = await ctx.runner.run({
       command: args.command,

@@ -38,9 +38,14 @@ Prefer run_command with git (git worktree, git clone) when you only need another
     const totals: CopyTotals = { files: 0, bytes: 0, links: 0, skipped: [], refused: [] };
     // Each entry goes through the sandbox, so a workspace that holds credentials or the data
     // directory (say, a home directory) never has them copied out.
-    const allowed = (p: string) => ctx.paths.resolve(p, 'read').then(() => true, () => false);
+    const allowed = (p: string) =>
+      ctx.paths.resolve(p, 'read').then(
+        () => true,
+        () => false,
+      );
     await copyTree(source, target, '', { includeAll: Boolean(args.include_all), allowed, signal: ctx.signal }, totals);
-    const skipped = totals.skipped.length > 0 ? `; skipped ${totals.skipped.length} director${totals.skipped.length === 1 ? 'y' : 'ies'} (${summarize(totals.skipped)})` : '';
+    const skipped =
+      totals.skipped.length > 0 ? `; skipped ${totals.skipped.length} director${totals.skipped.length === 1 ? 'y' : 'ies'} (${summarize(totals.skipped)})` : '';
     const links = totals.links > 0 ? ` and ${totals.links} symbolic link(s)` : '';
     const refused = totals.refused.length > 0 ? `; left out ${totals.refused.length} path(s) the sandbox protects (${summarize(totals.refused)})` : '';
     return `Copied ${totals.files} files (${formatBytes(totals.bytes)})${links} from ${source} to ${target}${skipped}${refused}.`;

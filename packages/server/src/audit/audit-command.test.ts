@@ -60,7 +60,13 @@ describe('runAuditCommand', () => {
     await (await seed(2)).close();
     const json = capture();
     await runAuditCommand({ dataDir, out: json.out, json: true });
-    expect(json.text().trim().split('\n').map((l) => JSON.parse(l).callId)).toEqual(['call-1', 'call-2']);
+    expect(
+      json
+        .text()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).callId),
+    ).toEqual(['call-1', 'call-2']);
   });
 
   it('follows the file with --tail until stopped, printing whole lines only', async () => {
@@ -70,13 +76,29 @@ describe('runAuditCommand', () => {
     const stop = new AbortController();
     const done = runAuditCommand({ dataDir, out: tail.out, tail: true, json: true, signal: stop.signal, pollIntervalMs: 20 });
     await until(() => tail.text().includes('call-1'), 'the existing record');
-    log.record({ sessionId: 's', callId: 'call-new', tool: 'read_file', danger: 'safe', args: {}, output: '', isError: false, durationMs: 1, decision: 'safe' });
+    log.record({
+      sessionId: 's',
+      callId: 'call-new',
+      tool: 'read_file',
+      danger: 'safe',
+      args: {},
+      output: '',
+      isError: false,
+      durationMs: 1,
+      decision: 'safe',
+    });
     await log.flush();
     await appendFile(path.join(dataDir, AUDIT_FILE), '{"id":"half'); // a line still being written
     await until(() => tail.text().includes('call-new'), 'the appended record');
     stop.abort();
     expect(await done).toBe(0);
-    expect(tail.text().trim().split('\n').map((l) => JSON.parse(l).callId)).toEqual(['call-1', 'call-new']);
+    expect(
+      tail
+        .text()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).callId),
+    ).toEqual(['call-1', 'call-new']);
     await log.close();
   });
 });

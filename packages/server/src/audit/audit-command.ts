@@ -36,18 +36,27 @@ export async function runAuditCommand(options: AuditCommandOptions): Promise<num
   const print = (r: AuditRecord) => options.out.write(options.json ? `${JSON.stringify(r)}\n` : auditTableRow(r));
 
   const last = await readLastLines(file, options.sessionId === undefined ? limit : Math.max(limit, 1000));
-  const records = last.lines.map(parseAuditRecord).filter((r): r is AuditRecord => r !== null && wanted(r)).slice(-limit);
+  const records = last.lines
+    .map(parseAuditRecord)
+    .filter((r): r is AuditRecord => r !== null && wanted(r))
+    .slice(-limit);
   if (!options.json && (records.length > 0 || options.tail)) options.out.write(auditTableHeader());
   records.forEach(print);
   if (!options.tail) {
-    if (records.length === 0 && !options.json) options.out.write(`no audit records${options.sessionId ? ` for session ${options.sessionId}` : ''} in ${file}\n`);
+    if (records.length === 0 && !options.json)
+      options.out.write(`no audit records${options.sessionId ? ` for session ${options.sessionId}` : ''} in ${file}\n`);
     return 0;
   }
 
-  await follow(file, last.size - last.partialBytes, (line) => {
-    const record = parseAuditRecord(line);
-    if (record && wanted(record)) print(record);
-  }, options);
+  await follow(
+    file,
+    last.size - last.partialBytes,
+    (line) => {
+      const record = parseAuditRecord(line);
+      if (record && wanted(record)) print(record);
+    },
+    options,
+  );
   return 0;
 }
 
@@ -72,7 +81,10 @@ async function follow(file: string, from: number, onLine: (line: string) => void
     try {
       do {
         again = false;
-        const size = await stat(file).then((s) => s.size, () => 0);
+        const size = await stat(file).then(
+          (s) => s.size,
+          () => 0,
+        );
         if (size < position) {
           position = 0; // the file was replaced or truncated: start over
           pending = '';

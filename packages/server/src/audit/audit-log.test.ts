@@ -157,7 +157,18 @@ describe('SessionAuditRecorder', () => {
     recorder.observe({ type: 'tool_call', turnId: 't1', callId: 'b', tool: 'nope', args: {}, danger: 'safe' });
     recorder.observe({ type: 'tool_result', turnId: 't1', callId: 'b', tool: 'nope', isError: true, output: 'unknown tool', durationMs: 0 });
     expect(log.query()).toEqual([
-      expect.objectContaining({ sessionId: 's1', turnId: 't1', callId: 'a', tool: 'run_command', danger: 'dangerous', args: { command: 'ls' }, resultSummary: 'file.txt', durationMs: 12, decision: 'allow_once', decidedBy: 'ana' }),
+      expect.objectContaining({
+        sessionId: 's1',
+        turnId: 't1',
+        callId: 'a',
+        tool: 'run_command',
+        danger: 'dangerous',
+        args: { command: 'ls' },
+        resultSummary: 'file.txt',
+        durationMs: 12,
+        decision: 'allow_once',
+        decidedBy: 'ana',
+      }),
       expect.objectContaining({ callId: 'b', isError: true, decision: 'not_checked' }),
     ]);
   });

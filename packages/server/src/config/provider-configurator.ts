@@ -27,14 +27,16 @@ export function providerConfigurator(dataDir: string): ProviderConfigurator {
 async function apply(dataDir: string, change: ProviderChange): Promise<string> {
   const provider = change.provider.trim().toLowerCase();
   if (!findProvider(provider)) throw new Error(`unknown provider "${change.provider}"; known providers: ${providerNames().join(', ')}`);
-  if (change.model !== undefined && !/^[a-z0-9-]+\/\S+$/.test(change.model)) throw new Error(`model must be provider/model (e.g. ${provider}/…), got "${change.model}"`);
+  if (change.model !== undefined && !/^[a-z0-9-]+\/\S+$/.test(change.model))
+    throw new Error(`model must be provider/model (e.g. ${provider}/…), got "${change.model}"`);
   if (change.model !== undefined && !findProvider(change.model.split('/')[0]!)) throw new Error(`model "${change.model}" names an unknown provider`);
   const path = join(dataDir, 'config.json');
   let config: Record<string, unknown> = {};
   try {
     config = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${path} could not be read as JSON (${(err as Error).message}); fix it first, nothing was changed`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`${path} could not be read as JSON (${(err as Error).message}); fix it first, nothing was changed`);
   }
   const said: string[] = [];
   if (change.baseURL !== undefined || change.model !== undefined) {

@@ -30,7 +30,12 @@ describe('server settings from config.json', () => {
   });
 
   it('drops a bad value with a message naming the field, and keeps the good ones', () => {
-    const { settings, warnings } = parseServerSettings({ permissionTimeoutMs: '60s', toolCallsPerMinute: 0, maxIterations: 5, commandEnv: { 'BAD NAME': 'x' } });
+    const { settings, warnings } = parseServerSettings({
+      permissionTimeoutMs: '60s',
+      toolCallsPerMinute: 0,
+      maxIterations: 5,
+      commandEnv: { 'BAD NAME': 'x' },
+    });
     expect(settings).toEqual({ maxIterations: 5 });
     expect(warnings).toHaveLength(3);
     expect(warnings[0]).toMatch(/^config\.json: permissionTimeoutMs: .*\(got "60s"\); the default applies/);

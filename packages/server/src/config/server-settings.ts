@@ -22,7 +22,9 @@ export const ServerSettingsShape = {
    * is one of them (`ls`, `git status`: a command, or a command and its subcommand). Replaces
    * the default list; `[]` makes every command ask. Writing options are never read-only.
    */
-  readOnlyCommands: z.array(z.string().regex(/^[A-Za-z0-9_.+-]+( [A-Za-z0-9_.+-]+)?$/, 'must be a command name, or a command and a subcommand (e.g. "git status")')).max(500),
+  readOnlyCommands: z
+    .array(z.string().regex(/^[A-Za-z0-9_.+-]+( [A-Za-z0-9_.+-]+)?$/, 'must be a command name, or a command and a subcommand (e.g. "git status")'))
+    .max(500),
   /** requirements A5: iterations per turn (40). */
   maxIterations: z.number().int().min(1).max(1_000),
   /** requirements A5: time per tool call (120 s). */
@@ -68,7 +70,10 @@ export const ServerSettingsShape = {
   embeddings: z.object({
     model: z.string().min(1),
     baseURL: z.string().url().optional(),
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name').optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')
+      .optional(),
     dimensions: z.number().int().min(1).max(65_536).optional(),
   }),
 } as const;

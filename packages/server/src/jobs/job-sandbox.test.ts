@@ -41,8 +41,8 @@ describe.skipIf(!BWRAP.ok)('background jobs in the OS sandbox', () => {
       env: { HOME: home },
       command: `rm -rf "$HOME"; cat ~/.ssh/id_rsa; echo made > made.txt; echo after-attempts; sleep ${marker} & sleep ${marker}.5`,
     });
-    await waitFor(() => processesMatching(`sleep ${marker}`).length >= 2, 'the job\'s sleeps');
-    await waitFor(() => readFileSync(logPath, 'utf8').includes('after-attempts'), 'the job\'s output');
+    await waitFor(() => processesMatching(`sleep ${marker}`).length >= 2, "the job's sleeps");
+    await waitFor(() => readFileSync(logPath, 'utf8').includes('after-attempts'), "the job's output");
     expect(readFileSync(join(home, 'notes.txt'), 'utf8')).toBe('job canary');
     expect(readFileSync(join(home, '.ssh', 'id_rsa'), 'utf8')).toBe('job canary secret');
     expect(readFileSync(logPath, 'utf8')).not.toContain('job canary secret');

@@ -36,7 +36,11 @@ export function expandVars(text: string, env: NodeJS.ProcessEnv, secret: SecretL
 }
 
 /** Expands every value of a record (env, headers); keys are kept as written. */
-export function expandRecord(record: Record<string, string> | undefined, env: NodeJS.ProcessEnv, secret: SecretLookup): { value: Record<string, string>; secrets: string[] } {
+export function expandRecord(
+  record: Record<string, string> | undefined,
+  env: NodeJS.ProcessEnv,
+  secret: SecretLookup,
+): { value: Record<string, string>; secrets: string[] } {
   const value: Record<string, string> = {};
   const secrets: string[] = [];
   for (const [key, raw] of Object.entries(record ?? {})) {

@@ -73,7 +73,8 @@ export function loadMcpConfig(dataDir: string, workspace: string): LoadedMcpConf
   const project = readMcpFile(join(workspace, PROJECT_MCP_FILE), 'project', problems);
   const taken = new Set(user.map((s) => s.name));
   for (const server of project) {
-    if (taken.has(server.name)) problems.push(`${server.file}: server "${server.name}" is also in your user config (${join(dataDir, USER_MCP_FILE)}); the user's one is used`);
+    if (taken.has(server.name))
+      problems.push(`${server.file}: server "${server.name}" is also in your user config (${join(dataDir, USER_MCP_FILE)}); the user's one is used`);
   }
   return { servers: [...user, ...project.filter((s) => !taken.has(s.name))], problems };
 }
@@ -126,13 +127,19 @@ export function launchFingerprint(server: McpServerConfig): string {
   const launch = isHttpEntry(entry)
     ? { url: entry.url, headers: entry.headers ?? {} }
     : { command: entry.command, args: entry.args ?? [], env: entry.env ?? {}, cwd: entry.cwd ?? null };
-  return createHash('sha256').update(JSON.stringify(sortKeys(launch))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(sortKeys(launch)))
+    .digest('hex');
 }
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sortKeys(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, sortKeys(v)]),
+    );
   }
   return value;
 }

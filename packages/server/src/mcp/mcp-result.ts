@@ -20,7 +20,9 @@ export function mapToolResult(result: CallToolResult, secrets: readonly string[]
         break;
       case 'resource': {
         const res = item.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
-        parts.push(res.text !== undefined ? `[resource ${res.uri}]\n${res.text}` : `[resource ${res.uri}${res.mimeType ? `, ${res.mimeType}` : ''} — binary, not shown]`);
+        parts.push(
+          res.text !== undefined ? `[resource ${res.uri}]\n${res.text}` : `[resource ${res.uri}${res.mimeType ? `, ${res.mimeType}` : ''} — binary, not shown]`,
+        );
         break;
       }
       case 'resource_link':

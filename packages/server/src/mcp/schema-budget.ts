@@ -47,7 +47,8 @@ export class SchemaBudget {
 function searchTool(byName: ReadonlyMap<string, AnyTool>): AnyTool {
   return defineTool({
     name: 'search_tools',
-    description: 'Finds MCP tools whose name or description contains the words of `query`; returns names and descriptions. Load one with load_tool before calling it.',
+    description:
+      'Finds MCP tools whose name or description contains the words of `query`; returns names and descriptions. Load one with load_tool before calling it.',
     schema: z.object({ query: z.string().min(1) }),
     danger: 'safe',
     readOnly: true,

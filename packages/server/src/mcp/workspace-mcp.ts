@@ -135,7 +135,10 @@ export class WorkspaceMcp {
       const c = slot.connection;
       if (slot.problem) notices.push(`MCP server "${slot.config.name}" cannot start (${slot.problem}); its tools are not available.`);
       else if (c?.state === 'connected') tools.push(...this.toolsOf(slot, c));
-      else if (c?.state === 'failed') notices.push(`MCP server "${slot.config.name}" failed (${short(c.reason)}); its tools are gone for now. Tandem restarts it with backoff at a later turn.`);
+      else if (c?.state === 'failed')
+        notices.push(
+          `MCP server "${slot.config.name}" failed (${short(c.reason)}); its tools are gone for now. Tandem restarts it with backoff at a later turn.`,
+        );
       else if (c?.state === 'starting') notices.push(`MCP server "${slot.config.name}" is still starting; its tools appear when it is ready.`);
     }
     return { tools, notices };
@@ -146,7 +149,10 @@ export class WorkspaceMcp {
       const base = { name: slot.config.name, scope: slot.config.scope };
       if (slot.config.entry.disabled) return { ...base, status: 'disabled', tools: [] };
       if (!this.approved(slot)) {
-        const reason = sessionId && this.refusedIn(slot, sessionId) ? 'a driver refused this launch in this session' : 'a driver must approve its launch; asked at the next turn';
+        const reason =
+          sessionId && this.refusedIn(slot, sessionId)
+            ? 'a driver refused this launch in this session'
+            : 'a driver must approve its launch; asked at the next turn';
         return { ...base, status: 'needs_approval', reason, tools: [] };
       }
       if (slot.problem) return { ...base, status: 'failed', reason: slot.problem, tools: [] };

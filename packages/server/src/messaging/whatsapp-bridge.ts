@@ -13,7 +13,9 @@ export function whatsappBridge(mcp: McpHub, server: string | undefined, cwd: str
   return {
     async call(call: BridgeCall, signal: AbortSignal) {
       if (!server) {
-        throw new Error('messaging is not configured: add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND …`');
+        throw new Error(
+          'messaging is not configured: add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND …`',
+        );
       }
       const connection = await mcp.connection(cwd, server);
       if (!connection) {
@@ -23,7 +25,9 @@ export function whatsappBridge(mcp: McpHub, server: string | undefined, cwd: str
       }
       const tools = await connection.connectedClient()?.listTools();
       if (tools && !tools.tools.some((t) => t.name === call.tool)) {
-        throw new Error(`the MCP server "${server}" has no ${call.tool} tool, so it is not a WhatsApp bridge Tandem can use (it needs send_message, list_messages, list_chats)`);
+        throw new Error(
+          `the MCP server "${server}" has no ${call.tool} tool, so it is not a WhatsApp bridge Tandem can use (it needs send_message, list_messages, list_chats)`,
+        );
       }
       const result = await connection.callTool(call.tool, call.args, signal, CALL_TIMEOUT_MS);
       return mapToolResult(result, []);

@@ -18,13 +18,7 @@ export interface BwrapInvocation {
  * not stop `connect()` on a socket file, and the container daemons' sockets are root in
  * disguise. `/run/user` holds the session's agents (ssh-agent, gpg-agent, D-Bus).
  */
-export const HIDDEN_SYSTEM_LOCATIONS: readonly string[] = [
-  '/run/docker.sock',
-  '/var/run/docker.sock',
-  '/run/containerd',
-  '/run/podman',
-  '/run/user',
-];
+export const HIDDEN_SYSTEM_LOCATIONS: readonly string[] = ['/run/docker.sock', '/var/run/docker.sock', '/run/containerd', '/run/podman', '/run/user'];
 
 /**
  * Parts of the fresh /proc that change the whole machine, not the sandbox: a command running as
@@ -50,16 +44,22 @@ function procCoverArgs(): string[] {
  */
 export function bwrapArgs(run: BwrapInvocation): string[] {
   const args = [
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
     ...procCoverArgs(),
-    '--tmpfs', '/tmp',
+    '--tmpfs',
+    '/tmp',
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
     '--die-with-parent',
-    '--cap-drop', 'ALL',
+    '--cap-drop',
+    'ALL',
   ];
   if (!run.network) args.push('--unshare-net');
   for (const op of run.mounts) {

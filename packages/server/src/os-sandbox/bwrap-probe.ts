@@ -40,7 +40,10 @@ export function probeBwrap(options: ProbeOptions): ProbeResult {
     if (run.error) return { ok: false, reason: `bwrap could not start (${run.error.message})` };
     if (run.status !== 0) {
       const said = (run.stderr ?? '').trim().split('\n').pop() ?? '';
-      return { ok: false, reason: `bwrap cannot create the sandbox here (${said || `exit ${run.status ?? run.signal}`}); namespaces may be disabled in this container` };
+      return {
+        ok: false,
+        reason: `bwrap cannot create the sandbox here (${said || `exit ${run.status ?? run.signal}`}); namespaces may be disabled in this container`,
+      };
     }
     return { ok: true, bwrap };
   } finally {

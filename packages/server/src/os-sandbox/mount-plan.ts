@@ -3,10 +3,7 @@ import path from 'node:path';
 import { CREDENTIAL_PATHS } from '@tandem/core';
 
 /** One mount of the sandbox's file-system view, applied in order. */
-export type MountOp =
-  | { kind: 'writable'; path: string }
-  | { kind: 'hide-dir'; path: string }
-  | { kind: 'hide-file'; path: string };
+export type MountOp = { kind: 'writable'; path: string } | { kind: 'hide-dir'; path: string } | { kind: 'hide-file'; path: string };
 
 export interface MountPlanInput {
   /** Directories the command may write: the workspace, the granted directories, configured extras. */

@@ -68,7 +68,16 @@ function runner(network = true): { run(command: string): ReturnType<PtyCommandRu
   return {
     sandbox,
     run: (command) =>
-      pty.run({ command, cwd: ws, env: { HOME: home, DATA_DIR: data }, timeoutMs: 60_000, signal: new AbortController().signal, callId: `c${++calls}`, sessionId: 's1', onData: () => undefined }),
+      pty.run({
+        command,
+        cwd: ws,
+        env: { HOME: home, DATA_DIR: data },
+        timeoutMs: 60_000,
+        signal: new AbortController().signal,
+        callId: `c${++calls}`,
+        sessionId: 's1',
+        onData: () => undefined,
+      }),
   };
 }
 
@@ -224,7 +233,15 @@ describe.skipIf(!BWRAP.ok)('OS sandbox: destructive commands the blacklist would
       const make = (scan: () => string[]) => {
         const sandbox = testSandbox({ home, dataDir: data, socketScan: scan }).wrapperFor(() => roots)!;
         const pty = new PtyCommandRunner({ logDir: join(root, 'logs'), sandbox });
-        return pty.run({ command: connect, cwd: ws, timeoutMs: 60_000, signal: new AbortController().signal, callId: `c${++calls}`, sessionId: 's1', onData: () => undefined });
+        return pty.run({
+          command: connect,
+          cwd: ws,
+          timeoutMs: 60_000,
+          signal: new AbortController().signal,
+          callId: `c${++calls}`,
+          sessionId: 's1',
+          onData: () => undefined,
+        });
       };
       const covered = await make(() => systemSockets([join(root, 'run')]));
       expect(covered.output).toContain('BLOCKED');

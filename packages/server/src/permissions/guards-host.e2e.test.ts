@@ -82,14 +82,21 @@ describe('guards in the real server', () => {
     const winner = replies[0]!.ok ? { name: 'alice', decision: 'allow_once' } : { name: 'carol', decision: 'deny_once' };
 
     for (const client of [alice, carol, bob]) {
-      expect(await client.waitFor((e) => e.type === 'permission_resolved')).toMatchObject({ requestId: asked.requestId, by: winner.name, decision: winner.decision, reason: 'answered' });
+      expect(await client.waitFor((e) => e.type === 'permission_resolved')).toMatchObject({
+        requestId: asked.requestId,
+        by: winner.name,
+        decision: winner.decision,
+        reason: 'answered',
+      });
       await client.waitFor(turnDone);
     }
     const unknown = await alice.request('permission:respond', { sessionId, requestId: 'no-such-request', decision: 'allow_once' });
     expect(unknown).toMatchObject({ ok: false, error: { code: 'not_found' } });
 
     const { records } = await alice.ok('audit:query', { sessionId });
-    expect(records).toEqual([expect.objectContaining({ tool: 'run_command', decision: winner.decision, decidedBy: winner.name, isError: winner.decision === 'deny_once' })]);
+    expect(records).toEqual([
+      expect.objectContaining({ tool: 'run_command', decision: winner.decision, decidedBy: winner.name, isError: winner.decision === 'deny_once' }),
+    ]);
   });
 
   it('a driver attaching while a request is open sees it in the replay and answers it', async () => {

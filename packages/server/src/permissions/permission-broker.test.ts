@@ -48,7 +48,14 @@ describe('PermissionBroker', () => {
       expect(broker.respond('req-1', decision, 'npm *', 'ana')).toEqual({ ok: true });
       const lasting = decision.endsWith('session') || decision.endsWith('forever');
       expect(await answer).toEqual({ requestId: 'req-1', decision, by: 'ana', reason: 'answered', ...(lasting ? { scope: 'npm *' } : {}) });
-      expect(events[1]).toEqual({ type: 'permission_resolved', requestId: 'req-1', decision, by: 'ana', reason: 'answered', ...(lasting ? { scope: 'npm *' } : {}) });
+      expect(events[1]).toEqual({
+        type: 'permission_resolved',
+        requestId: 'req-1',
+        decision,
+        by: 'ana',
+        reason: 'answered',
+        ...(lasting ? { scope: 'npm *' } : {}),
+      });
     },
   );
 

@@ -26,9 +26,7 @@ export interface PermissionAnswer {
 
 export type PendingPermission = Omit<EventOf<'permission_request'>, 'sessionId' | 'seq' | 'ts' | 'ephemeral'>;
 
-export type RespondResult =
-  | { ok: true }
-  | { ok: false; error: 'not_found' | 'conflict' | 'bad_request'; message: string };
+export type RespondResult = { ok: true } | { ok: false; error: 'not_found' | 'conflict' | 'bad_request'; message: string };
 
 export interface PermissionBrokerOptions {
   /** Appends an event to the session (stamped, logged, broadcast to every attached client). */

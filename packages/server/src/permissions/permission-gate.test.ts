@@ -139,7 +139,12 @@ describe('createPermissionGate', () => {
     expect(verdict).toBeUndefined();
     await clock.advance(1_000);
     await until(() => verdict !== undefined, 'the verdict');
-    expect(verdict).toEqual({ allow: false, reason: 'permission request timed out after 60 s (automatic deny)', stopTurn: 'permission_timeout', outcome: 'timeout' });
+    expect(verdict).toEqual({
+      allow: false,
+      reason: 'permission request timed out after 60 s (automatic deny)',
+      stopTurn: 'permission_timeout',
+      outcome: 'timeout',
+    });
     expect(events.at(-1)).toMatchObject({ type: 'permission_resolved', decision: 'deny_once', by: 'system', reason: 'timeout' });
     expect(decisions.at(-1)).toMatchObject({ decision: 'timeout', allowed: false });
   });

@@ -81,7 +81,10 @@ describe('PermissionStore', () => {
 
     await writeFile(
       path.join(dataDir, 'permissions.json'),
-      JSON.stringify({ version: 1, workspaces: { '/w': [{ id: 'a', tool: 'x', match: 'tool', effect: 'allow', by: 'ana', createdAt: 't' }, { nonsense: true }] } }),
+      JSON.stringify({
+        version: 1,
+        workspaces: { '/w': [{ id: 'a', tool: 'x', match: 'tool', effect: 'allow', by: 'ana', createdAt: 't' }, { nonsense: true }] },
+      }),
     );
     const partial = await PermissionStore.open({ dataDir });
     expect(partial.rulesFor('/w')).toHaveLength(1);

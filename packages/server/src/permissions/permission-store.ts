@@ -52,7 +52,9 @@ export class PermissionStore {
       await mkdir(options.dataDir, { recursive: true });
       await store.load();
     } catch (error) {
-      throw new Error(`cannot read stored permissions ${store.file}: ${(error as Error).message}; check that the data directory is readable and writable`, { cause: error });
+      throw new Error(`cannot read stored permissions ${store.file}: ${(error as Error).message}; check that the data directory is readable and writable`, {
+        cause: error,
+      });
     }
     return store;
   }
@@ -104,7 +106,11 @@ export class PermissionStore {
         await this.save(next);
         return { ok: true as const, removed };
       }
-      return { ok: false as const, error: 'not_found' as const, message: `no stored permission has id ${JSON.stringify(id)}; list them with \`tandem permissions list\`` };
+      return {
+        ok: false as const,
+        error: 'not_found' as const,
+        message: `no stored permission has id ${JSON.stringify(id)}; list them with \`tandem permissions list\``,
+      };
     });
   }
 

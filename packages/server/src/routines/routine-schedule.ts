@@ -21,7 +21,9 @@ export function parseSchedule(schedule: string, timezone: string): RoutineSchedu
   if (!once) {
     const fields = text.split(/\s+/).length;
     if (fields !== 5 && fields !== 6) {
-      throw new Error(`"${schedule}" has ${fields} fields; a schedule is a cron expression of 5 fields (min hour day month weekday), 6 with seconds first, or an ISO date-time such as 2026-12-24T18:00`);
+      throw new Error(
+        `"${schedule}" has ${fields} fields; a schedule is a cron expression of 5 fields (min hour day month weekday), 6 with seconds first, or an ISO date-time such as 2026-12-24T18:00`,
+      );
     }
   }
   let cron: Cron;

@@ -36,7 +36,14 @@ async function setUp(options: { routines?: Routine[]; sessions?: Record<string, 
   const clock = new FakeClock(START);
   const sessions = options.sessions ?? { s1: new FakeSession() };
   const store = new RoutineStore(dir.path);
-  scheduler = new RoutineScheduler({ store, clock, sessions: { get: (id) => sessions[id] }, graceMs: options.graceMs ?? 10 * 60_000, defaultTimezone: 'Europe/Berlin', logger: pino({ level: 'silent' }) });
+  scheduler = new RoutineScheduler({
+    store,
+    clock,
+    sessions: { get: (id) => sessions[id] },
+    graceMs: options.graceMs ?? 10 * 60_000,
+    defaultTimezone: 'Europe/Berlin',
+    logger: pino({ level: 'silent' }),
+  });
   await scheduler.start();
   const onDisk = async () => (JSON.parse(await readFile(join(dir!.path, 'routines.json'), 'utf8')) as { routines: Routine[] }).routines;
   return { clock, sessions, scheduler, store, onDisk, s1: sessions.s1! };
@@ -73,9 +80,15 @@ describe('routines: schedules', () => {
 
   it('refuses a bad schedule, zone, past time or duplicate name with a sentence that says what to fix', async () => {
     const { scheduler } = await setUp();
-    await expect(scheduler.create({ name: 'a', schedule: '0 9 * *', prompt: 'x' }, 's1', 'm')).rejects.toThrow('has 4 fields; a schedule is a cron expression of 5 fields');
-    await expect(scheduler.create({ name: 'a', schedule: '61 9 * * *', prompt: 'x' }, 's1', 'm')).rejects.toThrow('is not a valid schedule: Invalid value for minute: 61');
-    await expect(scheduler.create({ name: 'a', schedule: '0 9 * * *', prompt: 'x', timezone: 'Mars/Base' }, 's1', 'm')).rejects.toThrow('"Mars/Base" is not an IANA time zone');
+    await expect(scheduler.create({ name: 'a', schedule: '0 9 * *', prompt: 'x' }, 's1', 'm')).rejects.toThrow(
+      'has 4 fields; a schedule is a cron expression of 5 fields',
+    );
+    await expect(scheduler.create({ name: 'a', schedule: '61 9 * * *', prompt: 'x' }, 's1', 'm')).rejects.toThrow(
+      'is not a valid schedule: Invalid value for minute: 61',
+    );
+    await expect(scheduler.create({ name: 'a', schedule: '0 9 * * *', prompt: 'x', timezone: 'Mars/Base' }, 's1', 'm')).rejects.toThrow(
+      '"Mars/Base" is not an IANA time zone',
+    );
     await expect(scheduler.create({ name: 'a', schedule: '2020-01-01T09:00', prompt: 'x' }, 's1', 'm')).rejects.toThrow('never runs again');
     await scheduler.create({ name: 'a', schedule: '0 9 * * *', prompt: 'x' }, 's1', 'm');
     await expect(scheduler.create({ name: 'a', schedule: '0 10 * * *', prompt: 'y' }, 's1', 'm')).rejects.toThrow('a routine named "a" already exists');

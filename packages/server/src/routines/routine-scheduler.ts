@@ -157,7 +157,12 @@ export class RoutineScheduler implements RoutineHost {
     const runs: RoutineRun[] = [];
     if (skippedOver > 0) runs.push({ dueAt: routine.nextRunAt!, at, outcome: 'missed', detail: `${skippedOver} run(s) missed while the server was down` });
     if (late > this.options.graceMs) {
-      runs.push({ dueAt: new Date(latest).toISOString(), at, outcome: 'missed', detail: `${Math.round(late / 1000)} s late, past the ${Math.round(this.options.graceMs / 1000)} s grace window` });
+      runs.push({
+        dueAt: new Date(latest).toISOString(),
+        at,
+        outcome: 'missed',
+        detail: `${Math.round(late / 1000)} s late, past the ${Math.round(this.options.graceMs / 1000)} s grace window`,
+      });
       await this.advance(routine.id, runs, following, `missed the run due ${isoInZone(latest, routine.timezone)} (the server was down)`);
       return;
     }

@@ -43,7 +43,10 @@ export class SecretStore {
     if (!existsSync(keyPath)) writeFileSync(keyPath, randomBytes(32), { mode: 0o600, flag: 'wx' });
     if ((statSync(keyPath).mode & 0o077) !== 0) chmodSync(keyPath, 0o600);
     const key = readFileSync(keyPath);
-    if (key.length !== 32) throw new Error(`${keyPath} is not a 32-byte key (it has ${key.length} bytes); the secrets in ${SECRET_VALUES_FILE} cannot be read. Restore the key file, or delete both files and add the secrets again.`);
+    if (key.length !== 32)
+      throw new Error(
+        `${keyPath} is not a 32-byte key (it has ${key.length} bytes); the secrets in ${SECRET_VALUES_FILE} cannot be read. Restore the key file, or delete both files and add the secrets again.`,
+      );
     return new SecretStore(dataDir, key, readValues(join(dataDir, SECRET_VALUES_FILE)));
   }
 

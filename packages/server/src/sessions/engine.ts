@@ -1,14 +1,5 @@
 import type { ModelInfo, SessionEvent } from '@tandem/shared';
-import type {
-  AnyTool,
-  Clock,
-  EngineEvent,
-  FileBaselines,
-  Message,
-  ModelClient,
-  PathResolver,
-  TurnOptions,
-} from '@tandem/core';
+import type { AnyTool, Clock, EngineEvent, FileBaselines, Message, ModelClient, PathResolver, TurnOptions } from '@tandem/core';
 
 export interface ConversationFold {
   apply(event: SessionEvent): void;

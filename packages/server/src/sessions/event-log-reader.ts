@@ -12,10 +12,7 @@ export interface LogReadProblem {
  * cut short by a crash) is reported through `onProblem` and skipped, never fatal.
  * A missing file reads as empty.
  */
-export async function* readEventLog(
-  path: string,
-  onProblem: (problem: LogReadProblem) => void,
-): AsyncGenerator<SessionEvent> {
+export async function* readEventLog(path: string, onProblem: (problem: LogReadProblem) => void): AsyncGenerator<SessionEvent> {
   const stream = createReadStream(path, { encoding: 'utf8' });
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('open', () => resolve(true));

@@ -75,7 +75,12 @@ describe('SessionLog', () => {
     expect(seen).toEqual([]);
     expect(await log.after(0)).toEqual([]);
     await log.flush();
-    expect(seen.map((s) => [s.seq, s.ephemeral])).toEqual([[1, false], [2, false], [2, true], [3, false]]);
+    expect(seen.map((s) => [s.seq, s.ephemeral])).toEqual([
+      [1, false],
+      [2, false],
+      [2, true],
+      [3, false],
+    ]);
     // Each event's line was on disk when it became visible.
     for (const s of seen.filter((s) => !s.ephemeral)) expect(s.linesOnDisk).toBeGreaterThanOrEqual(s.seq);
     expect((await log.after(0)).map((e) => e.seq)).toEqual([1, 2, 3]);

@@ -61,9 +61,7 @@ export class SessionManager {
     try {
       metas = await this.index.load();
     } catch (err) {
-      throw new Error(
-        `cannot read the session index ${this.index.path}: ${err instanceof Error ? err.message : String(err)}; fix or move the file`,
-      );
+      throw new Error(`cannot read the session index ${this.index.path}: ${err instanceof Error ? err.message : String(err)}; fix or move the file`);
     }
     for (const meta of metas) {
       try {
@@ -76,7 +74,10 @@ export class SessionManager {
 
   async create(input: CreateSessionInput): Promise<Session> {
     const cwd = resolve(this.deps.defaultCwd, input.cwd ?? '.');
-    const isDir = await stat(cwd).then((s) => s.isDirectory(), () => false);
+    const isDir = await stat(cwd).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
     if (!isDir) throw new CommandError('bad_request', `cwd ${cwd} is not a directory on the server`);
     const model = input.model ?? (typeof this.deps.defaultModel === 'function' ? this.deps.defaultModel() : this.deps.defaultModel);
     try {

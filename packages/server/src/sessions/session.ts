@@ -1,13 +1,25 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { EPHEMERAL_EVENT_TYPES, type EventBody, type Role, type SessionEvent, type SessionInfo, type SessionStatus } from '@tandem/shared';
-import type { AnyTool, Clock, CommandRunner, EngineEvent, FileBaselines, Message, ModelClient, ToolGate, ToolServices, TurnLimits, TurnOptions } from '@tandem/core';
+import type {
+  AnyTool,
+  Clock,
+  CommandRunner,
+  EngineEvent,
+  FileBaselines,
+  Message,
+  ModelClient,
+  ToolGate,
+  ToolServices,
+  TurnLimits,
+  TurnOptions,
+} from '@tandem/core';
 import { CommandError } from '../handlers/command-error.js';
 import type { ConversationFold, GrantablePaths, ModelFactory, SessionEngine } from './engine.js';
 import { PartialText } from './partial-text.js';
 import { Presence } from './presence.js';
 import type { SessionMeta } from './session-index.js';
-import { SessionLog } from './session-log.js';
+import type { SessionLog } from './session-log.js';
 import { SessionTurn, TURN_END_TYPES, type TurnRequest } from './session-turn.js';
 
 /** The runner a session uses; the pty runner also accepts typed input and can kill everything. */
@@ -124,7 +136,18 @@ export class Session {
 
   info(): SessionInfo {
     const { id, title, cwd, model, createdAt, mode } = this.parts.meta;
-    return { id, title, cwd, model, createdAt, status: this.status, lastSeq: this.log.lastWrittenSeq, mode: mode ?? 'ask', clients: this.presence.list().length, ...(this.sandbox ? { sandbox: this.sandbox } : {}) };
+    return {
+      id,
+      title,
+      cwd,
+      model,
+      createdAt,
+      status: this.status,
+      lastSeq: this.log.lastWrittenSeq,
+      mode: mode ?? 'ask',
+      clients: this.presence.list().length,
+      ...(this.sandbox ? { sandbox: this.sandbox } : {}),
+    };
   }
 
   /**
@@ -310,9 +333,7 @@ export class Session {
     );
     this.turn = turn;
     // Normally the terminal event ends the turn (in emit); this covers a turn that failed before it started.
-    void turn.done
-      .catch((err: unknown) => this.parts.logger.error({ err, sessionId: this.id }, 'turn pump failed'))
-      .then(() => this.endTurn(turn));
+    void turn.done.catch((err: unknown) => this.parts.logger.error({ err, sessionId: this.id }, 'turn pump failed')).then(() => this.endTurn(turn));
   }
 
   /**

@@ -17,7 +17,8 @@ export function jobsContent(jobs: readonly JobInfo[], role: Role): PanelContent 
 }
 
 function jobRow(job: JobInfo): PanelRow {
-  const state = job.status === 'running' ? 'running' : job.status === 'stopped' ? `stopped (code ${job.exitCode ?? 'none'})` : `exited ${job.exitCode ?? 'none'}`;
+  const state =
+    job.status === 'running' ? 'running' : job.status === 'stopped' ? `stopped (code ${job.exitCode ?? 'none'})` : `exited ${job.exitCode ?? 'none'}`;
   return {
     key: job.jobId,
     text: `${job.jobId.padEnd(8)} ${state.padEnd(18)} ${clock(job.startedAt)}  ${job.command}`,

@@ -36,7 +36,10 @@ function itemRows(items: MemoryItemView[]): PanelRow[] {
 }
 
 function lines(markdown: string): string[] {
-  const trimmed = markdown.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').trimEnd();
+  const trimmed = markdown
+    .replace(/\r\n?/g, '\n')
+    .replace(/^\s*\n/, '')
+    .trimEnd();
   return trimmed ? trimmed.split('\n') : [];
 }
 

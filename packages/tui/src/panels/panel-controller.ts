@@ -78,20 +78,35 @@ export class PanelController {
     const sessionId = this.host.state().session?.id ?? '';
     switch (panel.kind) {
       case 'jobs':
-        return this.fetch(() => this.host.request('jobs:list', { sessionId }), (data) => {
-          this.host.dispatch({ kind: 'jobs', jobs: data.jobs });
-          return {};
-        });
+        return this.fetch(
+          () => this.host.request('jobs:list', { sessionId }),
+          (data) => {
+            this.host.dispatch({ kind: 'jobs', jobs: data.jobs });
+            return {};
+          },
+        );
       case 'permissions': {
         const workspace = this.host.state().session?.cwd;
-        return this.fetch(() => this.host.request('permissions:list', workspace ? { workspace } : {}), (data) => ({ permissions: data.permissions }));
+        return this.fetch(
+          () => this.host.request('permissions:list', workspace ? { workspace } : {}),
+          (data) => ({ permissions: data.permissions }),
+        );
       }
       case 'audit':
-        return this.fetch(() => this.host.request('audit:query', { sessionId, limit: AUDIT_LIMIT }), (data) => ({ audit: data.records }));
+        return this.fetch(
+          () => this.host.request('audit:query', { sessionId, limit: AUDIT_LIMIT }),
+          (data) => ({ audit: data.records }),
+        );
       case 'memory':
-        return this.fetch(() => this.host.request('memory:show', { sessionId }), (data) => ({ memory: data }));
+        return this.fetch(
+          () => this.host.request('memory:show', { sessionId }),
+          (data) => ({ memory: data }),
+        );
       case 'sessions':
-        return this.fetch(() => this.host.request('session:list', {}), (data) => ({ sessions: data.sessions }));
+        return this.fetch(
+          () => this.host.request('session:list', {}),
+          (data) => ({ sessions: data.sessions }),
+        );
     }
   }
 
@@ -112,9 +127,17 @@ export class PanelController {
     } else if (action.name === 'stop_job') {
       const job = this.host.state().jobs.find((candidate) => candidate.jobId === key);
       if (job && job.status !== 'running') return this.update({ message: { level: 'info', text: `${key} is not running (${job.status})` } });
-      this.run(() => this.host.request('job:stop', { sessionId, jobId: key }), `stop requested for ${key}`, () => this.load());
+      this.run(
+        () => this.host.request('job:stop', { sessionId, jobId: key }),
+        `stop requested for ${key}`,
+        () => this.load(),
+      );
     } else {
-      this.run(() => this.host.request('permissions:revoke', { id: key }), `revoked: ${text.replace(/\s+/g, ' ').trim()}`, () => this.load());
+      this.run(
+        () => this.host.request('permissions:revoke', { id: key }),
+        `revoked: ${text.replace(/\s+/g, ' ').trim()}`,
+        () => this.load(),
+      );
     }
   }
 

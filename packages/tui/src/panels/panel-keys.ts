@@ -40,6 +40,16 @@ export function moveSelection(selected: number, to: Extract<PanelIntent, { kind:
   const last = Math.max(0, rows - 1);
   const step = Math.max(1, page);
   const next =
-    to === 'up' ? selected - 1 : to === 'down' ? selected + 1 : to === 'page_up' ? selected - step : to === 'page_down' ? selected + step : to === 'first' ? 0 : last;
+    to === 'up'
+      ? selected - 1
+      : to === 'down'
+        ? selected + 1
+        : to === 'page_up'
+          ? selected - step
+          : to === 'page_down'
+            ? selected + step
+            : to === 'first'
+              ? 0
+              : last;
   return Math.min(last, Math.max(0, next));
 }

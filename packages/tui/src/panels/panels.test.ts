@@ -61,7 +61,10 @@ describe('panel contents', () => {
   });
 
   it('audit: newest first; time, tool, danger, decision by, duration, outcome, first line of the result', () => {
-    const content = auditContent([RECORD, { ...RECORD, id: 'a2', ts: '2026-01-01T11:00:00.000Z', isError: false, durationMs: 35, decidedBy: undefined, decision: 'auto' }]);
+    const content = auditContent([
+      RECORD,
+      { ...RECORD, id: 'a2', ts: '2026-01-01T11:00:00.000Z', isError: false, durationMs: 35, decidedBy: undefined, decision: 'auto' },
+    ]);
     expect(content.rows.map((row) => row.key)).toEqual(['a2', 'a1']);
     const row = content.rows[1]?.text ?? '';
     expect(row).toMatch(/run_command +dangerous +allow_once by ana +1\.2s ERROR exit code 1: 2 failing$/);
@@ -87,10 +90,17 @@ describe('panel contents', () => {
       { id: 'p1', kind: 'profile' as const, text: 'prefers short answers' },
     ];
     expect(memoryContent({ memory: '', history: '', items }).rows.map((row) => row.text)).toEqual([
-      '── MEMORY.md ──', '(empty)', '',
-      '── user profile ──', '- prefers short answers  (p1)', '',
-      '── agent notes ──', '- tests run with pnpm  (n1)', '',
-      '── HISTORY.md ──', '(empty)',
+      '── MEMORY.md ──',
+      '(empty)',
+      '',
+      '── user profile ──',
+      '- prefers short answers  (p1)',
+      '',
+      '── agent notes ──',
+      '- tests run with pnpm  (n1)',
+      '',
+      '── HISTORY.md ──',
+      '(empty)',
     ]);
   });
 });

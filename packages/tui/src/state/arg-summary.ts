@@ -5,16 +5,7 @@
  */
 const MAX_SUMMARY = 300;
 
-const PATH_TOOLS = new Set([
-  'read_file',
-  'write_file',
-  'edit_file',
-  'insert_line',
-  'delete_lines',
-  'delete_file',
-  'list_directory',
-  'get_file_info',
-]);
+const PATH_TOOLS = new Set(['read_file', 'write_file', 'edit_file', 'insert_line', 'delete_lines', 'delete_file', 'list_directory', 'get_file_info']);
 
 export function summarizeArgs(tool: string, args: unknown): string {
   const record = isRecord(args) ? args : null;

@@ -32,4 +32,3 @@ export function updateTool(state: ViewState, callId: string, update: (item: Tool
   if (index < 0) return state;
   return replaceAt(state, index, update(state.items[index] as ToolItem));
 }
-

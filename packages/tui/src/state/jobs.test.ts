@@ -4,7 +4,15 @@ import { MAX_JOBS } from './jobs.js';
 import { initialState, reduce, reduceAll, runningCommand } from './reducer.js';
 import type { ViewState } from './types.js';
 
-const SESSION: SessionInfo = { id: 's1', title: 'demo', cwd: '/w', model: 'openai/gpt-4.1-mini', createdAt: '2026-01-01T00:00:00.000Z', status: 'idle', lastSeq: 0 };
+const SESSION: SessionInfo = {
+  id: 's1',
+  title: 'demo',
+  cwd: '/w',
+  model: 'openai/gpt-4.1-mini',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  status: 'idle',
+  lastSeq: 0,
+};
 
 let seq = 0;
 function ev(body: Record<string, unknown>): SessionEvent {
@@ -17,7 +25,11 @@ function start(): ViewState {
   return reduce(initialState({ url: 'u', me: 'ana', role: 'driver' }), { kind: 'attached', session: SESSION, role: 'driver' });
 }
 
-const fold = (state: ViewState, events: SessionEvent[]) => reduceAll(state, events.map((event) => ({ kind: 'event' as const, event })));
+const fold = (state: ViewState, events: SessionEvent[]) =>
+  reduceAll(
+    state,
+    events.map((event) => ({ kind: 'event' as const, event })),
+  );
 
 describe('background jobs in the view state', () => {
   it('follows job_started and job_exited, and still notes them in the transcript', () => {
@@ -39,7 +51,10 @@ describe('background jobs in the view state', () => {
   });
 
   it('an exit without a stop is "exited" with its code; an unknown job changes nothing', () => {
-    let state = fold(start(), [ev({ type: 'job_started', jobId: 'job-1', command: 'make', logPath: '/l' }), ev({ type: 'job_exited', jobId: 'job-1', exitCode: 2 })]);
+    let state = fold(start(), [
+      ev({ type: 'job_started', jobId: 'job-1', command: 'make', logPath: '/l' }),
+      ev({ type: 'job_exited', jobId: 'job-1', exitCode: 2 }),
+    ]);
     expect(state.jobs[0]).toMatchObject({ status: 'exited', exitCode: 2 });
     const before = state.jobs;
     state = fold(state, [ev({ type: 'job_exited', jobId: 'job-9', exitCode: 0 })]);

@@ -16,8 +16,8 @@ export function jobStarted(state: ViewState, event: EventOf<'job_started'>): Vie
 
 export function jobExited(state: ViewState, event: EventOf<'job_exited'>): ViewState {
   if (!state.jobs.some((job) => job.jobId === event.jobId)) return state;
-  const jobs = state.jobs.map((job): JobInfo =>
-    job.jobId === event.jobId ? { ...job, status: event.stoppedBy ? 'stopped' : 'exited', exitCode: event.exitCode } : job,
+  const jobs = state.jobs.map(
+    (job): JobInfo => (job.jobId === event.jobId ? { ...job, status: event.stoppedBy ? 'stopped' : 'exited', exitCode: event.exitCode } : job),
   );
   return { ...state, jobs };
 }

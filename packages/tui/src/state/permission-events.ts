@@ -50,4 +50,3 @@ export function permissionResolved(state: ViewState, event: EventOf<'permission_
     lastResolved: { requestId: event.requestId, tool, decision: event.decision, by: event.by },
   };
 }
-

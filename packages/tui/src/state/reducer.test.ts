@@ -35,7 +35,10 @@ function start(): ViewState {
 }
 
 function fold(events: SessionEvent[], state = start()): ViewState {
-  return reduceAll(state, events.map((event): Action => ({ kind: 'event', event })));
+  return reduceAll(
+    state,
+    events.map((event): Action => ({ kind: 'event', event })),
+  );
 }
 
 /** A whole turn: a question, a streamed preamble, a command with live output, a streamed answer. */
@@ -235,7 +238,13 @@ describe('reduce: status and notices', () => {
   it('tracks presence, context use and compaction', () => {
     const state = fold(
       stamp([
-        { type: 'presence', clients: [{ id: 'a', name: 'ana@box', role: 'driver' }, { id: 'b', name: 'bo@pc', role: 'viewer' }] },
+        {
+          type: 'presence',
+          clients: [
+            { id: 'a', name: 'ana@box', role: 'driver' },
+            { id: 'b', name: 'bo@pc', role: 'viewer' },
+          ],
+        },
         { type: 'context_usage', usedTokens: 80_000, windowTokens: 100_000, percent: 80 },
         { type: 'compaction', foldedMessages: 12, tokensBefore: 80_000, tokensAfter: 20_000, summary: 's' },
       ]),
@@ -293,7 +302,16 @@ describe('reduce: status and notices', () => {
     const state = fold(
       stamp([
         { type: 'turn_started', turnId: 't1', model: 'openai/gpt-4.1-mini' },
-        { type: 'tool_call', turnId: 't1', iteration: 1, callId: 'c1', tool: 'run_command', args: { command: 'ls -la' }, danger: 'dangerous', reason: 'read-only command: ls' },
+        {
+          type: 'tool_call',
+          turnId: 't1',
+          iteration: 1,
+          callId: 'c1',
+          tool: 'run_command',
+          args: { command: 'ls -la' },
+          danger: 'dangerous',
+          reason: 'read-only command: ls',
+        },
         { type: 'session_configured', by: 'bo', mode: 'read-only', title: 'renamed' },
         { type: 'conversation_cleared', by: 'bo' },
       ]),

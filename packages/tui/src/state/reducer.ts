@@ -5,16 +5,7 @@ import { MAX_ITEMS, notice, pushItem, replaceAt, updateTool } from './items.js';
 import { jobExited, jobStarted, jobsListed } from './jobs.js';
 import { permissionRequest, permissionResolved } from './permission-events.js';
 import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
-import type {
-  AssistantItem,
-  ConnectionStatus,
-  NoticeLevel,
-  RunInProgress,
-  ToolItem,
-  ResultExcerpt,
-  ToolStatus,
-  ViewState,
-} from './types.js';
+import type { AssistantItem, ConnectionStatus, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
 
 /**
  * The whole view is a pure fold: `state = actions.reduce(reduce, initialState(...))`.
@@ -87,10 +78,7 @@ export function reduceAll(state: ViewState, actions: Iterable<Action>): ViewStat
 }
 
 function attached(state: ViewState, session: SessionInfo, role: Role): ViewState {
-  const base =
-    state.session && state.session.id !== session.id
-      ? initialState({ url: state.url, me: state.me, role })
-      : state;
+  const base = state.session && state.session.id !== session.id ? initialState({ url: state.url, me: state.me, role }) : state;
   // A streamed answer in progress is re-sent whole (one text_delta) after attaching: drop ours.
   const items = base.items.filter((item) => !(item.kind === 'assistant' && !item.final));
   return {
@@ -160,9 +148,7 @@ function applyEvent(state: ViewState, event: SessionEvent): ViewState {
         run: state.run ? { ...state.run, model: event.to } : null,
       };
     case 'usage':
-      return state.run && state.run.turnId === event.turnId
-        ? { ...state, run: { ...state.run, usage: addUsage(state.run.usage, event) } }
-        : state;
+      return state.run && state.run.turnId === event.turnId ? { ...state, run: { ...state.run, usage: addUsage(state.run.usage, event) } } : state;
     case 'context_usage':
       return { ...state, context: { percent: event.percent, usedTokens: event.usedTokens, windowTokens: event.windowTokens } };
     case 'conversation_cleared':
@@ -288,7 +274,11 @@ function toolResult(state: ViewState, event: EventOf<'tool_result'>): ViewState 
 
 /** A few lines of a tool's output, blank lines at either end dropped. */
 export function excerpt(output: string, from: 'head' | 'tail'): ResultExcerpt {
-  const lines = stripAnsi(output).replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
+  const lines = stripAnsi(output)
+    .replace(/\r\n?/g, '\n')
+    .replace(/^\s*\n/, '')
+    .replace(/\s+$/, '')
+    .split('\n');
   if (lines.length === 1 && lines[0] === '') return { lines: [], omitted: 0, from };
   const kept = from === 'tail' ? lines.slice(-RESULT_LINES) : lines.slice(0, RESULT_LINES);
   return { lines: kept, omitted: lines.length - kept.length, from };

@@ -18,7 +18,17 @@ describe('one-line bars shorten instead of being cut', () => {
     expect(fitParts(parts, 100, ' | ', '')).toBe('conn | title | turn | others');
     expect(fitParts(parts, 20, ' | ', '')).toBe('conn | title | turn');
     expect(fitParts(parts, 12, ' | ', '')).toBe('conn | turn');
-    expect(fitParts([{ text: 'a long part', priority: 1, short: 'short' }, { text: 'x', priority: 5 }], 10, ' | ', '')).toBe('short | x');
+    expect(
+      fitParts(
+        [
+          { text: 'a long part', priority: 1, short: 'short' },
+          { text: 'x', priority: 5 },
+        ],
+        10,
+        ' | ',
+        '',
+      ),
+    ).toBe('short | x');
   });
 
   it('counts tags as nothing and escaped braces as one column', () => {
@@ -59,8 +69,13 @@ describe('one-line bars shorten instead of being cut', () => {
   });
 
   it('a lost connection counts down to the next attempt', () => {
-    const lost: ViewState = { ...state, connection: { status: 'reconnecting', attempt: 3, reason: 'server not reachable (connection refused)', retryAt: 10_500 } };
-    expect(plain(formatStatus(lost, 0, { now: 8_000, width: 200 }))).toContain('○ http://127.0.0.1:7777 lost: server not reachable (connection refused) · retry 3 in 3 s');
+    const lost: ViewState = {
+      ...state,
+      connection: { status: 'reconnecting', attempt: 3, reason: 'server not reachable (connection refused)', retryAt: 10_500 },
+    };
+    expect(plain(formatStatus(lost, 0, { now: 8_000, width: 200 }))).toContain(
+      '○ http://127.0.0.1:7777 lost: server not reachable (connection refused) · retry 3 in 3 s',
+    );
     expect(plain(formatStatus(lost, 0, { now: 8_000, width: 40 }))).toContain('○ lost · retry in 3 s');
   });
 
@@ -89,7 +104,18 @@ describe('the permission dialog on a small screen', () => {
     const lines = formatPermission(request, { role: 'driver', now: Date.parse('2026-01-01T00:00:30.000Z'), more: 0, focus: 'ready', width: 56, maxLines: 10 });
     expect(rowsOf(lines, 56)).toBeLessThanOrEqual(10);
     const text = lines.map(plain).join('\n');
-    for (const part of ['Permission needed: run_command', 'apply to:', 'auto-deny in 30 s', '(+29 more)', '[y] once', '[s] session', '[a] forever', '[n] deny once', '[d] deny forever', 'F2 or Enter on empty line: answer here']) {
+    for (const part of [
+      'Permission needed: run_command',
+      'apply to:',
+      'auto-deny in 30 s',
+      '(+29 more)',
+      '[y] once',
+      '[s] session',
+      '[a] forever',
+      '[n] deny once',
+      '[d] deny forever',
+      'F2 or Enter on empty line: answer here',
+    ]) {
       expect(text).toContain(part);
     }
     expect(text).toMatch(/… \(\d+ more lines; a taller terminal shows them\)/);

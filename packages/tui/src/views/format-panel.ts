@@ -15,19 +15,27 @@ export function formatPanel(content: PanelContent, panel: PanelState, height: nu
   if (panel.loading && content.rows.length === 0) lines.push(dim('loading…'));
   else if (content.rows.length === 0) lines.push(dim(esc(content.empty)));
   else {
-    const top = content.selectable ? windowTop(panel.selected, content.rows.length, listHeight) : Math.min(panel.selected, Math.max(0, content.rows.length - listHeight));
+    const top = content.selectable
+      ? windowTop(panel.selected, content.rows.length, listHeight)
+      : Math.min(panel.selected, Math.max(0, content.rows.length - listHeight));
     for (const [offset, row] of content.rows.slice(top, top + listHeight).entries()) {
       const text = esc(clip(row.text, width - 2));
       lines.push(content.selectable && top + offset === panel.selected ? `{inverse}${text}{/inverse}` : toned(row, text));
     }
-    if (!content.selectable && content.rows.length > listHeight) lines.push(dim(`lines ${top + 1}–${Math.min(content.rows.length, top + listHeight)} of ${content.rows.length}`));
+    if (!content.selectable && content.rows.length > listHeight)
+      lines.push(dim(`lines ${top + 1}–${Math.min(content.rows.length, top + listHeight)} of ${content.rows.length}`));
   }
   lines.push('');
   const selected = content.selectable ? content.rows[panel.selected] : undefined;
   lines.push(selected?.detail ? dim(esc(clip(selected.detail, width))) : '');
   if (panel.message) lines.push(panel.message.level === 'error' ? color('red', `✗ ${esc(panel.message.text)}`) : color('green', esc(panel.message.text)));
   else if (content.note) lines.push(color('magenta', esc(content.note)));
-  const keys = [content.selectable ? '↑↓ select' : '↑↓ PgUp/PgDn scroll', ...content.actions.map((action) => bold(esc(action.label))), 'g refresh', 'Esc close'];
+  const keys = [
+    content.selectable ? '↑↓ select' : '↑↓ PgUp/PgDn scroll',
+    ...content.actions.map((action) => bold(esc(action.label))),
+    'g refresh',
+    'Esc close',
+  ];
   lines.push(dim(keys.join(' · ')));
   return lines;
 }

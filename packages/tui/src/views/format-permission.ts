@@ -59,7 +59,9 @@ export function formatPermission(request: PendingPermission, options: Permission
     const room = Math.max(12, Math.floor((width - 32) / shownCount));
     const one = (scope: string) => clipText(scope.replace(/\s*\r?\n\s*/g, ' ⏎ '), room);
     const from = Math.min(Math.max(0, chosen - 1), scopes.length - shownCount);
-    const window = scopes.slice(from, from + shownCount).map((scope, i) => (from + i === chosen ? bold(color('cyan', `[${esc(one(scope))}]`)) : dim(esc(one(scope)))));
+    const window = scopes
+      .slice(from, from + shownCount)
+      .map((scope, i) => (from + i === chosen ? bold(color('cyan', `[${esc(one(scope))}]`)) : dim(esc(one(scope)))));
     const hidden = scopes.length - shownCount;
     const shown = window.join(dim(' · ')) + (hidden > 0 ? dim(` (+${hidden} more)`) : '');
     foot.push(`${dim('s / a / d apply to:')} ${shown}${scopes.length > 1 && options.role === 'driver' && width >= 70 ? dim('   (Tab: another scope)') : ''}`);
@@ -74,7 +76,10 @@ function choiceLines(width: number, focus: DialogFocusView): string[] {
   const paint = focus === 'focused' ? key : (letter: string) => dim(`[${letter}]`);
   const lines =
     width >= 64
-      ? [`${paint('y')} allow once   ${paint('s')} allow for this session   ${paint('a')} allow forever`, `${paint('n')} deny once    ${paint('d')} deny forever`]
+      ? [
+          `${paint('y')} allow once   ${paint('s')} allow for this session   ${paint('a')} allow forever`,
+          `${paint('n')} deny once    ${paint('d')} deny forever`,
+        ]
       : [`${paint('y')} once ${paint('s')} session ${paint('a')} forever`, `${paint('n')} deny once ${paint('d')} deny forever`];
   lines.push(focusLine(focus, width));
   return lines;
@@ -85,7 +90,10 @@ function focusLine(focus: DialogFocusView, width: number): string {
     case 'focused':
       return color('cyan', width >= 64 ? '▶ this dialog has the keys · Esc: back to the input line' : '▶ keys answer here · Esc: input line');
     case 'ready':
-      return color('magenta', width >= 64 ? 'F2 or Enter on the empty line: answer here · typing goes to the input line' : 'F2 or Enter on empty line: answer here');
+      return color(
+        'magenta',
+        width >= 64 ? 'F2 or Enter on the empty line: answer here · typing goes to the input line' : 'F2 or Enter on empty line: answer here',
+      );
     case 'too_soon':
       return dim('typing goes to the input line; F2 answers in a moment');
     case 'input_has_text':
@@ -95,9 +103,7 @@ function focusLine(focus: DialogFocusView, width: number): string {
 
 /** Screen rows `lines` take at `width` columns (long lines wrap). */
 export function rowsOf(lines: readonly string[], width: number): number {
-  return lines
-    .flatMap((line) => line.split('\n'))
-    .reduce((sum, line) => sum + Math.max(1, Math.ceil(visibleWidth(line) / Math.max(1, width))), 0);
+  return lines.flatMap((line) => line.split('\n')).reduce((sum, line) => sum + Math.max(1, Math.ceil(visibleWidth(line) / Math.max(1, width))), 0);
 }
 
 function clipText(text: string, width: number): string {
@@ -167,6 +173,6 @@ function key(letter: string): string {
 }
 
 function short(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

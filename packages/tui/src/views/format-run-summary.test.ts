@@ -3,7 +3,11 @@ import type { RunSummaryItem } from '../state/types.js';
 import { formatRunSummary, SUMMARY_MAX_WIDTH } from './format-run-summary.js';
 
 /** What the terminal shows: tags gone, {open}/{close} back to braces. */
-const plain = (line: string) => line.replace(/\{(?!open\}|close\})\/?[a-z-]+\}/g, '').replace(/\{open\}/g, '{').replace(/\{close\}/g, '}');
+const plain = (line: string) =>
+  line
+    .replace(/\{(?!open\}|close\})\/?[a-z-]+\}/g, '')
+    .replace(/\{open\}/g, '{')
+    .replace(/\{close\}/g, '}');
 
 const ITEM: RunSummaryItem = {
   kind: 'run_summary',
@@ -39,7 +43,10 @@ describe('the run summary box', () => {
   });
 
   it('never gets wider than SUMMARY_MAX_WIDTH, cutting long calls, and escapes tags', () => {
-    const lines = formatRunSummary({ ...ITEM, calls: [{ callId: 'x', tool: 'run_command', summary: `echo {bold}${'y'.repeat(300)}`, status: 'ok', durationMs: 5 }] });
+    const lines = formatRunSummary({
+      ...ITEM,
+      calls: [{ callId: 'x', tool: 'run_command', summary: `echo {bold}${'y'.repeat(300)}`, status: 'ok', durationMs: 5 }],
+    });
     for (const line of lines) expect([...plain(line)].length).toBe(SUMMARY_MAX_WIDTH);
     expect(lines.join('\n')).toContain('echo {open}bold{close}');
     expect(lines.map(plain).some((line) => line.includes('…'))).toBe(true);

@@ -123,15 +123,54 @@ export function formatHelp(state: ViewState, options: { width?: number; dialog?:
   const width = options.width ?? Number.POSITIVE_INFINITY;
   if (options.flash) return color('magenta', ` ${esc(options.flash)}`);
   const hints = (parts: Array<[string, number, string?]>) =>
-    dim(fitParts(parts.map(([text, priority, short]) => ({ text, priority, ...(short ? { short } : {}) })), width, ' · '));
-  if (options.confirming) return hints([['y yes', 9], ['n or Esc no', 9]]);
-  if (state.role === 'viewer') return hints([['watching', 9], ['PgUp/PgDn scroll', 5], ['F3 jobs', 3], ['F6 memory', 3], ['F7 sessions', 2], ['Ctrl-D or Ctrl-C quit', 8]]);
+    dim(
+      fitParts(
+        parts.map(([text, priority, short]) => ({ text, priority, ...(short ? { short } : {}) })),
+        width,
+        ' · ',
+      ),
+    );
+  if (options.confirming)
+    return hints([
+      ['y yes', 9],
+      ['n or Esc no', 9],
+    ]);
+  if (state.role === 'viewer')
+    return hints([
+      ['watching', 9],
+      ['PgUp/PgDn scroll', 5],
+      ['F3 jobs', 3],
+      ['F6 memory', 3],
+      ['F7 sessions', 2],
+      ['Ctrl-D or Ctrl-C quit', 8],
+    ]);
   if (state.pendingPermissions.length > 0) {
-    if (options.dialog === 'focused') return hints([['y allow once', 9], ['s session', 9], ['a forever', 9], ['n deny', 9], ['d deny forever', 9], ['Tab scope', 5], ['Esc back to input', 6]]);
-    if (options.dialog === 'input_has_text') return hints([['permission waiting: send or clear the input line, then F2 answers it', 9, 'permission waiting: clear the line, then F2'], ['Ctrl-C cancel turn', 4]]);
-    return hints([['permission waiting: F2 or Enter on the empty line to answer', 9, 'permission waiting: F2 answers it'], ['Ctrl-C cancel turn', 4]]);
+    if (options.dialog === 'focused')
+      return hints([
+        ['y allow once', 9],
+        ['s session', 9],
+        ['a forever', 9],
+        ['n deny', 9],
+        ['d deny forever', 9],
+        ['Tab scope', 5],
+        ['Esc back to input', 6],
+      ]);
+    if (options.dialog === 'input_has_text')
+      return hints([
+        ['permission waiting: send or clear the input line, then F2 answers it', 9, 'permission waiting: clear the line, then F2'],
+        ['Ctrl-C cancel turn', 4],
+      ]);
+    return hints([
+      ['permission waiting: F2 or Enter on the empty line to answer', 9, 'permission waiting: F2 answers it'],
+      ['Ctrl-C cancel turn', 4],
+    ]);
   }
-  if (state.commandFocus) return hints([['Enter types the line + Enter into the command', 9], ['Ctrl-T or Esc back to chat', 8], ['Ctrl-C cancel turn', 6]]);
+  if (state.commandFocus)
+    return hints([
+      ['Enter types the line + Enter into the command', 9],
+      ['Ctrl-T or Esc back to chat', 8],
+      ['Ctrl-C cancel turn', 6],
+    ]);
   const cancel: [string, number] = [state.turn.phase === 'idle' ? 'Ctrl-C quit' : 'Ctrl-C cancel turn', 8];
   const focus: Array<[string, number]> = state.turn.phase === 'running_tool' && state.turn.tool === 'run_command' ? [['Ctrl-T type into command', 7]] : [];
   return hints([

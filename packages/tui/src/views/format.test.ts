@@ -22,9 +22,7 @@ describe('transcript formatting', () => {
     expect(formatRunCall({ callId: 'c', tool: 'run_command', summary: 'go test', status: 'ok', durationMs: 2100 }, 0)).toBe(
       '[1] run_command("go test") → OK (2.1s)',
     );
-    expect(formatRunCall({ callId: 'c', tool: 'read_file', summary: 'a.ts', status: 'error', durationMs: 12 }, 1)).toBe(
-      '[2] read_file("a.ts") → ERROR (12ms)',
-    );
+    expect(formatRunCall({ callId: 'c', tool: 'read_file', summary: 'a.ts', status: 'error', durationMs: 12 }, 1)).toBe('[2] read_file("a.ts") → ERROR (12ms)');
   });
 
   it('escapes braces that came from the model so they are not read as tags', () => {
@@ -96,7 +94,11 @@ describe('status and help', () => {
   });
 
   it('shortens a loopback URL, keeps any other host', () => {
-    expect([shortUrl('http://127.0.0.1:7777'), shortUrl('http://localhost:80/'), shortUrl('https://tandem.example:443')]).toEqual(['local:7777', 'local:80', 'tandem.example:443']);
+    expect([shortUrl('http://127.0.0.1:7777'), shortUrl('http://localhost:80/'), shortUrl('https://tandem.example:443')]).toEqual([
+      'local:7777',
+      'local:80',
+      'tandem.example:443',
+    ]);
   });
 
   it('shortens token counts', () => {
@@ -145,12 +147,20 @@ describe('permission dialog', () => {
   });
 
   it('does not repeat a preview that is just the command', () => {
-    const text = formatPermission({ ...request, preview: 'rm -r build' }, { role: 'driver', now, more: 0 }).map(plain).join('\n');
+    const text = formatPermission({ ...request, preview: 'rm -r build' }, { role: 'driver', now, more: 0 })
+      .map(plain)
+      .join('\n');
     expect(text).not.toContain('preview:');
   });
 
   it('is read-only for a viewer and shows a diff preview', () => {
-    const edit: PendingPermission = { ...request, tool: 'edit_file', danger: 'medium', args: { path: 'a.ts', old_str: 'x', new_str: 'y' }, preview: '@@ -1 +1 @@\n-x\n+y' };
+    const edit: PendingPermission = {
+      ...request,
+      tool: 'edit_file',
+      danger: 'medium',
+      args: { path: 'a.ts', old_str: 'x', new_str: 'y' },
+      preview: '@@ -1 +1 @@\n-x\n+y',
+    };
     const text = formatPermission(edit, { role: 'viewer', now, more: 1 }).map(plain).join('\n');
     expect(text).toContain('path: a.ts');
     expect(text).toContain('-x\n+y');

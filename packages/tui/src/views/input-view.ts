@@ -14,11 +14,7 @@ export const NEWLINE_MARK = '↵';
  * go to the key-hint line, so nothing typed is hidden. A yes/no question takes the line while
  * it waits (the text stays in the editor underneath).
  */
-export function formatInput(
-  editor: LineEditor,
-  width: number,
-  options: { viewer: boolean; command?: boolean; question?: string | undefined },
-): string {
+export function formatInput(editor: LineEditor, width: number, options: { viewer: boolean; command?: boolean; question?: string | undefined }): string {
   if (options.question) return color('yellow', `? ${esc(options.question)}`);
   if (options.viewer) return dim('watch-only: attached with the view token, you cannot send messages');
   const prompt = options.command ? color('yellow', COMMAND_PROMPT) : color('cyan', PROMPT);

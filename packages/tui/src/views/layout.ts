@@ -107,7 +107,9 @@ export class Layout {
     if (this.follow) this.transcript.setScrollPerc(100);
     const width = Number(this.screen.width) || 80;
     this.status.setContent(formatStatus(state, local.spinnerFrame, { now: local.now, width }));
-    this.input.setContent(formatInput(local.editor, width, { viewer: state.role === 'viewer', command: state.commandFocus !== null, question: local.question }));
+    this.input.setContent(
+      formatInput(local.editor, width, { viewer: state.role === 'viewer', command: state.commandFocus !== null, question: local.question }),
+    );
     this.help.setContent(formatHelp(state, { width, dialog: local.dialog, confirming: local.question !== undefined, flash: local.flash }));
     this.renderPanel(open);
     this.renderDialog(state, local);

@@ -34,6 +34,7 @@ function instant(value: string, zone: string, edge: 'start' | 'end', name: strin
     return epochOfWallClock({ year: y, month: m, day: d, hour: h, minute: min, second: s }, zone);
   }
   const ms = Date.parse(trimmed);
-  if (Number.isNaN(ms)) throw new Error(`"${name}" must be an ISO 8601 date (2026-12-02) or date-time (2026-12-02T09:00, 2026-12-02T09:00:00Z); got "${value}"`);
+  if (Number.isNaN(ms))
+    throw new Error(`"${name}" must be an ISO 8601 date (2026-12-02) or date-time (2026-12-02T09:00, 2026-12-02T09:00:00Z); got "${value}"`);
   return ms;
 }

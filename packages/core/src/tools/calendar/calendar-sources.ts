@@ -11,7 +11,12 @@ const FETCH_TIMEOUT_MS = 20_000;
  * The iCalendar texts of one source for a range: the file or URL of an `ics` source (whole
  * calendar), or the objects a CalDAV server returns for the range across its calendars.
  */
-export async function loadSource(source: CalendarSource, range: CalendarRange, env: Record<string, string | undefined>, signal: AbortSignal): Promise<string[]> {
+export async function loadSource(
+  source: CalendarSource,
+  range: CalendarRange,
+  env: Record<string, string | undefined>,
+  signal: AbortSignal,
+): Promise<string[]> {
   if ('ics' in source) return [await loadIcs(source.ics, signal)];
   const password = env[source.caldav.passwordEnv];
   if (!password) throw new Error(`no password: set ${source.caldav.passwordEnv} in the server's environment`);
@@ -20,7 +25,9 @@ export async function loadSource(source: CalendarSource, range: CalendarRange, e
   } catch (err) {
     if (signal.aborted) throw err;
     const host = new URL(source.caldav.url).host;
-    throw new Error(`CalDAV at ${host}: ${err instanceof Error ? err.message : String(err)} — check the URL, the user name and the password in ${source.caldav.passwordEnv}`);
+    throw new Error(
+      `CalDAV at ${host}: ${err instanceof Error ? err.message : String(err)} — check the URL, the user name and the password in ${source.caldav.passwordEnv}`,
+    );
   }
 }
 

@@ -11,8 +11,23 @@ const vevent = (...lines: string[]) => ['BEGIN:VEVENT', ...lines, 'END:VEVENT'].
 
 // Weekly on Tuesdays 09:00 Berlin, 5 times from Dec 1; Dec 8 cancelled (EXDATE); Dec 15 moved to 14:00.
 const standup = ics(
-  vevent('UID:standup@t', 'DTSTAMP:20261101T000000Z', 'DTSTART;TZID=Europe/Berlin:20261201T090000', 'DTEND;TZID=Europe/Berlin:20261201T093000', 'RRULE:FREQ=WEEKLY;COUNT=5', 'EXDATE;TZID=Europe/Berlin:20261208T090000', 'SUMMARY:Standup'),
-  vevent('UID:standup@t', 'DTSTAMP:20261101T000000Z', 'RECURRENCE-ID;TZID=Europe/Berlin:20261215T090000', 'DTSTART;TZID=Europe/Berlin:20261215T140000', 'DTEND;TZID=Europe/Berlin:20261215T143000', 'SUMMARY:Standup (moved)'),
+  vevent(
+    'UID:standup@t',
+    'DTSTAMP:20261101T000000Z',
+    'DTSTART;TZID=Europe/Berlin:20261201T090000',
+    'DTEND;TZID=Europe/Berlin:20261201T093000',
+    'RRULE:FREQ=WEEKLY;COUNT=5',
+    'EXDATE;TZID=Europe/Berlin:20261208T090000',
+    'SUMMARY:Standup',
+  ),
+  vevent(
+    'UID:standup@t',
+    'DTSTAMP:20261101T000000Z',
+    'RECURRENCE-ID;TZID=Europe/Berlin:20261215T090000',
+    'DTSTART;TZID=Europe/Berlin:20261215T140000',
+    'DTEND;TZID=Europe/Berlin:20261215T143000',
+    'SUMMARY:Standup (moved)',
+  ),
   vevent('UID:review@t', 'DTSTAMP:20261101T000000Z', 'DTSTART:20261202T160000Z', 'DTEND:20261202T170000Z', 'SUMMARY:Design review', 'LOCATION:Room 4'),
 );
 const holidays = ics(
@@ -57,7 +72,11 @@ describe('get_calendar_events', () => {
   });
 
   it('shows the same instants in another zone', async () => {
-    const r = await h.run(getCalendarEventsTool, { from: '2026-12-01T00:00:00Z', to: '2026-12-01T23:00:00Z' }, settings('America/New_York', [{ name: 'Work', ics: workFile }]));
+    const r = await h.run(
+      getCalendarEventsTool,
+      { from: '2026-12-01T00:00:00Z', to: '2026-12-01T23:00:00Z' },
+      settings('America/New_York', [{ name: 'Work', ics: workFile }]),
+    );
     expect(eventLines(r.output)).toEqual(['- 2026-12-01T03:00:00-05:00 → 2026-12-01T03:30:00-05:00  Standup  [Work]']);
   });
 
@@ -89,36 +108,68 @@ describe('get_calendar_events', () => {
 
   it('keeps local time across a DST change and reads a VTIMEZONE with a non-IANA name', async () => {
     const vtimezone = [
-      'BEGIN:VTIMEZONE', 'TZID:W. Europe Standard Time',
-      'BEGIN:STANDARD', 'DTSTART:16010101T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100', 'RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10', 'END:STANDARD',
-      'BEGIN:DAYLIGHT', 'DTSTART:16010101T020000', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0200', 'RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3', 'END:DAYLIGHT',
+      'BEGIN:VTIMEZONE',
+      'TZID:W. Europe Standard Time',
+      'BEGIN:STANDARD',
+      'DTSTART:16010101T030000',
+      'TZOFFSETFROM:+0200',
+      'TZOFFSETTO:+0100',
+      'RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10',
+      'END:STANDARD',
+      'BEGIN:DAYLIGHT',
+      'DTSTART:16010101T020000',
+      'TZOFFSETFROM:+0100',
+      'TZOFFSETTO:+0200',
+      'RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3',
+      'END:DAYLIGHT',
       'END:VTIMEZONE',
     ].join('\r\n');
     const text = ics(
       vtimezone,
-      vevent('UID:dst@t', 'DTSTAMP:20260101T000000Z', 'DTSTART;TZID=Europe/Berlin:20260324T090000', 'DTEND;TZID=Europe/Berlin:20260324T100000', 'RRULE:FREQ=WEEKLY;COUNT=2', 'SUMMARY:Weekly'),
-      vevent('UID:outlook@t', 'DTSTAMP:20260101T000000Z', 'DTSTART;TZID=W. Europe Standard Time:20260330T090000', 'DTEND;TZID=W. Europe Standard Time:20260330T100000', 'SUMMARY:Outlook meeting'),
+      vevent(
+        'UID:dst@t',
+        'DTSTAMP:20260101T000000Z',
+        'DTSTART;TZID=Europe/Berlin:20260324T090000',
+        'DTEND;TZID=Europe/Berlin:20260324T100000',
+        'RRULE:FREQ=WEEKLY;COUNT=2',
+        'SUMMARY:Weekly',
+      ),
+      vevent(
+        'UID:outlook@t',
+        'DTSTAMP:20260101T000000Z',
+        'DTSTART;TZID=W. Europe Standard Time:20260330T090000',
+        'DTEND;TZID=W. Europe Standard Time:20260330T100000',
+        'SUMMARY:Outlook meeting',
+      ),
     );
     const file = path.join(h.outside, 'dst.ics');
     await writeFile(file, text);
     const r = await h.run(getCalendarEventsTool, { from: '2026-03-23', to: '2026-03-31' }, settings('UTC', [{ name: 'W', ics: file }]));
-    expect(eventLines(r.output)).toEqual([
-      '- 2026-03-24T08:00:00+00:00 → 2026-03-24T09:00:00+00:00  Weekly  [W]',
-      '- 2026-03-31T07:00:00+00:00 → 2026-03-31T08:00:00+00:00  Weekly  [W]',
-      '- 2026-03-30T07:00:00+00:00 → 2026-03-30T08:00:00+00:00  Outlook meeting  [W]',
-    ].sort((a, b) => a.localeCompare(b)));
+    expect(eventLines(r.output)).toEqual(
+      [
+        '- 2026-03-24T08:00:00+00:00 → 2026-03-24T09:00:00+00:00  Weekly  [W]',
+        '- 2026-03-31T07:00:00+00:00 → 2026-03-31T08:00:00+00:00  Weekly  [W]',
+        '- 2026-03-30T07:00:00+00:00 → 2026-03-30T08:00:00+00:00  Outlook meeting  [W]',
+      ].sort((a, b) => a.localeCompare(b)),
+    );
   });
 
   it('caps the list and gives the count, and refuses bad dates or no calendars with a sentence', async () => {
-    const many = ics(vevent('UID:daily@t', 'DTSTAMP:20261101T000000Z', 'DTSTART:20260101T080000Z', 'DTEND:20260101T081000Z', 'RRULE:FREQ=HOURLY', 'SUMMARY:Ping'));
+    const many = ics(
+      vevent('UID:daily@t', 'DTSTAMP:20261101T000000Z', 'DTSTART:20260101T080000Z', 'DTEND:20260101T081000Z', 'RRULE:FREQ=HOURLY', 'SUMMARY:Ping'),
+    );
     const file = path.join(h.outside, 'many.ics');
     await writeFile(file, many);
     const r = await h.run(getCalendarEventsTool, { from: '2026-01-01', to: '2026-01-31' }, settings('UTC', [{ name: 'Pings', ics: file }]));
     expect(r.output.split('\n')[0]).toContain('736 events');
     expect(r.output.split('\n')[0]).toContain('the first 200 are listed');
     expect(eventLines(r.output)).toHaveLength(200);
-    expect((await h.run(getCalendarEventsTool, { from: 'next week', to: '2026-01-02' }, settings('UTC', [{ name: 'P', ics: file }]))).output).toContain('"from" must be an ISO 8601 date');
-    expect((await h.run(getCalendarEventsTool, { from: '2026-01-02', to: '2026-01-01' }, settings('UTC', [{ name: 'P', ics: file }]))).output).toContain('must be after');
+    expect((await h.run(getCalendarEventsTool, { from: 'next week', to: '2026-01-02' }, settings('UTC', [{ name: 'P', ics: file }]))).output).toContain(
+      '"from" must be an ISO 8601 date',
+    );
+    expect((await h.run(getCalendarEventsTool, { from: '2026-01-02', to: '2026-01-01' }, settings('UTC', [{ name: 'P', ics: file }]))).output).toContain(
+      'must be after',
+    );
     expect((await h.run(getCalendarEventsTool, { from: '2026-01-01', to: '2026-01-02' })).output).toContain('no calendars are configured');
   });
 });

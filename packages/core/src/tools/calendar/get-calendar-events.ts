@@ -20,7 +20,9 @@ export const getCalendarEventsTool = defineTool({
   async execute(args, ctx) {
     const settings = ctx.services.calendar as CalendarSettings | undefined;
     if (!settings || settings.calendars.length === 0) {
-      throw new ToolError('no calendars are configured; add "calendars": [{ "name": "Work", "ics": "https://…/basic.ics" }] to config.json in the Tandem data directory (see the calendar docs)');
+      throw new ToolError(
+        'no calendars are configured; add "calendars": [{ "name": "Work", "ics": "https://…/basic.ics" }] to config.json in the Tandem data directory (see the calendar docs)',
+      );
     }
     const zone = isValidZone(settings.timezone) ? settings.timezone : 'UTC';
     let range;

@@ -19,7 +19,9 @@ export interface MessagingBridge {
 export function bridgeOf(services: ToolServices): MessagingBridge {
   const bridge = services.messaging as Partial<MessagingBridge> | undefined;
   if (!bridge || typeof bridge.call !== 'function') {
-    throw new ToolError('messaging is not available: set "whatsapp": { "mcpServer": "NAME" } in config.json and add that WhatsApp MCP bridge with `tandem mcp add`');
+    throw new ToolError(
+      'messaging is not available: set "whatsapp": { "mcpServer": "NAME" } in config.json and add that WhatsApp MCP bridge with `tandem mcp add`',
+    );
   }
   return bridge as MessagingBridge;
 }

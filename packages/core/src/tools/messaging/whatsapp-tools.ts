@@ -10,7 +10,11 @@ export const whatsappSendTool = defineTool({
     'Sends a WhatsApp message through the configured bridge. The user sees the recipient and the full text and must approve each message. Use it only when the user asked to send something; prefer whatsapp_search first when you are unsure who the recipient is.',
   schema: z.object({
     to: z.string().min(1).max(200).describe('Phone number with country code (digits only) or a chat id (…@s.whatsapp.net, …@g.us)'),
-    text: z.string().min(1).max(3_800).describe('The whole message, exactly as it will be sent (at most 3800 characters, so the approval dialog shows all of it)'),
+    text: z
+      .string()
+      .min(1)
+      .max(3_800)
+      .describe('The whole message, exactly as it will be sent (at most 3800 characters, so the approval dialog shows all of it)'),
   }),
   danger: 'medium',
   readOnly: false,
@@ -19,7 +23,8 @@ export const whatsappSendTool = defineTool({
 
 export const whatsappSearchTool = defineTool({
   name: 'whatsapp_search',
-  description: "Searches the user's WhatsApp message history for text and returns the matching messages with chat, sender and time. Use it to find what someone said; prefer whatsapp_messages to read one known chat.",
+  description:
+    "Searches the user's WhatsApp message history for text and returns the matching messages with chat, sender and time. Use it to find what someone said; prefer whatsapp_messages to read one known chat.",
   schema: z.object({ query: z.string().min(1).max(500).describe('Text to look for'), limit }),
   danger: 'safe',
   readOnly: true,
@@ -28,7 +33,8 @@ export const whatsappSearchTool = defineTool({
 
 export const whatsappLatestTool = defineTool({
   name: 'whatsapp_latest',
-  description: "Lists the user's most recently active WhatsApp chats with their last message. Use it for \"any new messages?\"; prefer whatsapp_messages to read one chat in full.",
+  description:
+    'Lists the user\'s most recently active WhatsApp chats with their last message. Use it for "any new messages?"; prefer whatsapp_messages to read one chat in full.',
   schema: z.object({ limit }),
   danger: 'safe',
   readOnly: true,
@@ -37,7 +43,8 @@ export const whatsappLatestTool = defineTool({
 
 export const whatsappMessagesTool = defineTool({
   name: 'whatsapp_messages',
-  description: "Reads the latest messages of one WhatsApp chat (by chat id, as whatsapp_latest or whatsapp_search show it). Use it to catch up on a conversation; prefer whatsapp_search to find a message across chats.",
+  description:
+    'Reads the latest messages of one WhatsApp chat (by chat id, as whatsapp_latest or whatsapp_search show it). Use it to catch up on a conversation; prefer whatsapp_search to find a message across chats.',
   schema: z.object({ chat: z.string().min(1).max(200).describe('The chat id'), limit }),
   danger: 'safe',
   readOnly: true,

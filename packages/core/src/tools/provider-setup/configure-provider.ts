@@ -4,7 +4,8 @@ import { defineTool, ToolError, type ToolServices } from '../define.js';
 
 function configuratorOf(services: ToolServices): ProviderConfigurator {
   const c = services.providers as Partial<ProviderConfigurator> | undefined;
-  if (!c || typeof c.configure !== 'function') throw new ToolError('this host cannot change providers from the chat; edit config.json in the Tandem data directory');
+  if (!c || typeof c.configure !== 'function')
+    throw new ToolError('this host cannot change providers from the chat; edit config.json in the Tandem data directory');
   return c as ProviderConfigurator;
 }
 

@@ -49,7 +49,8 @@ export const createRoutineTool = defineTool({
 
 export const listRoutinesTool = defineTool({
   name: 'list_routines',
-  description: 'Lists the scheduled routines of this server: name, id, schedule in words, status, next and last run, prompt. Use it before creating or cancelling a routine.',
+  description:
+    'Lists the scheduled routines of this server: name, id, schedule in words, status, next and last run, prompt. Use it before creating or cancelling a routine.',
   schema: z.object({}),
   danger: 'safe',
   readOnly: true,
@@ -62,7 +63,8 @@ export const listRoutinesTool = defineTool({
 
 export const cancelRoutineTool = defineTool({
   name: 'cancel_routine',
-  description: 'Cancels a routine by its id (from list_routines); it will not run again. Prefer this over creating a replacement when the user wants a routine stopped.',
+  description:
+    'Cancels a routine by its id (from list_routines); it will not run again. Prefer this over creating a replacement when the user wants a routine stopped.',
   schema: z.object({ id: z.string().min(1).describe('The routine id') }),
   danger: 'medium',
   readOnly: false,

@@ -39,7 +39,10 @@ export function readablePage(html: string, url: string): ReadablePage {
 }
 
 function visibleText(text: string): string {
-  return text.replace(/[ \t\f\v\r]+/g, ' ').replace(/\n\s*\n+/g, '\n\n').trim();
+  return text
+    .replace(/[ \t\f\v\r]+/g, ' ')
+    .replace(/\n\s*\n+/g, '\n\n')
+    .trim();
 }
 
 /** Relative links and images in the article made absolute, so the model can follow them. */

@@ -31,7 +31,9 @@ beforeAll(async () => {
     '/res/v1/web/search': (req, res) => {
       const ok = req.headers['x-subscription-token'] === 'brave-key';
       res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { web: { results: [{ title: 'Brave hit', url: 'https://brave.example/b', description: 'from brave' }] } } : { error: 'bad key' }));
+      res.end(
+        JSON.stringify(ok ? { web: { results: [{ title: 'Brave hit', url: 'https://brave.example/b', description: 'from brave' }] } } : { error: 'bad key' }),
+      );
     },
   });
   limited = await startWebServer({ '/search': json({ error: 'slow down' }, 429) });
@@ -84,7 +86,13 @@ describe('web_search', () => {
   });
 
   it('fails with what each backend did when none can answer', async () => {
-    const searcher = createWebSearcher([{ backend: 'searxng', url: limited.url }, { backend: 'brave', url: `${brave.url}/res/v1/web/search` }], { env: { BRAVE_API_KEY: 'wrong' } });
+    const searcher = createWebSearcher(
+      [
+        { backend: 'searxng', url: limited.url },
+        { backend: 'brave', url: `${brave.url}/res/v1/web/search` },
+      ],
+      { env: { BRAVE_API_KEY: 'wrong' } },
+    );
     const r = await run(searcher, { query: 'nothing' });
     expect(r.isError).toBe(true);
     expect(r.output).toBe('web search failed: searxng: rate limited (HTTP 429); try again later; brave: refused (HTTP 401)');
@@ -109,7 +117,9 @@ describe('search backend configuration', () => {
     expect(searchBackendConfigs(undefined, {})).toEqual([{ backend: 'duckduckgo' }]);
     expect(searchBackendConfigs({ backend: 'brave', apiKeyEnv: 'K' }, {})).toEqual([{ backend: 'brave', apiKeyEnv: 'K' }]);
     expect(searchBackendConfigs([{ backend: 'searxng', url: 'http://127.0.0.1:8888' }, { backend: 'duckduckgo' }], {})).toHaveLength(2);
-    expect(searchBackendConfigs({ backend: 'brave' }, { TANDEM_WEB_SEARCH: 'searxng:http://127.0.0.1:8888' })).toEqual([{ backend: 'searxng', url: 'http://127.0.0.1:8888' }]);
+    expect(searchBackendConfigs({ backend: 'brave' }, { TANDEM_WEB_SEARCH: 'searxng:http://127.0.0.1:8888' })).toEqual([
+      { backend: 'searxng', url: 'http://127.0.0.1:8888' },
+    ]);
   });
 
   it('refuses an unknown backend or a bad setting with a sentence naming it', () => {

@@ -17,7 +17,9 @@ export const webSearchTool = defineTool({
     const searcher = webSearcherOf(ctx.services) ?? defaultSearcher();
     try {
       const answer = await searcher.search(args.query, args.max_results ?? 5, ctx.signal);
-      const head = [`${answer.results.length} result${answer.results.length === 1 ? '' : 's'} from ${answer.backend}${answer.cached ? ' (cached)' : ''} for "${args.query}"`];
+      const head = [
+        `${answer.results.length} result${answer.results.length === 1 ? '' : 's'} from ${answer.backend}${answer.cached ? ' (cached)' : ''} for "${args.query}"`,
+      ];
       for (const note of answer.notes) head.push(`Note: ${note}; used the next backend.`);
       const lines = answer.results.map((r, i) => `${i + 1}. ${r.title || r.url}\n   ${r.url}${r.snippet ? `\n   ${r.snippet}` : ''}`);
       return [...head, '', ...lines].join('\n');
