@@ -11,8 +11,8 @@ export function turnHandlers(sessions: SessionManager): HandlerMap {
       return {};
     },
 
-    'command:input': ({ sessionId, callId, data }, { client }) => {
-      sessions.require(sessionId).input(callId, data, client.name);
+    'command:input': async ({ sessionId, callId, data }, { client }) => {
+      await sessions.require(sessionId).input(callId, data, client.name);
       return {};
     },
   };

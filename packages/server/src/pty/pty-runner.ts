@@ -38,6 +38,8 @@ interface Running {
  */
 export class PtyCommandRunner implements CommandRunner {
   private readonly running = new Map<string, Running>();
+  /** Who waits for a call id to start running (input typed before its pty existed). */
+  private readonly starting = new Map<string, Array<() => void>>();
   private readonly clock: Clock;
   private readonly shell: string;
 
@@ -96,6 +98,8 @@ export class PtyCommandRunner implements CommandRunner {
 
     const done = exited.then(() => undefined);
     this.running.set(opts.callId, { proc, done });
+    for (const wake of this.starting.get(opts.callId) ?? []) wake();
+    this.starting.delete(opts.callId);
     try {
       const exit = await exited;
       // The shell is gone; anything it left running in its group goes too.
@@ -126,6 +130,22 @@ export class PtyCommandRunner implements CommandRunner {
     if (!entry) return false;
     entry.proc.write(data);
     return true;
+  }
+
+  /** Resolves once a command with this call id runs (at once if it does already). */
+  whenRunning(callId: string, signal?: AbortSignal): Promise<void> {
+    if (this.running.has(callId)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const list = this.starting.get(callId) ?? [];
+      list.push(resolve);
+      this.starting.set(callId, list);
+      // A waiter that gave up (the call ended without running) is forgotten.
+      signal?.addEventListener('abort', () => {
+        const left = (this.starting.get(callId) ?? []).filter((fn) => fn !== resolve);
+        if (left.length > 0) this.starting.set(callId, left);
+        else this.starting.delete(callId);
+      });
+    });
   }
 
   isRunning(callId: string): boolean {

@@ -25,6 +25,8 @@ import { SessionTurn, TURN_END_TYPES, type TurnRequest } from './session-turn.js
 /** The runner a session uses; the pty runner also accepts typed input and can kill everything. */
 export interface SessionRunner extends CommandRunner {
   write?(callId: string, data: string): boolean;
+  /** Resolves once a command with this call id is running (the pty exists and takes input). */
+  whenRunning?(callId: string, signal?: AbortSignal): Promise<void>;
   killAll?(): Promise<void>;
 }
 
@@ -75,6 +77,9 @@ export class Session {
   private readonly partial = new PartialText();
   private turn: SessionTurn | undefined;
   private pendingPermissions = 0;
+  /** Tool calls announced and not yet answered: resolves when the call ends (for early command input). */
+  private readonly callsInFlight = new Map<string, Promise<void>>();
+  private readonly callEnds = new Map<string, () => void>();
   private readonly conversation: ConversationFold;
   private readonly paths: GrantablePaths;
   private readonly baselines: FileBaselines;
@@ -256,8 +261,17 @@ export class Session {
   }
 
   /** Types into a running command of this session and tells every client who typed what. */
-  input(callId: string, data: string, by: string): void {
-    const written = this.runner.write?.(callId, data) ?? false;
+  async input(callId: string, data: string, by: string): Promise<void> {
+    let written = this.runner.write?.(callId, data) ?? false;
+    // The call was announced but its pty is not up yet (a person typed right after the approval):
+    // hold the input until the command runs, or drop it if the call ends without running.
+    const ended = this.callsInFlight.get(callId);
+    if (!written && ended && this.runner.whenRunning) {
+      const gaveUp = new AbortController();
+      const started = await Promise.race([this.runner.whenRunning(callId, gaveUp.signal).then(() => true), ended.then(() => false)]);
+      gaveUp.abort();
+      written = started && (this.runner.write?.(callId, data) ?? false);
+    }
     if (!written) throw new CommandError('not_found', `no command with call id ${callId} is running in session ${this.id}`);
     this.emit({ type: 'command_input', callId, data, by });
   }
@@ -383,6 +397,21 @@ export class Session {
   }
 
   private track(event: SessionEvent): void {
+    if (event.type === 'tool_call') {
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      this.callsInFlight.set(event.callId, ended);
+      this.callEnds.set(event.callId, end);
+    } else if (event.type === 'tool_result') {
+      this.callEnds.get(event.callId)?.();
+      this.callEnds.delete(event.callId);
+      this.callsInFlight.delete(event.callId);
+    } else if (TURN_END_TYPES.has(event.type)) {
+      // A call that never got a result (cancel, interruption) ends with its turn.
+      for (const end of this.callEnds.values()) end();
+      this.callEnds.clear();
+      this.callsInFlight.clear();
+    }
     if (event.type === 'permission_request') this.pendingPermissions++;
     else if (event.type === 'permission_resolved') this.pendingPermissions = Math.max(0, this.pendingPermissions - 1);
   }
