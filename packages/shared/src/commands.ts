@@ -29,7 +29,12 @@ export const Commands = {
   'session:list': command('any', z.object({}).optional().default({}), z.object({ sessions: z.array(SessionInfoSchema) })),
   'session:create': command(
     'control',
-    z.object({ title: z.string().max(200).optional(), cwd: z.string().min(1).optional(), model: z.string().min(1).optional() }),
+    z.object({
+      title: z.string().max(200).optional(),
+      cwd: z.string().min(1).optional(),
+      model: z.string().min(1).optional(),
+      searchOnly: z.boolean().optional(),
+    }),
     z.object({ session: SessionInfoSchema }),
   ),
   'session:attach': command(
@@ -67,6 +72,7 @@ export const Commands = {
       model: z.string().min(1).max(200).optional(),
       mode: ApprovalModeSchema.optional(),
       title: z.string().min(1).max(200).optional(),
+      searchOnly: z.boolean().optional(),
     }),
     z.object({ session: SessionInfoSchema }),
   ),

@@ -36,6 +36,8 @@ export const SessionInfoSchema = z.object({
   clients: z.number().int().optional(),
   /** The OS sandbox around this session's commands: e.g. `bubblewrap`, `bubblewrap (no network)`, or `off: <reason>`. */
   sandbox: z.string().optional(),
+  /** Search only (the "globe" toggle): the model is offered web_search and nothing else. */
+  searchOnly: z.boolean().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 

@@ -29,6 +29,7 @@ export const EventSchemas = {
     model: z.string().optional(),
     mode: ApprovalModeSchema.optional(),
     title: z.string().optional(),
+    searchOnly: z.boolean().optional(),
   }),
   user_message: event('user_message', { text: z.string(), by: z.string(), mode: z.enum(['turn', 'steer']) }),
   turn_started: event('turn_started', { turnId, model: z.string() }),

@@ -51,6 +51,13 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
     case 'title':
       void tui.run('/title', () => tui.request('session:configure', { sessionId, title: command.title }));
       return;
+    case 'search': {
+      const current = tui.state.session?.searchOnly ?? false;
+      if (tui.state.role !== 'driver') return tui.showFlash('watch-only: a driver turns search-only on or off');
+      const on = command.on ?? !current;
+      void tui.run('/search', () => tui.request('session:configure', { sessionId, searchOnly: on }));
+      return;
+    }
     case 'clear':
       return tui.ask('Clear the conversation for everyone attached? It is discarded without saving to memory. y / n', () => {
         void tui.run('/clear', () => tui.request('session:clear', { sessionId }));

@@ -233,6 +233,22 @@ describe('slash commands and keys', () => {
     expect(tui.state.items.at(-1)).toMatchObject({ level: 'warn', text: expect.stringContaining('not a mode') });
   });
 
+  it('/search toggles search-only; the status line says so for everyone', () => {
+    const { tui, type, press, sent, event } = setup();
+    type('/search on');
+    press('enter');
+    type('/search maybe');
+    press('enter');
+    expect(tui.state.items.at(-1)).toMatchObject({ level: 'warn', text: '/search: "maybe" is not on or off' });
+    expect(sent.filter((entry) => entry.command === 'session:configure').map((entry) => entry.payload)).toEqual([{ sessionId: 's1', searchOnly: true }]);
+    event({ type: 'session_configured', by: 'bo', searchOnly: true });
+    expect(tui.state.session).toMatchObject({ searchOnly: true });
+    expect(tui.state.items.at(-1)).toEqual({ kind: 'notice', level: 'info', text: 'search only → on (web_search is the only tool) (by bo)' });
+    type('/search');
+    press('enter');
+    expect(sent.filter((entry) => entry.command === 'session:configure').at(-1)?.payload).toEqual({ sessionId: 's1', searchOnly: false });
+  });
+
   it('a message sent while disconnected comes back into the input line', () => {
     const { tui, type, press, sent } = setup();
     tui.onSignal({ kind: 'connection', connection: { status: 'reconnecting', attempt: 1, reason: 'transport close' } });

@@ -39,8 +39,8 @@ export function sessionHandlers(sessions: SessionManager): HandlerMap {
       return { session: session.info(), events: replay };
     },
 
-    'session:configure': async ({ sessionId, model, mode, title }, { client }) => {
-      const session = await sessions.configure(sessionId, { model, mode, title }, client.name);
+    'session:configure': async ({ sessionId, model, mode, title, searchOnly }, { client }) => {
+      const session = await sessions.configure(sessionId, { model, mode, title, searchOnly }, client.name);
       return { session: session.info() };
     },
 

@@ -13,6 +13,8 @@ export interface SessionMeta {
   createdAt: string;
   /** The approval mode; absent in indexes written before modes existed (read as `ask`). */
   mode?: ApprovalMode;
+  /** Search only: the model is offered web_search alone. */
+  searchOnly?: boolean;
 }
 
 interface IndexData {

@@ -44,6 +44,7 @@ export interface CreateSessionInput {
   title?: string | undefined;
   cwd?: string | undefined;
   model?: string | undefined;
+  searchOnly?: boolean | undefined;
 }
 
 /** Every session of this server: creates, loads (after a restart), finds and closes them. */
@@ -91,6 +92,7 @@ export class SessionManager {
       cwd,
       model,
       createdAt: new Date(this.deps.clock.now()).toISOString(),
+      ...(input.searchOnly ? { searchOnly: true } : {}),
     };
     await this.index.upsert(meta);
     return this.open(meta, true);

@@ -7,6 +7,7 @@ export interface SessionChanges {
   model?: string | undefined;
   mode?: ApprovalMode | undefined;
   title?: string | undefined;
+  searchOnly?: boolean | undefined;
 }
 
 /**
@@ -32,6 +33,10 @@ export function configureSession(session: Session, changes: SessionChanges, by: 
   if (title && title !== meta.title) {
     meta.title = title;
     changed.title = title;
+  }
+  if (changes.searchOnly !== undefined && changes.searchOnly !== (meta.searchOnly ?? false)) {
+    meta.searchOnly = changes.searchOnly;
+    changed.searchOnly = changes.searchOnly;
   }
   if (Object.keys(changed).length > 0) session.emit({ type: 'session_configured', by, ...changed });
   return changed;

@@ -152,6 +152,7 @@ export class Session {
       mode: mode ?? 'ask',
       clients: this.presence.list().length,
       ...(this.sandbox ? { sandbox: this.sandbox } : {}),
+      ...(this.parts.meta.searchOnly ? { searchOnly: true } : {}),
     };
   }
 
@@ -388,7 +389,8 @@ export class Session {
       signal: t.signal,
       takeSteering: t.takeSteering,
     };
-    return this.parts.extendTurn ? this.parts.extendTurn(this, options) : options;
+    const extended = this.parts.extendTurn ? await this.parts.extendTurn(this, options) : options;
+    return this.meta.searchOnly ? searchOnlyTurn(extended) : extended;
   }
 
   private modelClient(): ModelClient {
@@ -425,4 +427,10 @@ export class Session {
       logger.error({ err, sessionId: this.id, seq: event.seq }, 'a session hook failed');
     }
   }
+}
+
+/** Search only (the "globe" toggle): web_search is the one tool offered, MCP and skill tools included in the cut. */
+function searchOnlyTurn(options: TurnOptions): TurnOptions {
+  const { dynamicTools: _dropped, ...rest } = options;
+  return { ...rest, tools: options.tools.filter((t) => t.name === 'web_search') };
 }

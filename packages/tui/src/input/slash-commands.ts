@@ -18,11 +18,13 @@ export type InputCommand =
   | { kind: 'title'; title: string }
   /** Discard the conversation (after a yes/no question), without memory consolidation. */
   | { kind: 'clear' }
+  | { kind: 'search'; on: boolean | null }
   | { kind: 'bad'; message: string }
   | { kind: 'unknown'; name: string };
 
 export const SLASH_HELP =
   '/model provider/model (switch the model for the next turn) · /mode ask|auto-edit|read-only or Shift-Tab (approval mode) · /title TEXT · ' +
+  '/search on|off (search only: the model gets web_search and nothing else) · ' +
   '/clear (discard the conversation without saving to memory; asks first) · /sessions or F7 (switch session) · ' +
   'Ctrl-J newline · Ctrl-G compose in $VISUAL/$EDITOR · F2 or Enter on an empty line: answer a permission request · ' +
   '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · ' +
@@ -49,6 +51,12 @@ export function parseInput(line: string): InputCommand {
       return rest ? { kind: 'title', title: rest } : { kind: 'bad', message: '/title: give the new title, e.g. /title fix the login bug' };
     case 'clear':
       return { kind: 'clear' };
+    case 'search': {
+      const word = rest.toLowerCase();
+      if (word === '') return { kind: 'search', on: null };
+      if (word === 'on' || word === 'off') return { kind: 'search', on: word === 'on' };
+      return { kind: 'bad', message: `/search: "${rest}" is not on or off` };
+    }
     case 'sessions':
     case 'session':
       return { kind: 'panel', panel: 'sessions' };

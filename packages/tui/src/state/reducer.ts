@@ -86,7 +86,15 @@ function attached(state: ViewState, session: SessionInfo, role: Role): ViewState
     connection: state.connection,
     role,
     items,
-    session: { id: session.id, title: session.title, cwd: session.cwd, model: session.model, mode: session.mode ?? 'ask', sandbox: session.sandbox },
+    session: {
+      id: session.id,
+      title: session.title,
+      cwd: session.cwd,
+      model: session.model,
+      mode: session.mode ?? 'ask',
+      sandbox: session.sandbox,
+      searchOnly: session.searchOnly,
+    },
     model: base.model ?? session.model,
   };
 }
@@ -172,6 +180,7 @@ function configured(state: ViewState, event: EventOf<'session_configured'>): Vie
   if (event.model) changes.push(`model → ${event.model}`);
   if (event.mode) changes.push(`approval mode → ${event.mode}`);
   if (event.title) changes.push(`title → ${event.title}`);
+  if (event.searchOnly !== undefined) changes.push(event.searchOnly ? 'search only → on (web_search is the only tool)' : 'search only → off');
   if (changes.length === 0) return state;
   const session = state.session
     ? {
@@ -179,6 +188,7 @@ function configured(state: ViewState, event: EventOf<'session_configured'>): Vie
         ...(event.model ? { model: event.model } : {}),
         ...(event.mode ? { mode: event.mode } : {}),
         ...(event.title ? { title: event.title } : {}),
+        ...(event.searchOnly !== undefined ? { searchOnly: event.searchOnly } : {}),
       }
     : null;
   return { ...notice(state, 'info', `${changes.join(', ')} (by ${event.by})`), session, model: event.model ?? state.model };

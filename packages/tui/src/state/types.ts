@@ -116,7 +116,9 @@ export interface ViewState {
   role: Role;
   connection: ConnectionStatus;
   /** The attached session: mode (approval) and sandbox as the server last said (attach or session_configured). */
-  session: (Pick<SessionInfo, 'id' | 'title' | 'cwd' | 'model'> & { mode: ApprovalMode; sandbox?: string | undefined }) | null;
+  session:
+    | (Pick<SessionInfo, 'id' | 'title' | 'cwd' | 'model'> & { mode: ApprovalMode; sandbox?: string | undefined; searchOnly?: boolean | undefined })
+    | null;
   /** The model that actually answered last (turn_started.model, then model_fallback.to). */
   model: string | null;
   /** Highest persisted seq folded in; events at or below it are duplicates. */

@@ -28,6 +28,7 @@ export function formatStatus(state: ViewState, spinnerFrame: number, options: St
   const model = state.model ?? state.session?.model;
   if (model) parts.push({ text: esc(model), priority: 7 });
   if (state.session) parts.push({ text: modePart(state.session.mode), priority: 8 });
+  if (state.session?.searchOnly) parts.push({ text: color('cyan', 'search only'), priority: 8 });
   parts.push({ text: state.role === 'driver' ? 'driver' : color('magenta', 'viewer'), priority: 5 });
   if (state.commandFocus) parts.push({ text: color('yellow', bold('⌨ typing into command')), priority: 9 });
   parts.push({ text: turnPart(state, spinnerFrame), priority: 9, short: turnPart(state, spinnerFrame, true) });
