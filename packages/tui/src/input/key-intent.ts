@@ -27,7 +27,7 @@ export type KeyIntent =
   | { kind: 'scroll'; pages: number }
   | { kind: 'watch_only' }
   | { kind: 'edit' }
-  /** F3 jobs · F4 permissions · F5 audit · F6 memory · F7 sessions (also /jobs /permissions /audit /memory /sessions). */
+  /** F3 jobs · F4 permissions · F5 audit · F6 memory · F7 sessions · F8 extensions (also /jobs /permissions /audit /memory /sessions /mcp). */
   | { kind: 'open_panel'; panel: PanelKind }
   /** Ctrl-T: the input line types into the running command, or back to chat. */
   | { kind: 'toggle_command_focus' }
@@ -36,7 +36,7 @@ export type KeyIntent =
   | { kind: 'none' };
 
 /** Function keys that open a panel; they work for viewers too (the panel says what they may not do). */
-export const PANEL_KEYS: Readonly<Record<string, PanelKind>> = { f3: 'jobs', f4: 'permissions', f5: 'audit', f6: 'memory', f7: 'sessions' };
+export const PANEL_KEYS: Readonly<Record<string, PanelKind>> = { f3: 'jobs', f4: 'permissions', f5: 'audit', f6: 'memory', f7: 'sessions', f8: 'extensions' };
 
 /** What the screen holds besides the view state that decides where a key goes. */
 export interface KeyContext {

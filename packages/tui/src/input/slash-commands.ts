@@ -28,7 +28,7 @@ export const SLASH_HELP =
   '/clear (discard the conversation without saving to memory; asks first) · /sessions or F7 (switch session) · ' +
   'Ctrl-J newline · Ctrl-G compose in $VISUAL/$EDITOR · F2 or Enter on an empty line: answer a permission request · ' +
   '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · ' +
-  '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · ' +
+  '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · /mcp or F8 (MCP servers and skills, with status) · ' +
   'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · /quit · //text sends "/text"';
 
 export function parseInput(line: string): InputCommand {
@@ -83,6 +83,10 @@ export function parseInput(line: string): InputCommand {
       return { kind: 'panel', panel: 'audit' };
     case 'memory':
       return { kind: 'panel', panel: 'memory' };
+    case 'mcp':
+    case 'skills':
+    case 'extensions':
+      return { kind: 'panel', panel: 'extensions' };
     default:
       return { kind: 'unknown', name };
   }

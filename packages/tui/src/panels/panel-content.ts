@@ -1,5 +1,6 @@
 import type { ViewState } from '../state/types.js';
 import { auditContent } from './audit-panel.js';
+import { extensionsContent } from './extensions-panel.js';
 import { jobsContent } from './jobs-panel.js';
 import { memoryContent } from './memory-panel.js';
 import { permissionsContent } from './permissions-panel.js';
@@ -20,6 +21,8 @@ export function panelContent(panel: PanelState, state: ViewState): PanelContent 
       return memoryContent(panel.memory);
     case 'sessions':
       return sessionsContent(panel.sessions, state.session?.id);
+    case 'extensions':
+      return extensionsContent(panel.extensions?.servers, panel.extensions?.skills);
   }
 }
 

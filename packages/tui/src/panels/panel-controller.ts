@@ -107,6 +107,14 @@ export class PanelController {
           () => this.host.request('session:list', {}),
           (data) => ({ sessions: data.sessions }),
         );
+      case 'extensions':
+        return this.fetch(
+          async () => {
+            const [mcp, skills] = await Promise.all([this.host.request('mcp:list', { sessionId }), this.host.request('skills:list', { sessionId })]);
+            return { servers: mcp.servers, skills: skills.skills };
+          },
+          (data) => ({ extensions: data }),
+        );
     }
   }
 

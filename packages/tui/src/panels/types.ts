@@ -1,7 +1,8 @@
 import type { AuditRecord, SessionInfo, StoredPermission } from '@tandem/shared';
+import type { McpServers, Skills } from './extensions-panel.js';
 
 /** The overlay panels, each opened by a key or a slash command. */
-export type PanelKind = 'jobs' | 'permissions' | 'audit' | 'memory' | 'sessions';
+export type PanelKind = 'jobs' | 'permissions' | 'audit' | 'memory' | 'sessions' | 'extensions';
 
 /** What a panel holds between renders. Data fetched over the wire stays here until refreshed. */
 export interface PanelState {
@@ -15,6 +16,7 @@ export interface PanelState {
   audit?: AuditRecord[];
   memory?: { memory: string; history: string };
   sessions?: SessionInfo[];
+  extensions?: { servers: McpServers; skills: Skills };
 }
 
 /** One row of a panel's list; `text` and `detail` are plain text (escaped when formatted). */
