@@ -45,6 +45,8 @@ describe.skipIf(!BWRAP.ok)('OS sandbox through a real turn', () => {
     expect(first?.type === 'tool_result' && first.output).toContain('Read-only file system');
     expect(first?.type === 'tool_result' && first.output).toContain('the OS sandbox (bubblewrap) keeps everything outside the workspace');
     expect(existsSync(target)).toBe(false);
+    const call = alice.events.find((e) => e.type === 'tool_call');
+    expect(call?.type === 'tool_call' && call.sandbox).toBe('bubblewrap');
 
     await alice.ok('sandbox:grant', { sessionId: session.id, path: later });
     const mark = alice.events.at(-1)!.seq;

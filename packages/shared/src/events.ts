@@ -47,6 +47,8 @@ export const EventSchemas = {
     rawArgs: z.string().optional(),
     /** Why the call runs without asking, or why it is refused (e.g. "read-only command: ls, grep"). */
     reason: z.string().optional(),
+    /** For commands: the OS sandbox they run in (`bubblewrap`, `bubblewrap (no network)`, `off: reason`). */
+    sandbox: z.string().optional(),
   }),
   command_output: event('command_output', { callId, data: z.string() }),
   command_input: event('command_input', { callId, data: z.string(), by: z.string() }),

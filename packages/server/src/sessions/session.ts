@@ -173,7 +173,7 @@ export class Session {
       this.log.send(event);
       return event;
     }
-    const event = { sessionId: this.id, seq: this.lastSeq + 1, ts, ...body } as SessionEvent;
+    const event = { sessionId: this.id, seq: this.lastSeq + 1, ts, ...withSandbox(body, this.sandbox) } as SessionEvent;
     if (this.logClosed) {
       // Only an engine that ignored the shutdown gets here; the log is final by now.
       this.parts.logger.warn({ sessionId: this.id, type: body.type }, 'event after the session closed; dropped');
@@ -433,4 +433,10 @@ export class Session {
 function searchOnlyTurn(options: TurnOptions): TurnOptions {
   const { dynamicTools: _dropped, ...rest } = options;
   return { ...rest, tools: options.tools.filter((t) => t.name === 'web_search') };
+}
+
+/** A command's tool_call says which OS sandbox it runs in (run_command, skill commands). */
+function withSandbox(body: EventBody | EngineEvent, sandbox: string | undefined): EventBody | EngineEvent {
+  if (body.type !== 'tool_call' || !sandbox || !(body.tool === 'run_command' || body.tool.startsWith('skill__'))) return body;
+  return { ...body, sandbox };
 }
