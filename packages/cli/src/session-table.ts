@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import type { SessionInfo } from '@tandem/shared';
+import { plainTable } from './plain-table.js';
 
 interface Column {
   title: string;
@@ -27,17 +28,7 @@ export function formatSessionTable(sessions: SessionInfo[], home = homedir()): s
   if (sessions.length === 0) return 'no sessions yet; `tandem` opens one for the current folder\n';
   const sorted = [...sessions].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const rows = [COLUMNS.map((column) => column.title), ...sorted.map((session) => COLUMNS.map((column) => cell(column.value(session, home), column)))];
-  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return (
-    rows
-      .map((row) =>
-        row
-          .map((value, i) => (i === row.length - 1 ? value : value.padEnd(widths[i] ?? 0)))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  return plainTable(rows);
 }
 
 /** `/home/ana/src/app` as `~/src/app`. */

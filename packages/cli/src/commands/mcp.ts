@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { addUserServer, McpHub, removeUserServer, type McpServerStatus } from '@tandem/server';
 import { findRunningServer } from '../local-server.js';
 import { withClient } from './with-client.js';
+import { plainTable } from '../plain-table.js';
 
 export interface McpCommandContext {
   dataDirOf(flag: string | undefined): string;
@@ -95,17 +96,7 @@ async function listServers(dataDir: string, cwd: string, options: { url?: string
 export function formatServers(servers: McpServerStatus[]): string {
   if (servers.length === 0) return 'no MCP servers: add one with `tandem mcp add NAME -- COMMAND ARGS…` or a .mcp.json in the folder\n';
   const rows = [['NAME', 'SCOPE', 'STATUS', 'TOOLS', 'REASON'], ...servers.map((s) => [s.name, s.scope, s.status, String(s.tools.length), s.reason ?? ''])];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return (
-    rows
-      .map((row) =>
-        row
-          .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  return plainTable(rows);
 }
 
 function collectPair(value: string, previous: Record<string, string>): Record<string, string> {

@@ -1,6 +1,7 @@
 import type { ModelInfo } from '@tandem/shared';
 import type { ConnectionArgs } from '../connection-args.js';
 import { withClient } from './with-client.js';
+import { plainTable } from '../plain-table.js';
 
 /** `tandem models`: the server's model catalog (what TANDEM_MODEL / --model may name). */
 export async function listModels(args: ConnectionArgs & { json?: boolean | undefined; out?: NodeJS.WritableStream }): Promise<number> {
@@ -16,15 +17,5 @@ export function formatModelTable(models: ModelInfo[]): string {
     ['MODEL', 'CONTEXT', 'TOOLS', 'TIER', 'LABEL'],
     ...models.map((model) => [model.id, `${Math.round(model.contextWindow / 1000)}k`, model.tools ? 'yes' : 'no', model.tier, model.label]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return (
-    rows
-      .map((row) =>
-        row
-          .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  return plainTable(rows);
 }

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { WorkspaceSkills } from '@tandem/server';
+import { plainTable } from '../plain-table.js';
 
 export interface SkillsCommandContext {
   dataDirOf(flag: string | undefined): string;
@@ -40,15 +41,5 @@ export function formatSkills(entries: readonly SkillRow[]): string {
     ['NAME', 'STATUS', 'ROOT', 'NOTE'],
     ...entries.map((e) => [e.name, e.status, e.root, e.reason ?? (e.command ? `tool skill__${e.name}: ${e.command}` : '')]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return (
-    rows
-      .map((row) =>
-        row
-          .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  return plainTable(rows);
 }
