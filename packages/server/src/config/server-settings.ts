@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CalendarsSettingSchema, WebSearchSettingSchema } from '@tandem/core';
-import { isTimeZone } from './time-zone.js';
+import { CalendarsSettingSchema, isValidZone, WebSearchSettingSchema } from '@tandem/core';
 
 /**
  * The server's own limits in `<dataDir>/config.json` (beside the providers part core reads).
@@ -55,7 +54,7 @@ export const ServerSettingsShape = {
   /** get_calendar_events sources: `[{ name, ics: PATH_OR_URL } | { name, caldav: { url, username, passwordEnv } }]`. */
   calendars: CalendarsSettingSchema,
   /** The user's IANA time zone for calendar and routine times (default `TZ`, else the server's zone). */
-  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as "Europe/Berlin"'),
+  timezone: z.string().refine(isValidZone, 'must be an IANA time zone such as "Europe/Berlin"'),
   /** Routines: a run missed while the server was down still runs on start when at most `missedRunGraceMs` late (1 h). */
   routines: z.object({ missedRunGraceMs: ms(0, 7 * 86_400_000).optional() }).strict(),
   /** The whatsapp_* tools' bridge: the name of an MCP server (mcp.json) with send_message, list_messages, list_chats. */

@@ -48,12 +48,3 @@ export function parseSchedule(schedule: string, timezone: string): RoutineSchedu
     },
   };
 }
-
-export function isTimeZoneName(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}

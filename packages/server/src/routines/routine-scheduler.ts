@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { isoInZone, type Clock, type RoutineHost, type RoutineInput, type RoutineView } from '@tandem/core';
+import { isoInZone, isValidZone, type Clock, type RoutineHost, type RoutineInput, type RoutineView } from '@tandem/core';
 import type { SessionStatus } from '@tandem/shared';
-import { isTimeZoneName, parseSchedule, type RoutineSchedule } from './routine-schedule.js';
+import { parseSchedule, type RoutineSchedule } from './routine-schedule.js';
 import type { Routine, RoutineRun, RoutineStore } from './routine-store.js';
 
 /** What the scheduler needs of a session: whether it is free, and a way to start a turn in it. */
@@ -57,7 +57,7 @@ export class RoutineScheduler implements RoutineHost {
 
   async create(input: RoutineInput, sessionId: string, by: string): Promise<{ routine: RoutineView; nextRuns: string[] }> {
     const timezone = input.timezone ?? this.options.defaultTimezone;
-    if (!isTimeZoneName(timezone)) throw new Error(`"${timezone}" is not an IANA time zone (e.g. Europe/Berlin)`);
+    if (!isValidZone(timezone)) throw new Error(`"${timezone}" is not an IANA time zone (e.g. Europe/Berlin)`);
     const schedule = parseSchedule(input.schedule, timezone);
     const name = input.name.trim();
     const clash = this.options.store.all().find((r) => r.name === name && r.sessionId === sessionId && r.status === 'active');
