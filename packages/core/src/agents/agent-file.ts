@@ -1,0 +1,118 @@
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+
+export const COMMANDER = 'commander';
+export const MAX_AGENT_NAME = 64;
+export const MAX_AGENT_DESCRIPTION = 1024;
+export const AGENT_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** Names the session gives out itself: the commander and anonymous workers (`worker-N`). */
+const RESERVED = /^(commander|worker-\d+)$/;
+
+/** Where a definition was read from; the project wins over the user on a name clash. */
+export type AgentScope = 'project' | 'user';
+
+/** One agent as its markdown file defines it (ARCHITECTURE.md "Agents"). */
+export interface AgentDefinition {
+  name: string;
+  /** When to use it: the commander reads this verbatim. */
+  description: string;
+  /** `provider/model`; undefined means the session's model. */
+  model?: string;
+  /** Allow-list of tool names; undefined means every non-orchestration tool. */
+  tools?: string[];
+  /** May be handed the floor with `hand_off_to`. */
+  interactive: boolean;
+  /** The body: its system prompt. */
+  prompt: string;
+  /** The file it came from (absolute). */
+  file: string;
+  scope: AgentScope;
+}
+
+/** What is wrong with one agent file: which file, which field (undefined for the file as a whole), what to do. */
+export interface AgentFileError {
+  file: string;
+  field?: string;
+  message: string;
+}
+
+export type AgentParse = { ok: true; agent: AgentDefinition } | { ok: false; error: AgentFileError };
+
+/** `file: field \`x\`: message` — the one-line form the CLI and logs print. */
+export function formatAgentFileError(error: AgentFileError): string {
+  return `${error.file}: ${error.field ? `field \`${error.field}\`: ` : ''}${error.message}`;
+}
+
+const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+const toolList = z.preprocess(
+  // Claude-style `tools: Read, Grep` as well as a YAML list.
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : value,
+  z.array(z.string({ error: 'each entry must be a tool name (a string)' }).trim().min(1, 'a tool name may not be empty'), {
+    error: 'must be a list of tool names, e.g. [read_file, grep_files], or a comma-separated string',
+  }),
+);
+
+const FrontmatterSchema = z.looseObject({
+  name: z
+    .string({
+      error: (issue) => (issue.input === undefined ? 'is missing: give the agent a name of a-z, 0-9 and - (the file name without .md)' : 'must be a string'),
+    })
+    .trim()
+    .max(MAX_AGENT_NAME, `must be at most ${MAX_AGENT_NAME} characters`)
+    .regex(AGENT_NAME, 'must be a-z, 0-9 and - only (no leading, trailing or double -)')
+    .refine((name) => !RESERVED.test(name), 'is reserved (commander and worker-N are names the session gives out)'),
+  description: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is missing: say what the agent does and when the commander should use it' : 'must be a string') })
+    .trim()
+    .min(1, 'is empty: say what the agent does and when the commander should use it')
+    .max(MAX_AGENT_DESCRIPTION, `must be at most ${MAX_AGENT_DESCRIPTION} characters`),
+  model: z
+    .string({ error: 'must be a string provider/model, e.g. anthropic/claude-sonnet-4-5' })
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9.-]*\/\S+$/, 'must be provider/model, e.g. anthropic/claude-sonnet-4-5')
+    .optional(),
+  tools: toolList.optional(),
+  interactive: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+/**
+ * Parses an agent file `NAME.md`: YAML frontmatter between `---` lines (`name` equal to the file
+ * name, `description`, optional `model`, `tools`, `interactive`), the body is the system prompt.
+ * Tolerates a BOM, CRLF and extra fields; every refusal names the file and the field.
+ */
+export function parseAgentFile(text: string, file: string, scope: AgentScope): AgentParse {
+  const fail = (message: string, field?: string): AgentParse => ({ ok: false, error: { file, ...(field ? { field } : {}), message } });
+  const source = text.replace(/^\uFEFF/, '');
+  const match = FENCE.exec(source);
+  if (!match) return fail('has no frontmatter: start it with a --- line, `name:` and `description:`, then --- and the system prompt');
+  const doc = parseDocument(match[1] ?? '', { prettyErrors: false });
+  if (doc.errors.length > 0) return fail(`the frontmatter is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
+  const data = doc.toJS() as unknown;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return fail('the frontmatter must be YAML key: value pairs');
+  const parsed = FrontmatterSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return fail(issue.message, issue.path.map(String).join('.') || undefined);
+  }
+  const fm = parsed.data;
+  const expected = fileStem(file);
+  if (fm.name !== expected) return fail(`is "${fm.name}" but must equal the file name "${expected}" (rename one of them)`, 'name');
+  const prompt = source.slice(match[0].length).trim();
+  if (!prompt) return fail('has no body: write the agent’s system prompt below the frontmatter', 'body');
+  const agent: AgentDefinition = { name: fm.name, description: fm.description, interactive: fm.interactive ?? false, prompt, file, scope };
+  if (fm.model) agent.model = fm.model;
+  if (fm.tools) agent.tools = [...new Set(fm.tools)];
+  return { ok: true, agent };
+}
+
+function fileStem(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return base.replace(/\.md$/i, '');
+}

@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type AgentDefinition, type AgentFileError, type AgentScope, parseAgentFile } from './agent-file.js';
+import type { AgentRoot } from './agent-roots.js';
+
+export type AgentStatus = 'ok' | 'shadowed' | 'invalid';
+
+/** Every agent file found, usable or not, for `tandem agents`. */
+export interface AgentEntry {
+  name: string;
+  description: string;
+  model?: string;
+  tools?: string[];
+  interactive: boolean;
+  file: string;
+  scope: AgentScope;
+  status: AgentStatus;
+  /** Why it is not used: the clash for `shadowed`, the file and field for `invalid`. */
+  error?: AgentFileError;
+}
+
+export interface AgentDiscovery {
+  /** The usable definitions, project first, each name once. */
+  agents: AgentDefinition[];
+  entries: AgentEntry[];
+}
+
+/**
+ * Reads every `<root>/*.md` in root order. The first definition of a name wins (the project's
+ * over the user's); later ones are `shadowed`. A file that does not parse is `invalid`, with
+ * the file and field in its error, and is never offered.
+ */
+export function discoverAgents(roots: readonly AgentRoot[]): AgentDiscovery {
+  const agents: AgentDefinition[] = [];
+  const entries: AgentEntry[] = [];
+  const taken = new Map<string, AgentDefinition>();
+  for (const root of roots) {
+    for (const fileName of listAgentFiles(root.dir)) {
+      const file = join(root.dir, fileName);
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        entries.push(invalid(file, root.scope, { file, message: `cannot be read: ${(err as Error).message}` }));
+        continue;
+      }
+      const parsed = parseAgentFile(text, file, root.scope);
+      if (!parsed.ok) {
+        entries.push(invalid(file, root.scope, parsed.error));
+        continue;
+      }
+      const agent = parsed.agent;
+      const entry = entryOf(agent);
+      const winner = taken.get(agent.name);
+      if (winner) {
+        entries.push({ ...entry, status: 'shadowed', error: { file, message: `the ${winner.scope} definition ${winner.file} of the same name comes first` } });
+        continue;
+      }
+      taken.set(agent.name, agent);
+      agents.push(agent);
+      entries.push(entry);
+    }
+  }
+  return { agents, entries };
+}
+
+/** The `.md` files of one root, sorted; none when the folder does not exist. */
+export function listAgentFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith('.md'))
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+function entryOf(agent: AgentDefinition): AgentEntry {
+  return {
+    name: agent.name,
+    description: agent.description,
+    ...(agent.model ? { model: agent.model } : {}),
+    ...(agent.tools ? { tools: agent.tools } : {}),
+    interactive: agent.interactive,
+    file: agent.file,
+    scope: agent.scope,
+    status: 'ok',
+  };
+}
+
+function invalid(file: string, scope: AgentScope, error: AgentFileError): AgentEntry {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return { name: base.replace(/\.md$/i, ''), description: '', interactive: false, file, scope, status: 'invalid', error };
+}
