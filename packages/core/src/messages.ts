@@ -22,12 +22,28 @@ export interface AssistantMessage {
   toolCalls: ToolCall[];
 }
 
+/**
+ * An image a tool returned (an MCP tool's image content). `data` (base64) is present while the
+ * bytes are in memory; the session's event log keeps only `mimeType`, `bytes` and `ref` (the
+ * stored copy's name), and the host reloads `data` from `ref` before a model request. A
+ * provider sends the image when it has `data`, else a one-line note.
+ */
+export interface ToolImage {
+  mimeType: string;
+  /** Decoded size. */
+  bytes: number;
+  data?: string;
+  ref?: string;
+}
+
 export interface ToolResultMessage {
   role: 'tool';
   callId: string;
   name: string;
   output: string;
   isError: boolean;
+  /** Images that came with the result (absent for text-only results). */
+  images?: ToolImage[];
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

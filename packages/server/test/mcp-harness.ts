@@ -12,6 +12,7 @@ export const MEMORY = join(modules, 'server-memory/dist/index.js');
 export const FILESYSTEM = join(modules, 'server-filesystem/dist/index.js');
 export const CRASH_FIXTURE = fileURLToPath(new URL('./fixtures/mcp-crash-server.mjs', import.meta.url));
 export const MARKED_FIXTURE = fileURLToPath(new URL('./fixtures/mcp-marked-server.mjs', import.meta.url));
+export const IMAGE_FIXTURE = fileURLToPath(new URL('./fixtures/mcp-image-server.mjs', import.meta.url));
 
 export function writeMcpJson(file: string, servers: Record<string, unknown>): void {
   mkdirSync(join(file, '..'), { recursive: true });

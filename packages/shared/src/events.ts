@@ -61,6 +61,11 @@ export const EventSchemas = {
     durationMs: z.number(),
     /** How the call ended; the same values as `AuditRecord.outcome` (absent from older servers). */
     outcome: z.enum(['ok', 'error', 'denied', 'cancelled', 'timeout', 'blocked', 'refused']).optional(),
+    /**
+     * Images the tool returned (an MCP tool's image content): type, decoded size and `ref`, the
+     * name of the copy kept in the session's directory (`images/<ref>`). Never the bytes.
+     */
+    images: z.array(z.object({ mimeType: z.string(), bytes: z.number().int().nonnegative(), ref: z.string().optional() })).optional(),
   }),
   turn_done: event('turn_done', {
     turnId,

@@ -5,3 +5,4 @@ export * from './tool-args.js';
 export * from './temperature.js';
 export * from './stable-json.js';
 export * from './atomic-write.js';
+export * from './tool-image.js';

@@ -46,7 +46,15 @@ export class ConversationBuilder {
         return this.toolCall(event);
       case 'tool_result':
         this.openCalls.delete(event.callId);
-        this.list.push({ role: 'tool', callId: event.callId, name: event.tool, output: event.output, isError: event.isError });
+        this.list.push({
+          role: 'tool',
+          callId: event.callId,
+          name: event.tool,
+          output: event.output,
+          isError: event.isError,
+          // The log keeps each image's type, size and stored copy; the host loads the bytes before a request.
+          ...(event.images?.length ? { images: event.images.map((i) => ({ ...i })) } : {}),
+        });
         return;
       case 'turn_done':
         this.current = undefined;

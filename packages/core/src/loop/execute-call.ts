@@ -1,5 +1,5 @@
 import type { Danger } from '@tandem/shared';
-import type { ToolCall } from '../messages.js';
+import type { ToolCall, ToolImage } from '../messages.js';
 import type { Clock } from '../ports/clock.js';
 import type { ToolGate } from '../ports/tool-gate.js';
 import { ToolError, dangerOf, type AnyTool, type PathResolver, type ToolContext } from '../tools/define.js';
@@ -34,6 +34,8 @@ export interface CallResult {
   stopTurn?: 'permission_timeout' | 'loop_stopped';
   /** True when the turn was cancelled while this call ran; the result is not meaningful. */
   cancelled?: boolean;
+  /** Images the tool returned beside its text. */
+  images?: ToolImage[];
 }
 
 /** The danger shown with a tool_call event; unknown tools and bad arguments count as safe (they never run). */
@@ -84,7 +86,11 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
 
     const execution = tool
       .execute(takeSecrets(call.id, args, env.withheld), env.context(call, controller.signal))
-      .then((out) => (typeof out === 'string' ? { output: out, isError: false } : { output: out.output, isError: out.isError ?? false }))
+      .then((out) =>
+        typeof out === 'string'
+          ? { output: out, isError: false }
+          : { output: out.output, isError: out.isError ?? false, ...(out.images?.length ? { images: out.images } : {}) },
+      )
       .catch((err: unknown) => ({
         output: err instanceof ToolError ? err.message : `Tool ${tool.name} failed: ${errorMessage(err)}`,
         isError: true,
@@ -105,7 +111,7 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
       return done(`Tool ${tool.name} timed out after ${formatSeconds(limitMs)} and was stopped.`, true, 'timeout');
     }
     if (outcome === 'cancelled' || outcome === 'stopped') return done('Cancelled while running.', true, 'cancelled', { cancelled: true });
-    return done(outcome.output, outcome.isError, outcome.isError ? 'error' : 'ok');
+    return done(outcome.output, outcome.isError, outcome.isError ? 'error' : 'ok', 'images' in outcome ? { images: outcome.images } : {});
   } catch (err) {
     // Only the gate can throw here (tool failures are caught above).
     if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });

@@ -5,6 +5,7 @@ import { prepareCall, type CallOutcome, type PreparedCall } from './prepare-call
 import { LOOP_WARN_AT, type LoopDetector, type LoopVerdict } from './loop-detector.js';
 import { planBatches } from './parallel-batches.js';
 import { NOT_RUN_OUTPUT, type TurnEnd } from './turn-end.js';
+import { imagesForEvent } from '../base/tool-image.js';
 
 export interface CallsContext {
   turnId: string;
@@ -95,7 +96,8 @@ function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['annou
   });
 }
 
-function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 'durationMs' | 'outcome'>, ctx: CallsContext): void {
+function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 'durationMs' | 'outcome' | 'images'>, ctx: CallsContext): void {
+  const images = result.images;
   ctx.emit({
     type: 'tool_result',
     turnId: ctx.turnId,
@@ -105,8 +107,10 @@ function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 
     output: result.output,
     durationMs: result.durationMs,
     outcome: result.outcome,
+    // The event (the log, every client) carries what the image is and where it is kept, never its bytes.
+    ...(images ? { images: imagesForEvent(images) } : {}),
   });
-  ctx.conversation.push({ role: 'tool', callId: call.id, name: call.name, output: result.output, isError: result.isError });
+  ctx.conversation.push({ role: 'tool', callId: call.id, name: call.name, output: result.output, isError: result.isError, ...(images ? { images } : {}) });
 }
 
 /** A call skipped because the turn stopped never ran: the audit counts it as cancelled. */

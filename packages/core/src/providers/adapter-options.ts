@@ -16,6 +16,8 @@ export interface AdapterOptions {
    * default), some OpenAI-compatible servers only know `max_tokens`. OpenAI-compatible adapter only.
    */
   maxTokensField?: 'max_completion_tokens' | 'max_tokens';
+  /** False for models without vision: a tool's images reach them as one-line notes. Default true. */
+  supportsImages?: boolean;
 }
 
 /** The connection settings both SDK constructors take under the same names. */

@@ -34,7 +34,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
     const body: Anthropic.Messages.MessageCreateParamsStreaming = {
       model: options.model,
       max_tokens: request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-      messages: toAnthropicMessages(request.messages),
+      messages: toAnthropicMessages(request.messages, { images: options.supportsImages !== false }),
       stream: true,
     };
     if (request.system.trim() !== '') body.system = request.system;

@@ -1,17 +1,25 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Message } from '../messages.js';
+import type { Message, ToolResultMessage } from '../messages.js';
 import { argsForReplay } from '../base/tool-args.js';
 import type { ToolSpec } from './types.js';
+import { resultImages, textWithImageLines } from './tool-result-images.js';
 
 type Block = Anthropic.Messages.ContentBlockParam;
 type MessageParam = Anthropic.Messages.MessageParam;
+type ResultBlock = Anthropic.Messages.TextBlockParam | Anthropic.Messages.ImageBlockParam;
+type ImageType = Anthropic.Messages.Base64ImageSource['media_type'];
+
+export interface AnthropicMessageOptions {
+  /** False for a model without vision: tool images become notes. Default true. */
+  images?: boolean;
+}
 
 /**
  * Maps the internal conversation to Messages API turns. Tool results travel as `tool_result`
  * blocks in a user turn; consecutive same-role messages merge into one turn, so several
  * results (and a steering message after them) share one user message, results first.
  */
-export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
+export function toAnthropicMessages(messages: readonly Message[], options: AnthropicMessageOptions = {}): MessageParam[] {
   const out: { role: 'user' | 'assistant'; content: Block[] }[] = [];
   const push = (role: 'user' | 'assistant', blocks: Block[]) => {
     if (blocks.length === 0) return;
@@ -28,11 +36,26 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
       push('assistant', blocks);
     } else {
       push('user', [
-        { type: 'tool_result', tool_use_id: m.callId, content: m.output === '' ? '(no output)' : m.output, ...(m.isError ? { is_error: true } : {}) },
+        { type: 'tool_result', tool_use_id: m.callId, content: toolResultContent(m, options.images !== false), ...(m.isError ? { is_error: true } : {}) },
       ]);
     }
   }
   return out;
+}
+
+/**
+ * A tool result's content: its text alone, or (with images) a text block naming each image
+ * followed by one `image` block per image (`source: { type: "base64", media_type, data }`).
+ */
+function toolResultContent(m: ToolResultMessage, acceptsImages: boolean): string | ResultBlock[] {
+  const found = resultImages(m.images, acceptsImages);
+  const text = textWithImageLines(m.output, found.lines);
+  if (found.send.length === 0) return text === '' ? '(no output)' : text;
+  const blocks: ResultBlock[] = [{ type: 'text', text }];
+  for (const image of found.send) {
+    blocks.push({ type: 'image', source: { type: 'base64', media_type: image.mimeType as ImageType, data: image.data } });
+  }
+  return blocks;
 }
 
 export function toAnthropicTools(tools: readonly ToolSpec[]): Anthropic.Messages.Tool[] {

@@ -203,6 +203,7 @@ const groq: Entry[] = [
     tier: 'fast',
     description: 'Meta Llama 3.3 70B on Groq hardware, very low latency',
     fallback: 'groq/openai/gpt-oss-120b',
+    images: false,
   },
   {
     id: 'groq/openai/gpt-oss-120b',
@@ -213,6 +214,7 @@ const groq: Entry[] = [
     tier: 'balanced',
     description: 'OpenAI open-weight reasoning model served by Groq',
     fallback: 'openai/gpt-4.1-mini',
+    images: false,
   },
   {
     id: 'groq/moonshotai/kimi-k2-instruct-0905',
@@ -223,6 +225,7 @@ const groq: Entry[] = [
     tier: 'balanced',
     description: 'Moonshot Kimi K2, strong at tool use, served by Groq',
     fallback: 'groq/openai/gpt-oss-120b',
+    images: false,
   },
   {
     id: 'groq/llama-3.1-8b-instant',
@@ -233,6 +236,7 @@ const groq: Entry[] = [
     tier: 'fast',
     hidden: true,
     description: 'Tiny, instant model for cheap background work',
+    images: false,
   },
 ];
 
@@ -275,6 +279,7 @@ const openrouter: Entry[] = [
     tier: 'balanced',
     description: 'DeepSeek V3.1 through OpenRouter',
     fallback: 'openrouter/openai/gpt-4.1',
+    images: false,
   },
   {
     id: 'openrouter/qwen/qwen3-coder',
@@ -285,6 +290,7 @@ const openrouter: Entry[] = [
     tier: 'balanced',
     description: 'Qwen3 Coder 480B through OpenRouter',
     fallback: 'openrouter/openai/gpt-4.1',
+    images: false,
   },
 ];
 
@@ -318,6 +324,7 @@ const xai: Entry[] = [
     tier: 'fast',
     description: 'xAI model built for agentic coding',
     fallback: 'xai/grok-4-fast-reasoning',
+    images: false,
   },
   {
     id: 'xai/grok-3-mini',
@@ -327,6 +334,7 @@ const xai: Entry[] = [
     tools: true,
     tier: 'fast',
     description: 'Small Grok reasoning model',
+    images: false,
   },
 ];
 
@@ -339,6 +347,7 @@ const local: Entry[] = [
     tools: true,
     tier: 'local',
     description: 'Local coding model; window read from the Ollama server',
+    images: false,
   },
   {
     id: 'ollama/llama3.1',
@@ -348,6 +357,7 @@ const local: Entry[] = [
     tools: true,
     tier: 'local',
     description: 'Local general model; window read from the Ollama server',
+    images: false,
   },
   {
     id: 'ollama/gpt-oss',
@@ -357,6 +367,7 @@ const local: Entry[] = [
     tools: true,
     tier: 'local',
     description: 'OpenAI open-weight model run locally',
+    images: false,
   },
   {
     id: 'ollama/gemma3',

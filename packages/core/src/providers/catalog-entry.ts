@@ -21,6 +21,8 @@ export const CatalogEntrySchema = z
     hidden: z.boolean().optional(),
     /** False for models that refuse a `temperature` parameter (reasoning models). */
     temperature: z.boolean().optional(),
+    /** False for models without vision: a tool's images reach them as one-line notes instead. */
+    images: z.boolean().optional(),
   })
   .refine((e) => e.id.startsWith(`${e.provider}/`), {
     message: 'the id must start with the provider, e.g. "ollama/qwen3" for provider "ollama"',

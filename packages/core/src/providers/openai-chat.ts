@@ -27,7 +27,7 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
     const fail = (err: unknown) => classifyProviderError(err, { ...ctx, afterContent });
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
       model: options.model,
-      messages: toOpenAIMessages(request.system, request.messages),
+      messages: toOpenAIMessages(request.system, request.messages, { images: options.supportsImages !== false }),
       stream: true,
       stream_options: { include_usage: true },
     };

@@ -2,15 +2,33 @@ import type OpenAI from 'openai';
 import type { Message } from '../messages.js';
 import { argsForReplay } from '../base/tool-args.js';
 import type { ToolSpec } from './types.js';
+import { resultImages, textWithImageLines } from './tool-result-images.js';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
+type UserPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
 
-/** Maps the internal conversation to Chat Completions messages (system first, tool results by call id). */
-export function toOpenAIMessages(system: string, messages: readonly Message[]): ChatMessage[] {
+export interface OpenAIMessageOptions {
+  /** False for a model without vision: tool images become notes. Default true. */
+  images?: boolean;
+}
+
+/**
+ * Maps the internal conversation to Chat Completions messages (system first, tool results by
+ * call id). A `tool` message holds text only, so a tool's images follow the run of tool
+ * messages they belong to as one `user` message of `image_url` parts (base64 data URLs),
+ * each introduced by the call it came from; the tool text names each image.
+ */
+export function toOpenAIMessages(system: string, messages: readonly Message[], options: OpenAIMessageOptions = {}): ChatMessage[] {
   const out: ChatMessage[] = [];
+  let images: UserPart[] = [];
+  const flushImages = () => {
+    if (images.length > 0) out.push({ role: 'user', content: images });
+    images = [];
+  };
   if (system.trim() !== '') out.push({ role: 'system', content: system });
   for (const m of messages) {
+    if (m.role !== 'tool') flushImages();
     if (m.role === 'user') {
       out.push({ role: 'user', content: m.text });
     } else if (m.role === 'assistant') {
@@ -25,9 +43,16 @@ export function toOpenAIMessages(system: string, messages: readonly Message[]): 
         ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
       });
     } else {
-      out.push({ role: 'tool', tool_call_id: m.callId, content: m.isError ? markError(m.output) : m.output });
+      const found = resultImages(m.images, options.images !== false);
+      const text = textWithImageLines(m.output, found.lines);
+      out.push({ role: 'tool', tool_call_id: m.callId, content: m.isError ? markError(text) : text });
+      if (found.send.length > 0) {
+        images.push({ type: 'text', text: `Images returned by ${m.name} (call ${m.callId}):` });
+        for (const image of found.send) images.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
+      }
     }
   }
+  flushImages();
   return out;
 }
 

@@ -284,6 +284,7 @@ export class ResilientModelClient implements ModelClient {
         headers: access.headers,
         maxRetries: 0,
         supportsTemperature: entry.temperature !== false,
+        supportsImages: entry.images !== false,
         maxTokensField: entry.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens',
       });
       this.adapters.set(cacheKey, adapter);

@@ -3,6 +3,7 @@ import type { Danger } from '@tandem/shared';
 import type { CommandRunner } from '../ports/command-runner.js';
 import type { ToolSpec } from '../providers/types.js';
 import type { PathResolver } from '../ports/path-resolver.js';
+import type { ToolImage } from '../messages.js';
 
 // A tool author's one import: the bottom layer's ToolError and the PathResolver port, handed on.
 export { ToolError } from '../base/tool-error.js';
@@ -39,6 +40,8 @@ export interface ToolServices {
 export interface ToolOutcome {
   output: string;
   isError?: boolean;
+  /** Images beside the text (an MCP tool's image content), passed on to the model as images. */
+  images?: ToolImage[];
 }
 
 /** One path a call touches: `outside` paths are checked with `resolveOutsideWorkspace` (self_clone's target). */

@@ -1,10 +1,11 @@
 import pino, { type Logger } from 'pino';
-import { canonicalWorkspace, systemClock, type Clock, type TurnOptions } from '@tandem/core';
+import { canonicalWorkspace, systemClock, type Clock, type ToolImage, type TurnOptions } from '@tandem/core';
 import { SecretStore } from '../secrets/secret-store.js';
 import { McpApprovals } from './mcp-approvals.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { McpServerStatus } from './mcp-status.js';
 import { MCP_SCHEMA_SHARE, SchemaBudget } from './schema-budget.js';
+import { ToolImageStore } from './tool-image-store.js';
 import { WorkspaceMcp } from './workspace-mcp.js';
 
 export interface McpHubOptions {
@@ -33,6 +34,9 @@ export class McpHub {
   private closed = false;
   private readonly modelOf = new Map<string, string>();
   private readonly budget: SchemaBudget;
+  private readonly images = new ToolImageStore();
+  /** Each session's directory (`<dataDir>/sessions/<id>`), where its tools' images are kept. */
+  private readonly sessionDirs = new Map<string, string>();
 
   constructor(private readonly options: McpHubOptions) {
     this.approvals = new McpApprovals(options.dataDir);
@@ -59,6 +63,7 @@ export class McpHub {
             clock: this.options.clock ?? systemClock,
             ...(this.options.startupTimeoutMs !== undefined ? { startupTimeoutMs: this.options.startupTimeoutMs } : {}),
             ...(this.options.turnWaitMs !== undefined ? { turnWaitMs: this.options.turnWaitMs } : {}),
+            keepImages: (sessionId, images) => this.keepImages(sessionId, images),
           }),
         );
         this.workspaces.set(workspace, found);
@@ -91,20 +96,48 @@ export class McpHub {
    * The turn step: approvals and starts before the first model request, then the servers'
    * tools (and notices for servers that are down) before every request of the turn.
    */
-  async extendTurn(session: { id: string; meta: { cwd: string } }, options: TurnOptions): Promise<TurnOptions> {
+  async extendTurn(session: { id: string; meta: { cwd: string }; dir?: string }, options: TurnOptions): Promise<TurnOptions> {
     if (this.closed) return options;
+    if (session.dir !== undefined) {
+      this.sessionDirs.set(session.id, session.dir);
+      // The conversation comes from the log, which keeps each image's ref, not its bytes.
+      this.images.hydrate(session.dir, options.conversation);
+    }
     const workspace = await this.forWorkspace(session.meta.cwd);
-    await workspace.prepareTurn({ sessionId: session.id, turnId: options.turnId, gate: options.gate, signal: options.signal });
-    const before = options.dynamicTools;
+    const { environment } = options;
+    await workspace.prepareTurn({ sessionId: session.id, turnId: options.turnId, gate: environment.gate, signal: options.control.signal });
+    const before = environment.dynamicTools;
     this.modelOf.set(session.id, options.model.id);
     return {
       ...options,
-      dynamicTools: () => {
-        const earlier = before?.() ?? { tools: [], notices: [] };
-        const mine = this.budget.apply(session.id, workspace.toolsFor(session.id));
-        return { tools: [...earlier.tools, ...mine.tools], notices: [...earlier.notices, ...mine.notices] };
+      environment: {
+        ...environment,
+        dynamicTools: () => {
+          const earlier = before?.() ?? { tools: [], notices: [] };
+          const mine = this.budget.apply(session.id, workspace.toolsFor(session.id));
+          return { tools: [...earlier.tools, ...mine.tools], notices: [...earlier.notices, ...mine.notices] };
+        },
       },
     };
+  }
+
+  /**
+   * A tool's images kept once in the session's directory, each with its `ref` (what the event log
+   * records). Without a known directory, or when writing fails, they stay in memory only: this
+   * turn still sends them; a later turn reads a note instead.
+   */
+  private keepImages(sessionId: string, images: ToolImage[]): ToolImage[] {
+    const dir = this.sessionDirs.get(sessionId);
+    if (dir === undefined) return images;
+    return images.map((image) => {
+      if (image.data === undefined) return image;
+      try {
+        return { ...image, ref: this.images.save(dir, { mimeType: image.mimeType, data: image.data }) };
+      } catch (err) {
+        this.options.logger?.warn({ err, sessionId }, 'could not keep a tool image; later turns will not see it');
+        return image;
+      }
+    });
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Danger } from '@tandem/shared';
-import { defineTool, type AnyTool } from '@tandem/core';
+import { defineTool, type AnyTool, type ToolImage } from '@tandem/core';
 import type { McpEntry } from './mcp-config.js';
 import type { McpConnection } from './mcp-connection.js';
 import { mapToolResult, maskSecrets } from './mcp-result.js';
@@ -19,8 +19,11 @@ export function mcpToolDanger(entry: McpEntry, tool: string): Danger {
   return entry.tools?.[tool]?.danger ?? entry.danger ?? 'medium';
 }
 
+/** Keeps a result's images for the session (a stored copy per image, its `ref` set), or returns them as they are. */
+export type KeepImages = (sessionId: string, images: ToolImage[]) => ToolImage[];
+
 /** One MCP tool as an engine tool `mcp__SERVER__TOOL`: it goes through the same gate as every other tool. */
-export function mcpTool(server: string, entry: McpEntry, tool: Tool, connection: McpConnection, secrets: readonly string[]): AnyTool {
+export function mcpTool(server: string, entry: McpEntry, tool: Tool, connection: McpConnection, secrets: readonly string[], keepImages?: KeepImages): AnyTool {
   const timeoutMs = entry.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
   const description = `${maskSecrets(tool.description ?? tool.title ?? '(no description)', secrets)} [MCP server "${server}", tool "${tool.name}"]`;
   return defineTool({
@@ -34,7 +37,9 @@ export function mcpTool(server: string, entry: McpEntry, tool: Tool, connection:
     timeoutMs: () => timeoutMs,
     async execute(args, ctx) {
       const result = await connection.callTool(tool.name, args, ctx.signal, timeoutMs);
-      return mapToolResult(result, secrets);
+      const outcome = mapToolResult(result, secrets);
+      if (outcome.images && keepImages) outcome.images = keepImages(ctx.sessionId, outcome.images);
+      return outcome;
     },
   });
 }

@@ -5,7 +5,7 @@ import { launchFingerprint, launchShown, loadMcpConfig, type McpServerConfig } f
 import type { McpApprovals } from './mcp-approvals.js';
 import { McpConnection } from './mcp-connection.js';
 import { expandLaunch } from './mcp-launch.js';
-import { mcpTool } from './mcp-tool.js';
+import { mcpTool, type KeepImages } from './mcp-tool.js';
 import type { McpServerStatus } from './mcp-status.js';
 
 export interface WorkspaceMcpDeps {
@@ -19,6 +19,8 @@ export interface WorkspaceMcpDeps {
   startupTimeoutMs?: number;
   /** How long a turn waits for servers still starting before it goes on without them (default 10 s). */
   turnWaitMs?: number;
+  /** Keeps the images a tool returned in the calling session's directory. */
+  keepImages?: KeepImages;
 }
 
 interface Slot {
@@ -242,7 +244,10 @@ export class WorkspaceMcp {
 
   private toolsOf(slot: Slot, connection: McpConnection): AnyTool[] {
     if (slot.tools?.from !== connection.tools) {
-      slot.tools = { from: connection.tools, list: connection.tools.map((t) => mcpTool(slot.config.name, slot.config.entry, t, connection, slot.secrets)) };
+      slot.tools = {
+        from: connection.tools,
+        list: connection.tools.map((t) => mcpTool(slot.config.name, slot.config.entry, t, connection, slot.secrets, this.deps.keepImages)),
+      };
     }
     return slot.tools.list;
   }

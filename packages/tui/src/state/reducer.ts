@@ -5,6 +5,7 @@ import { MAX_ITEMS, notice, pushItem, replaceAt, updateTool } from './items.js';
 import { jobExited, jobStarted, jobsListed } from './jobs.js';
 import { permissionRequest, permissionResolved } from './permission-events.js';
 import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
+import { imageLine } from './image-line.js';
 import type { AssistantItem, ConnectionStatus, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
 
 /**
@@ -269,7 +270,8 @@ function toolCall(state: ViewState, event: EventOf<'tool_call'>): ViewState {
 
 function toolResult(state: ViewState, event: EventOf<'tool_result'>): ViewState {
   const status: ToolStatus = event.isError ? 'error' : 'ok';
-  const result = excerpt(event.output, event.tool === 'run_command' ? 'tail' : 'head');
+  const text = excerpt(event.output, event.tool === 'run_command' ? 'tail' : 'head');
+  const result = event.images?.length ? { ...text, images: event.images.map(imageLine) } : text;
   let next = updateTool(state, event.callId, (item) => ({ ...item, status, durationMs: event.durationMs, result }));
   if (next.run) {
     const calls = next.run.calls.map((call) => (call.callId === event.callId ? { ...call, status, durationMs: event.durationMs } : call));

@@ -32,6 +32,8 @@ export interface ResultExcerpt {
   /** Lines left out, before (tail excerpt) or after (head excerpt) the kept ones. */
   omitted: number;
   from: 'head' | 'tail';
+  /** One line per image the tool returned (`[image image/png 12 KB]`); the bytes never reach the TUI. */
+  images?: string[];
 }
 
 export type ToolStatus = 'running' | 'ok' | 'error' | 'stopped';

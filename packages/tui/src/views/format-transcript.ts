@@ -73,5 +73,6 @@ function formatTool(item: ToolItem): string[] {
   if (result && result.omitted > 0 && result.from === 'tail') lines.push(dim(`  │ … (${result.omitted} earlier lines)`));
   for (const line of result?.lines ?? []) lines.push(dim(`  │ ${esc(line)}`));
   if (result && result.omitted > 0 && result.from === 'head') lines.push(dim(`  │ … (+${result.omitted} more lines)`));
+  for (const image of result?.images ?? []) lines.push(color('cyan', `  │ ${esc(image)}`));
   return lines;
 }
