@@ -27,9 +27,11 @@ const CORE_FLOORS: Record<string, number> = {
   context: 5,
   // 6: long-term memory (its tools, its consolidation calls)
   memory: 6,
-  // 7: the agent loop: one turn; skills (SKILL.md discovery, their tools and prompt section)
+  // 7: the agent loop: one turn; skills (SKILL.md discovery, their tools and prompt section);
+  // agents (definitions, registry, hand-back and @NAME parsing, orchestration tools over a port)
   loop: 7,
   skills: 7,
+  agents: 7,
   // 8: rebuilding a conversation from a session's events
   conversation: 8,
   // 9: the public entry point

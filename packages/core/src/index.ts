@@ -14,3 +14,4 @@ export * from './sandbox/index.js';
 export * from './shell/index.js';
 export * from './secrets/index.js';
 export * from './skills/index.js';
+export * from './agents/index.js';
