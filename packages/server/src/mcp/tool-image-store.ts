@@ -63,12 +63,15 @@ export class ToolImageStore {
   hydrate(sessionDir: string, conversation: Message[]): void {
     conversation.forEach((m, i) => {
       if (m.role !== 'tool' || !m.images?.some((img) => img.data === undefined && img.ref !== undefined)) return;
+      let found = false;
       const images: ToolImage[] = m.images.map((img) => {
         if (img.data !== undefined || img.ref === undefined) return img;
         const data = this.load(sessionDir, img.ref);
-        return data === undefined ? img : { ...img, data };
+        if (data === undefined) return img;
+        found = true;
+        return { ...img, data };
       });
-      conversation[i] = { ...m, images };
+      if (found) conversation[i] = { ...m, images };
     });
   }
 
