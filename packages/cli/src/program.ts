@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { defaultClientName } from './client-name.js';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerAgentsCommand } from './commands/agents.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerSkillsCommand } from './commands/skills.js';
 import { registerRoutineCommands } from './commands/routines.js';
@@ -164,6 +165,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
   // ── extensions: MCP servers ──────────────────────────────────────────────────────────
   registerMcpCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
   registerSkillsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
+  // ── multi-agent: agent definitions ───────────────────────────────────────────────────
+  registerAgentsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── assistant: routines ──────────────────────────────────────────────────────────────
   registerRoutineCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
 

@@ -34,3 +34,5 @@ export {
 export { SecretStore, SECRET_KEY_FILE, SECRET_VALUES_FILE } from './secrets/index.js';
 // Skills: every skill folder of a workspace with its root and status (tandem skills).
 export { WorkspaceSkills } from './skills/workspace-skills.js';
+// Agents: the definitions of a workspace with their file and status (tandem agents).
+export { agentRoots, discoverAgents, formatAgentFileError, type AgentEntry, type AgentFileError } from '@tandem/core';
