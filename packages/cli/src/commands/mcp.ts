@@ -1,8 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { addUserServer, McpHub, removeUserServer, type McpServerStatus } from '@tandem/server';
-import { findRunningServer } from '../local-server.js';
-import { withClient } from './with-client.js';
+import type { McpServerStatus } from '@tandem/server';
 import { plainTable } from '../plain-table.js';
+
+// The server package (MCP client, secret store) loads only when an mcp command runs, never for `tandem help`.
 
 export interface McpCommandContext {
   dataDirOf(flag: string | undefined): string;
@@ -26,25 +26,28 @@ export function registerMcpCommands(program: Command, context: McpCommandContext
     .option('--env <K=V>', 'an environment variable for the server (repeatable; the value is stored encrypted)', collectPair, {})
     .option('--header <K=V>', 'an HTTP header for a remote server (repeatable; the value is stored encrypted)', collectPair, {})
     .option('--data-dir <dir>', DATA_DIR_HELP)
-    .action((name: string, command: string[], options: { url?: string; env: Record<string, string>; header: Record<string, string>; dataDir?: string }) => {
-      const dataDir = context.dataDirOf(options.dataDir);
-      const [cmd, ...args] = command;
-      const file = addUserServer({
-        dataDir,
-        name,
-        ...(cmd ? { command: cmd, args } : {}),
-        ...(options.url ? { url: options.url } : {}),
-        env: options.env,
-        headers: options.header,
-      });
-      const secrets = Object.keys(options.env).length + Object.keys(options.header).length;
-      const kept =
-        secrets > 0 ? `; ${secrets} secret value(s) (${[...Object.keys(options.env), ...Object.keys(options.header)].join(', ')}) stored encrypted` : '';
-      process.stdout.write(
-        `added MCP server "${name}" to ${file} (user scope, no approval needed)${kept}\nits tools reach the model as mcp__${name}__TOOL from the next turn\n`,
-      );
-      context.done(0);
-    });
+    .action(
+      async (name: string, command: string[], options: { url?: string; env: Record<string, string>; header: Record<string, string>; dataDir?: string }) => {
+        const { addUserServer } = await import('@tandem/server');
+        const dataDir = context.dataDirOf(options.dataDir);
+        const [cmd, ...args] = command;
+        const file = addUserServer({
+          dataDir,
+          name,
+          ...(cmd ? { command: cmd, args } : {}),
+          ...(options.url ? { url: options.url } : {}),
+          env: options.env,
+          headers: options.header,
+        });
+        const secrets = Object.keys(options.env).length + Object.keys(options.header).length;
+        const kept =
+          secrets > 0 ? `; ${secrets} secret value(s) (${[...Object.keys(options.env), ...Object.keys(options.header)].join(', ')}) stored encrypted` : '';
+        process.stdout.write(
+          `added MCP server "${name}" to ${file} (user scope, no approval needed)${kept}\nits tools reach the model as mcp__${name}__TOOL from the next turn\n`,
+        );
+        context.done(0);
+      },
+    );
   mcp
     .command('list')
     .description("each MCP server (user and this folder's project .mcp.json) with its live status and, when failed, the reason")
@@ -65,7 +68,8 @@ export function registerMcpCommands(program: Command, context: McpCommandContext
     .description('remove a user MCP server and its stored secrets')
     .argument('<name>', 'the server name')
     .option('--data-dir <dir>', DATA_DIR_HELP)
-    .action((name: string, options: { dataDir?: string }) => {
+    .action(async (name: string, options: { dataDir?: string }) => {
+      const { removeUserServer } = await import('@tandem/server');
       const removed = removeUserServer(context.dataDirOf(options.dataDir), name);
       if (!removed) {
         process.stderr.write(`no user MCP server named "${name}" (tandem mcp list shows them; project servers live in the folder's .mcp.json)\n`);
@@ -79,6 +83,11 @@ export function registerMcpCommands(program: Command, context: McpCommandContext
 
 /** The running server's view (live connections) when one runs; else a probe started here and stopped after. */
 async function listServers(dataDir: string, cwd: string, options: { url?: string | undefined; token?: string | undefined }): Promise<McpServerStatus[]> {
+  const [{ McpHub }, { findRunningServer }, { withClient }] = await Promise.all([
+    import('@tandem/server'),
+    import('../local-server.js'),
+    import('./with-client.js'),
+  ]);
   if (options.url || (await findRunningServer(dataDir))) {
     const { servers } = await withClient({ dataDir, url: options.url, token: options.token, viewer: true }, 'mcp', (client) =>
       client.request('mcp:list', { cwd }, 60_000),

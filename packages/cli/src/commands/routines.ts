@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { RoutineInfo } from '@tandem/shared';
 import type { AdminContext } from './admin.js';
 import type { ConnectionArgs } from '../connection-args.js';
-import { withClient } from './with-client.js';
 
 const DATA_DIR_HELP = 'the local data directory (default $TANDEM_DATA_DIR or ~/.tandem)';
 const URL_HELP = 'server URL (default: the local server from <data-dir>/server.json)';
@@ -35,6 +34,7 @@ export function registerRoutineCommands(program: Command, context: AdminContext)
 }
 
 export async function listRoutines(args: ConnectionArgs & { json?: boolean | undefined; out?: NodeJS.WritableStream }): Promise<number> {
+  const { withClient } = await import('./with-client.js');
   const { routines } = await withClient(args, 'routines', (client) => client.request('routine:list', {}));
   const out = args.out ?? process.stdout;
   out.write(args.json ? `${JSON.stringify(routines, null, 2)}\n` : formatRoutines(routines));
@@ -42,6 +42,7 @@ export async function listRoutines(args: ConnectionArgs & { json?: boolean | und
 }
 
 async function cancelRoutine(id: string, args: ConnectionArgs & { out?: NodeJS.WritableStream }): Promise<number> {
+  const { withClient } = await import('./with-client.js');
   const { routine } = await withClient(args, 'routines', (client) => client.request('routine:cancel', { id }));
   (args.out ?? process.stdout).write(`cancelled ${routine.name} (${routine.id})\n`);
   return 0;

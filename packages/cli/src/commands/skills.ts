@@ -1,7 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { WorkspaceSkills } from '@tandem/server';
 import { plainTable } from '../plain-table.js';
 
 export interface SkillsCommandContext {
@@ -26,7 +25,8 @@ export function registerSkillsCommand(program: Command, context: SkillsCommandCo
     .option('--cwd <dir>', 'whose project skills to list (default: the current directory)')
     .option('--json', 'print JSON')
     .option('--data-dir <dir>', 'the local data directory (default $TANDEM_DATA_DIR or ~/.tandem)')
-    .action((options: { cwd?: string; json?: boolean; dataDir?: string }) => {
+    .action(async (options: { cwd?: string; json?: boolean; dataDir?: string }) => {
+      const { WorkspaceSkills } = await import('@tandem/server');
       const skills = new WorkspaceSkills({ dataDir: context.dataDirOf(options.dataDir), home: homedir() });
       const entries = skills.list(resolve(options.cwd ?? process.cwd()));
       process.stdout.write(options.json ? `${JSON.stringify(entries, null, 2)}\n` : formatSkills(entries));
