@@ -33,6 +33,7 @@ const NAV = [
   ['context-and-memory', 'Context and memory'],
   ['mcp', 'MCP servers'],
   ['skills', 'Skills'],
+  ['multi-agent', 'Multi-agent sessions'],
 ];
 
 function page(title, body, current) {
