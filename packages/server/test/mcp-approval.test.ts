@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,6 +57,44 @@ describe("project MCP servers need a driver's approval of their exact launch", (
     expect((await client.ok('mcp:list', { sessionId })).servers).toEqual([
       expect.objectContaining({ name: 'proj', status: 'needs_approval', reason: expect.stringContaining('refused') }),
     ]);
+
+    // Both decisions are in the audit log: who, what (the launch as shown, env names only), when, and the outcome.
+    const { records } = await client.ok('audit:query', { sessionId });
+    const launches = records.filter((r) => r.tool === 'mcp_server');
+    const firstTurn = await nextEvent(client, 'turn_started');
+    expect(launches).toEqual([
+      expect.objectContaining({
+        sessionId,
+        turnId: firstTurn.turnId,
+        tool: 'mcp_server',
+        danger: 'dangerous',
+        args: { name: 'proj', command: process.execPath, args: [MARKED_FIXTURE], env: ['MCP_MARKER'] },
+        decision: 'allow_once',
+        decidedBy: 'alice',
+        outcome: 'ok',
+        isError: false,
+        resultSummary: expect.stringContaining('approved the launch of project MCP server "proj"'),
+        ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      }),
+      expect.objectContaining({
+        tool: 'mcp_server',
+        args: expect.objectContaining({ name: 'proj', args: [MARKED_FIXTURE, '--changed'] }),
+        decision: 'deny_once',
+        decidedBy: 'alice',
+        outcome: 'denied',
+        isError: true,
+        resultSummary: expect.stringContaining('refused the launch of project MCP server "proj"'),
+      }),
+    ]);
+    expect(JSON.stringify(launches)).not.toContain(marker);
+    // …and on disk once the log is flushed.
+    await bed.server.stop();
+    bed.server = undefined;
+    const lines = readFileSync(join(dataDir, 'agent-audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { tool: string; decision: string });
+    expect(lines.filter((l) => l.tool === 'mcp_server').map((l) => l.decision)).toEqual(['allow_once', 'deny_once']);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { AuditRecord, Danger } from '@tandem/shared';
 import type { AuditLog } from './audit-log.js';
+import { STANDALONE_DECISIONS, standaloneRecord } from './standalone-decision.js';
 
 type Outcome = NonNullable<AuditRecord['outcome']>;
 
@@ -13,6 +14,15 @@ interface OpenCall {
 }
 
 type ObservedEvent = { type: string; [field: string]: unknown };
+
+/** What the permission gate reports about one decision; `call` is the call it decided on. */
+export interface DecisionNote {
+  callId: string;
+  decision: string;
+  decidedBy: string;
+  allowed?: boolean;
+  call?: { turnId?: string; tool: string; args: unknown; danger: Danger };
+}
 
 /** Calls whose result never arrives are forgotten past this many, oldest first. */
 const MAX_OPEN = 512;
@@ -29,6 +39,9 @@ export const ENDED_WITH_TURN = 'cancelled: the turn ended before the call finish
  * `not_checked`. A call still open when its turn ends (cancelled mid-run, the server
  * interrupted) is recorded then, with outcome `cancelled`: every call leaves exactly one record.
  *
+ * Decisions that never become a tool call (a project MCP server's launch, `mcp_server`) are
+ * recorded as soon as the gate reports them: one record each, who decided, what and how.
+ *
  * Seam: feed every persisted session event to `observe` (e.g. from the session's `onEvent`
  * hook) and pass `noteDecision` as the permission gate's `onDecision`.
  */
@@ -41,7 +54,11 @@ export class SessionAuditRecorder {
     private readonly sessionId: string,
   ) {}
 
-  noteDecision(note: { callId: string; decision: string; decidedBy: string }): void {
+  noteDecision(note: DecisionNote): void {
+    if (note.call && STANDALONE_DECISIONS.has(note.call.tool)) {
+      this.log.record(standaloneRecord(this.sessionId, note, note.call));
+      return;
+    }
     this.decisions.set(note.callId, { decision: note.decision, decidedBy: note.decidedBy });
     trim(this.decisions);
   }

@@ -59,7 +59,7 @@ describe('permission gate screen', () => {
     expect(await gate.screen(c)).toEqual({ danger: 'safe', reason: 'read-only command: ls, wc' });
     expect(await gate.check(c, new AbortController().signal)).toEqual({ allow: true });
     expect(events).toEqual([]);
-    expect(decisions).toEqual([{ callId: c.callId, decision: 'read_only', decidedBy: 'system', allowed: true }]);
+    expect(decisions).toEqual([{ callId: c.callId, decision: 'read_only', decidedBy: 'system', allowed: true, call: c }]);
   });
 
   it('a blacklisted command is refused by the screen as blocked, in every mode, before the mode', async () => {

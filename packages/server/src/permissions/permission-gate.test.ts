@@ -67,7 +67,15 @@ describe('createPermissionGate', () => {
     const { check, events, decisions } = await setup();
     expect(await check('read_file', { path: 'a.txt' }, 'safe')).toEqual({ allow: true });
     expect(events).toEqual([]);
-    expect(decisions).toEqual([{ callId: 'c1', decision: 'safe', decidedBy: 'system', allowed: true }]);
+    expect(decisions).toEqual([
+      {
+        callId: 'c1',
+        decision: 'safe',
+        decidedBy: 'system',
+        allowed: true,
+        call: expect.objectContaining({ callId: 'c1', tool: 'read_file', args: { path: 'a.txt' } }),
+      },
+    ]);
   });
 
   it('checks the blacklist before any rule: even a stored allow cannot unlock it', async () => {

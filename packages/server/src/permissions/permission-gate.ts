@@ -38,6 +38,8 @@ export interface GateDecision {
   decision: string;
   decidedBy: string;
   allowed: boolean;
+  /** The call decided on (for decisions that are not about a tool call of the turn, e.g. an MCP server's launch). */
+  call?: GateCall;
 }
 
 /** The permission step: `screen` before the call is announced, `check` (may ask) after. */
@@ -89,9 +91,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const commandTools = options.commandTools ?? DEFAULT_COMMAND_TOOLS;
   const screened = new Map<string, Decided>();
   let key: Promise<string> | undefined;
-  const note = (callId: string, decision: string, decidedBy: string, allowed: boolean) => {
+  const note = (call: GateCall, decision: string, decidedBy: string, allowed: boolean) => {
     try {
-      options.onDecision?.({ callId, decision, decidedBy, allowed });
+      options.onDecision?.({ callId: call.callId, decision, decidedBy, allowed, call });
     } catch {
       // the audit hook must never decide a call
     }
@@ -170,7 +172,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   };
 
   const refusal = (call: GateCall, d: Extract<Decided, { kind: 'refuse' }>): GateVerdict => {
-    note(call.callId, d.decision, d.decidedBy, false);
+    note(call, d.decision, d.decidedBy, false);
     return { allow: false, reason: d.reason, outcome: d.outcome };
   };
 
@@ -179,7 +181,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     screened.delete(call.callId);
     if (d.kind === 'refuse') return refusal(call, d);
     if (d.kind === 'allow') {
-      note(call.callId, d.decision, d.decidedBy, true);
+      note(call, d.decision, d.decidedBy, true);
       return { allow: true };
     }
     const { result, policy, workspace } = d;
@@ -188,7 +190,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       signal,
     );
     if (answer.reason === 'timeout') {
-      note(call.callId, 'timeout', 'system', false);
+      note(call, 'timeout', 'system', false);
       return {
         allow: false,
         reason: `permission request timed out after ${broker.timeoutText} (automatic deny)`,
@@ -197,7 +199,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       };
     }
     if (answer.reason === 'cancelled') {
-      note(call.callId, 'cancelled', 'system', false);
+      note(call, 'cancelled', 'system', false);
       return { allow: false, reason: 'the turn was cancelled while waiting for permission', outcome: 'cancelled' };
     }
 
@@ -211,7 +213,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       }
     }
     const allowed = answer.decision.startsWith('allow');
-    note(call.callId, answer.decision, answer.by, allowed);
+    note(call, answer.decision, answer.by, allowed);
     if (allowed) return { allow: true };
     return { allow: false, reason: `denied by ${answer.by} (${answer.decision}); do not retry this call, ask the user what to do instead`, outcome: 'denied' };
   };
@@ -228,7 +230,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         while (screened.size > MAX_SCREENED) screened.delete(screened.keys().next().value as string);
         return { danger: d.danger, ...(d.kind === 'allow' && d.reason ? { reason: d.reason } : {}) };
       } catch (error) {
-        note(call.callId, 'error', 'system', false);
+        note(call, 'error', 'system', false);
         return {
           danger: call.danger,
           refusal: { reason: `the permission check failed (${(error as Error).message}); the call was not run`, outcome: 'error' },
@@ -239,7 +241,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       try {
         return await check(call, signal);
       } catch (error) {
-        note(call.callId, 'error', 'system', false);
+        note(call, 'error', 'system', false);
         return { allow: false, reason: `the permission check failed (${(error as Error).message}); the call was not run`, outcome: 'error' };
       }
     },
