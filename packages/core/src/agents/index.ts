@@ -10,3 +10,4 @@ export * from './ledger.js';
 export * from './agent-runner.js';
 export * from './agent-tools.js';
 export * from './orchestration-tools.js';
+export * from './floor.js';
