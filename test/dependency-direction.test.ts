@@ -14,6 +14,8 @@ const ALLOWED: Record<string, string[]> = {
   core: ['shared'],
   server: ['shared', 'core'],
   tui: ['shared'],
+  // The web viewer's page: the TUI's reducer and client (browser-safe subpaths), never core or server.
+  web: ['shared', 'tui'],
   cli: ['shared', 'server', 'tui'],
   bench: ['shared', 'core', 'server', 'testkit'],
 };

@@ -38,6 +38,7 @@ import { mcpHandlers } from './handlers/mcp-handlers.js';
 import { McpHub } from './mcp/mcp-hub.js';
 import { skillsHandlers } from './handlers/skills-handlers.js';
 import { WorkspaceSkills } from './skills/workspace-skills.js';
+import { serveWebViewer } from './web/serve-web.js';
 import { jobHandlers } from './handlers/job-handlers.js';
 import { modelHandlers } from './handlers/model-handlers.js';
 import { sandboxHandlers } from './handlers/sandbox-handlers.js';
@@ -139,7 +140,8 @@ export function createApplication(deps: ApplicationDeps): Application {
   const osSandbox = deps.osSandbox ?? startOsSandbox({ settings: settings.commandSandbox, home: deps.home ?? homedir(), dataDir: deps.dataDir, logger });
   const guards = deps.guards === 'off' ? undefined : new DeferredGuards(guardsOptions(deps, settings, clock, logger));
 
-  const httpServer = createServer((_req, res) => {
+  const httpServer = createServer((req, res) => {
+    if (serveWebViewer(req, res, env)) return; // GET / : the web viewer (packages/web)
     res.writeHead(404, { 'content-type': 'text/plain' }).end('tandem server: connect with a tandem client (socket.io)\n');
   });
   const io = new IoServer(httpServer, { serveClient: false, maxHttpBufferSize: 4 * 1024 * 1024 });

@@ -1,0 +1,164 @@
+import type { Decision, SessionInfo } from '@tandem/shared';
+import { type ClientSignal, RequestError, TandemClient } from '@tandem/tui/client';
+import { type Action, initialState, reduce, type ViewState } from '@tandem/tui/state';
+
+export interface ViewerOptions {
+  /** The server's origin: the page is served by the server it talks to. */
+  url: string;
+  token: string;
+  name: string;
+  /** Called after every change of `state` or `sessions`; the page batches its drawing. */
+  onChange: () => void;
+}
+
+/** Events after which the session list (its statuses) is worth asking for again. */
+const LIST_CHANGING = new Set([
+  'turn_started',
+  'turn_done',
+  'turn_cancelled',
+  'turn_interrupted',
+  'permission_request',
+  'permission_resolved',
+  'session_configured',
+]);
+
+/**
+ * One connection of the page: the TUI's own client (same handshake, same re-attach from the
+ * last seq after a reconnect) and the TUI's own reducer. The token lives only in this object
+ * and the socket's handshake.
+ */
+export class Viewer {
+  state: ViewState;
+  sessions: SessionInfo[] = [];
+  /** Learned at the first attach: the control token may drive, the view token may not. */
+  canDrive: boolean | null = null;
+  private readonly client: TandemClient;
+  private opening = 0;
+
+  constructor(private readonly options: ViewerOptions) {
+    this.state = initialState({ url: options.url, me: options.name, role: 'viewer' });
+    this.client = new TandemClient(options.url, {
+      token: options.token,
+      name: options.name,
+      reconnectionDelayMs: 300,
+      reconnectionDelayMaxMs: 5_000,
+      onListenerError: (err) => console.error('tandem viewer:', err),
+    });
+    this.client.subscribe((signal) => this.onSignal(signal));
+  }
+
+  /** Resolves once connected; rejects with a message for the page if the server refuses the token. */
+  async ready(): Promise<void> {
+    try {
+      await this.client.ready(10_000);
+    } catch (err) {
+      const state = this.client.connection;
+      if (state.status === 'refused' && state.reason === 'unauthorized') {
+        throw new Error('This server refused the token. Use its control token (to drive) or its view token (to watch).');
+      }
+      throw err;
+    }
+  }
+
+  get openId(): string | null {
+    return this.state.session?.id ?? null;
+  }
+
+  get driving(): boolean {
+    return this.state.role === 'driver' && this.state.session !== null;
+  }
+
+  async refreshSessions(): Promise<void> {
+    try {
+      this.sessions = (await this.client.request('session:list', {})).sessions;
+      this.options.onChange();
+    } catch (err) {
+      if (!(err instanceof RequestError && err.code === 'disconnected')) this.notice('warn', `could not list the sessions: ${message(err)}`);
+    }
+  }
+
+  /** Attaches to a session from its start: as driver when the token allows it, else as viewer. */
+  async open(sessionId: string): Promise<void> {
+    const attempt = ++this.opening;
+    await this.client.detach();
+    const fresh = initialState({ url: this.options.url, me: this.options.name, role: this.canDrive === false ? 'viewer' : 'driver' });
+    this.state = { ...fresh, connection: this.state.connection };
+    this.options.onChange();
+    try {
+      if (this.canDrive !== false) {
+        try {
+          await this.client.attach(sessionId, 'driver');
+          this.canDrive = true;
+          return;
+        } catch (err) {
+          if (!(err instanceof RequestError && err.code === 'forbidden')) throw err;
+          this.canDrive = false;
+        }
+      }
+      if (attempt === this.opening) await this.client.attach(sessionId, 'viewer');
+    } catch (err) {
+      this.notice('error', `could not open the session: ${message(err)}`);
+    }
+  }
+
+  async send(text: string): Promise<boolean> {
+    const sessionId = this.openId;
+    if (!sessionId) return false;
+    return this.run('send', () => this.client.request('session:send', { sessionId, text }));
+  }
+
+  async respond(requestId: string, decision: Decision): Promise<boolean> {
+    const sessionId = this.openId;
+    if (!sessionId) return false;
+    return this.run('answer', () => this.client.request('permission:respond', { sessionId, requestId, decision }));
+  }
+
+  async cancel(): Promise<boolean> {
+    const sessionId = this.openId;
+    if (!sessionId) return false;
+    return this.run('stop', () => this.client.request('session:cancel', { sessionId }));
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  private async run(what: string, request: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await request();
+      return true;
+    } catch (err) {
+      const code = err instanceof RequestError ? `${err.code}: ` : '';
+      this.notice('error', `could not ${what}: ${code}${message(err)}`);
+      return false;
+    }
+  }
+
+  private onSignal(signal: ClientSignal): void {
+    if (signal.kind === 'connection') {
+      this.dispatch({ kind: 'connection', connection: signal.connection });
+      if (signal.connection.status === 'connected') void this.refreshSessions();
+    } else if (signal.kind === 'attached') {
+      this.dispatch({ kind: 'attached', session: signal.session, role: signal.role });
+      void this.refreshSessions();
+    } else if (signal.kind === 'warning') {
+      this.dispatch({ kind: 'notice', level: 'warn', text: signal.message });
+    } else {
+      this.dispatch({ kind: 'event', event: signal.event });
+      if (LIST_CHANGING.has(signal.event.type)) void this.refreshSessions();
+    }
+  }
+
+  private notice(level: 'info' | 'warn' | 'error', text: string): void {
+    this.dispatch({ kind: 'notice', level, text });
+  }
+
+  private dispatch(action: Action): void {
+    this.state = reduce(this.state, action);
+    this.options.onChange();
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
