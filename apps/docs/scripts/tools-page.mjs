@@ -16,6 +16,7 @@ export async function toolsReference() {
     const description = tool.description.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
     lines.push(`| \`${tool.name}\` | ${danger} | ${tool.readOnly ? 'yes' : 'no'} | ${description} |`);
   }
+  lines.push(...orchestrationSection(core));
   const patterns = typeof core.blacklistPatterns === 'function' ? core.blacklistPatterns() : [];
   if (patterns.length === 0) throw new Error('docs: @tandem/core exports no blacklistPatterns()');
   lines.push(
@@ -29,4 +30,29 @@ export async function toolsReference() {
   );
   for (const p of patterns) lines.push(`| ${p.category} | \`${p.pattern.replace(/\|/g, '\\|')}\` | ${p.why} |`);
   return lines.join('\n') + '\n';
+}
+
+/** The commander's orchestration tools, from the same definitions the engine uses (a runner that runs nothing). */
+function orchestrationSection(core) {
+  if (typeof core.createOrchestrationTools !== 'function') throw new Error('docs: @tandem/core exports no createOrchestrationTools()');
+  const tools = core.createOrchestrationTools({ runner: { runAgent: async () => ({ answer: '' }), handOff: async () => {} }, agents: () => [] });
+  const lines = [
+    '',
+    '## Orchestration tools',
+    '',
+    "Only the commander has these (see [Multi-agent sessions](multi-agent.html)); they are built in the engine and the session wiring is coming. A dispatched agent's or worker's own tool calls pass the same pipeline as above.",
+    '',
+    '| tool | arguments | read-only | description |',
+    '|---|---|---|---|',
+  ];
+  for (const tool of tools) {
+    const spec = core.toToolSpec(tool);
+    const required = new Set(spec.parameters.required ?? []);
+    const args = Object.keys(spec.parameters.properties ?? {})
+      .map((name) => `\`${name}${required.has(name) ? '' : '?'}\``)
+      .join(', ');
+    const description = tool.description.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
+    lines.push(`| \`${tool.name}\` | ${args} | ${tool.readOnly ? 'yes' : 'no'} | ${description} |`);
+  }
+  return lines;
 }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Commands, EventSchemas } from '@tandem/shared';
-import { blacklistPatterns, builtinTools } from '@tandem/core';
+import { blacklistPatterns, builtinTools, ORCHESTRATION_TOOL_NAMES } from '@tandem/core';
 
 const docsDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const site = (page: string) => readFileSync(join(docsDir, 'site', page), 'utf8');
@@ -41,6 +41,7 @@ describe('docs site', () => {
   it('lists every built-in tool and every blacklist pattern', () => {
     const tools = site('tools.md');
     for (const tool of builtinTools()) expect(tools).toContain(`\`${tool.name}\``);
+    for (const name of ORCHESTRATION_TOOL_NAMES) expect(tools).toContain(`| \`${name}\` |`);
     expect(blacklistPatterns().length).toBeGreaterThanOrEqual(23);
     for (const p of blacklistPatterns()) expect(tools).toContain(p.why);
   });
