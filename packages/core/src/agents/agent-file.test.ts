@@ -46,6 +46,7 @@ describe('parseAgentFile', () => {
     ['missing name', '---\ndescription: d\n---\np', 'name', 'is missing'],
     ['name not a string', '---\nname: 5\ndescription: d\n---\np', 'name', 'must be a string'],
     ['bad name characters', '---\nname: Re_viewer\ndescription: d\n---\np', 'name', 'a-z, 0-9'],
+    ['a leading dash', '---\nname: -reviewer\ndescription: d\n---\np', 'name', 'starting with a letter or digit'],
     ['reserved name commander', '---\nname: commander\ndescription: d\n---\np', 'name', 'reserved'],
     ['reserved name worker-N', '---\nname: worker-2\ndescription: d\n---\np', 'name', 'reserved'],
     ['name differs from the file name', '---\nname: other\ndescription: d\n---\np', 'name', 'file name "reviewer"'],

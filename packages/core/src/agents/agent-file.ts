@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const COMMANDER = 'commander';
 export const MAX_AGENT_NAME = 64;
 export const MAX_AGENT_DESCRIPTION = 1024;
-export const AGENT_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** The contract's `[a-z0-9-]`, starting with a letter or digit (so `@NAME` can address it). */
+export const AGENT_NAME = /^[a-z0-9][a-z0-9-]*$/;
 /** Names the session gives out itself: the commander and anonymous workers (`worker-N`). */
 const RESERVED = /^(commander|worker-\d+)$/;
 
@@ -66,7 +67,7 @@ const FrontmatterSchema = z.looseObject({
     })
     .trim()
     .max(MAX_AGENT_NAME, `must be at most ${MAX_AGENT_NAME} characters`)
-    .regex(AGENT_NAME, 'must be a-z, 0-9 and - only (no leading, trailing or double -)')
+    .regex(AGENT_NAME, 'must be a-z, 0-9 and - only, starting with a letter or digit')
     .refine((name) => !RESERVED.test(name), 'is reserved (commander and worker-N are names the session gives out)'),
   description: z
     .string({ error: (issue) => (issue.input === undefined ? 'is missing: say what the agent does and when the commander should use it' : 'must be a string') })
