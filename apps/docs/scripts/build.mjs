@@ -1,7 +1,8 @@
 // Builds the documentation site: markdown pages from content/ plus reference pages generated
 // from the code (protocol from @tandem/shared's schemas, tools from @tandem/core's registry),
 // rendered with marked into static HTML under site/.
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { marked } from 'marked';
@@ -22,6 +23,7 @@ const NAV = [
   ['protocol', 'Wire protocol (generated)'],
   ['cli', 'CLI reference'],
   ['tui', 'The TUI'],
+  ['web-viewer', 'The web viewer'],
   ['configuration', 'Configuration'],
   ['tools', 'Tools (generated)'],
   ['safety', 'Sandbox, blacklist, permissions'],
@@ -74,6 +76,8 @@ async function main() {
     await writeFile(join(siteDir, `${slug}.html`), page(title, await marked.parse(markdown), slug));
     await writeFile(join(siteDir, `${slug}.md`), markdown);
   }
+  // Images the pages show (content/images/*.png), copied beside the HTML.
+  if (existsSync(join(contentDir, 'images'))) await cp(join(contentDir, 'images'), join(siteDir, 'images'), { recursive: true });
   console.log(`docs: ${pages.size} pages written to ${siteDir}`);
 }
 

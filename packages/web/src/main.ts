@@ -1,4 +1,5 @@
 import './style.css';
+import './transcript.css';
 import type { PendingPermission } from '@tandem/tui/state';
 import { byId } from './element.js';
 import { renderPermissions } from './permissions-view.js';
