@@ -144,6 +144,12 @@ export function estimateTextTokens(text: string): number {
 /** Framing each provider adds around a message (role markers, separators). */
 const MESSAGE_OVERHEAD = 4;
 const TOOL_CALL_OVERHEAD = 8;
+/**
+ * What one image in a tool result is counted as, whatever its size: Anthropic bills about
+ * width × height / 750 tokens and scales images down to ~1.15 megapixels (≈ 1,600 tokens);
+ * OpenAI's high detail stays below that for such images. An upper bound, never the base64 length.
+ */
+export const IMAGE_TOKENS = 1_600;
 
 /** Estimated tokens one message costs in a request, framing included. */
 export function estimateMessageTokens(message: Message): number {
@@ -158,7 +164,7 @@ export function estimateMessageTokens(message: Message): number {
       return n;
     }
     case 'tool':
-      return MESSAGE_OVERHEAD + TOOL_CALL_OVERHEAD + estimateTextTokens(message.output);
+      return MESSAGE_OVERHEAD + TOOL_CALL_OVERHEAD + estimateTextTokens(message.output) + (message.images?.length ?? 0) * IMAGE_TOKENS;
   }
 }
 
