@@ -21,7 +21,78 @@ export interface StallLimits {
 /** Generous defaults: well above a slow reasoning model, far below the SDKs' 10-minute timeout. */
 export const DEFAULT_STALL_LIMITS: StallLimits = { firstEventMs: 300_000, idleMs: 300_000 };
 
-const STALL: unique symbol = Symbol('stall');
+/** Why the watchdog's own sleep was cancelled (a plain value: no DOMException per stream). */
+const DISARMED = Symbol('disarmed');
+
+/**
+ * One timer per stream: it sleeps until the earliest moment the stream could have stalled, then
+ * looks at when the last event came; if the stream moved on meanwhile it sleeps the rest, else it
+ * ends the wait of the guard with a StallError. An event costs a `clock.now()`, not a timer.
+ */
+class Watchdog {
+  private last: number;
+  private limit: number;
+  private phase: 'first' | 'idle' = 'first';
+  /** The consumer holds an event: silence while it works is not the provider's. */
+  private held = false;
+  private sleeping: AbortController | undefined;
+  /** Set by the guard while it waits for the next event; a stall settles that wait. */
+  waiting: ((stall: StallError) => void) | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly limits: StallLimits,
+  ) {
+    this.last = clock.now();
+    this.limit = limits.firstEventMs;
+    this.arm(this.limit);
+  }
+
+  /** An event arrived; the consumer has it until `resume()`. */
+  event(): void {
+    this.held = true;
+    if (this.phase === 'first') {
+      this.phase = 'idle';
+      this.limit = this.limits.idleMs;
+      // A shorter idle limit than the first wait: the sleep under way would wake too late.
+      if (this.limits.idleMs < this.limits.firstEventMs) this.arm(this.limit);
+    }
+  }
+
+  /** The consumer asks for the next event: the silence starts now. */
+  resume(): void {
+    this.held = false;
+    this.last = this.clock.now();
+  }
+
+  stop(): void {
+    this.sleeping?.abort(DISARMED);
+    this.sleeping = undefined;
+  }
+
+  private arm(ms: number): void {
+    this.stop();
+    const sleeping = new AbortController();
+    this.sleeping = sleeping;
+    this.clock.sleep(Math.max(0, ms), sleeping.signal).then(
+      () => {
+        if (this.sleeping === sleeping) this.check();
+      },
+      () => undefined,
+    );
+  }
+
+  private check(): void {
+    if (this.held) return this.arm(this.limit);
+    const waited = this.clock.now() - this.last;
+    if (waited >= this.limit) {
+      this.sleeping = undefined;
+      this.waiting?.(new StallError(this.limit, this.phase));
+      return;
+    }
+    this.arm(this.limit - waited);
+  }
+}
 
 /**
  * Streams `open(signal)` and aborts it when it goes silent for longer than the limits (timed on
@@ -38,35 +109,31 @@ export async function* guardStalls<T>(
   if (signal.aborted) forward();
   signal.addEventListener('abort', forward, { once: true });
   const it = open(inner.signal)[Symbol.asyncIterator]();
-  let first = true;
+  const watchdog = new Watchdog(clock, limits);
   let finished = false;
   try {
     for (;;) {
-      const limit = first ? limits.firstEventMs : limits.idleMs;
-      const timer = new AbortController();
-      // Settles only when the limit passes; cancelling the timer leaves it pending for good.
-      const timeout: Promise<typeof STALL> = clock.sleep(limit, timer.signal).then(
-        () => STALL,
-        () => new Promise<never>(() => undefined),
-      );
-      const next = it.next();
-      const result = await Promise.race([next, timeout]);
-      timer.abort();
-      if (result === STALL) {
-        const stall = new StallError(limit, first ? 'first' : 'idle');
-        inner.abort(stall);
-        next.catch(() => undefined);
+      // Not Promise.race with a long-lived promise: that keeps a reaction per event until it settles.
+      const result = await new Promise<IteratorResult<T> | StallError>((resolve, reject) => {
+        watchdog.waiting = resolve;
+        it.next().then(resolve, reject);
+      });
+      watchdog.waiting = undefined;
+      if (result instanceof StallError) {
+        inner.abort(result);
         finished = true;
-        throw stall;
+        throw result;
       }
       if (result.done) {
         finished = true;
         return;
       }
-      first = false;
+      watchdog.event();
       yield result.value;
+      watchdog.resume();
     }
   } finally {
+    watchdog.stop();
     signal.removeEventListener('abort', forward);
     if (!finished) void Promise.resolve(it.return?.()).catch(() => undefined);
   }
