@@ -34,7 +34,11 @@ describe('docs site', () => {
 
   it('shows the web viewer page with its screenshot copied beside it', () => {
     expect(site('web-viewer.html')).toContain('<img src="images/web-viewer.png"');
-    expect(readFileSync(join(docsDir, 'site', 'images', 'web-viewer.png')).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      readFileSync(join(docsDir, 'site', 'images', 'web-viewer.png'))
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 
   it('documents every command and every session event of the protocol', () => {
