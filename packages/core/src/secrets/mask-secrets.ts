@@ -1,12 +1,15 @@
+import { MIN_LITERAL_LENGTH, type EnvSecret } from './env-secrets.js';
 import { TOKEN_PATTERNS, highEntropyRuns, isSecretName } from './secret-patterns.js';
 
 export interface MaskOptions {
   /** Environment whose secret-looking variables' values are hidden wherever they appear. */
   env?: Record<string, string | undefined>;
+  /**
+   * The same, already found (`EnvSecrets.current()`): for masking many strings against one
+   * environment without reading it for each. Used instead of `env` when given.
+   */
+  secrets?: readonly EnvSecret[];
 }
-
-/** Values shorter than this are not replaced literally: "1" or "true" would mangle all text. */
-const MIN_LITERAL_LENGTH = 6;
 
 /**
  * Hides secrets in free text: the literal values of secret-named environment variables, then
@@ -16,7 +19,7 @@ const MIN_LITERAL_LENGTH = 6;
 export function maskSecrets(text: string, options: MaskOptions = {}): string {
   if (typeof text !== 'string' || text.length === 0) return text;
   let out = text;
-  for (const [name, value] of secretEnvValues(options.env)) {
+  for (const [name, value] of options.secrets ?? secretEnvValues(options.env)) {
     out = out.split(value).join(`[masked ${name}]`);
   }
   for (const { kind, regex } of TOKEN_PATTERNS) {

@@ -112,6 +112,7 @@ export class AuditLog {
 
   /** Masks and records one tool call; the line reaches the file within the flush interval. */
   record(entry: AuditEntry): AuditRecord {
+    const masked = this.masker.entry(entry.args, entry.output);
     const record: AuditRecord = {
       id: this.newId(),
       ts: new Date(this.clock.now()).toISOString(),
@@ -119,8 +120,8 @@ export class AuditLog {
       callId: entry.callId,
       tool: entry.tool,
       danger: entry.danger,
-      args: this.masker.args(entry.args),
-      resultSummary: this.masker.summary(entry.output),
+      args: masked.args,
+      resultSummary: masked.summary,
       isError: entry.isError,
       durationMs: entry.durationMs,
       decision: entry.decision,
