@@ -5,8 +5,13 @@ import { benchFanOut } from './fan-out.js';
 import { benchHarnessOverhead } from './harness-overhead.js';
 import { benchPtyVsSpawn } from './pty-vs-spawn.js';
 import { benchContext, benchMemoryRecall } from './context-and-recall.js';
+import { parseBenchArgs } from './bench-options.js';
+import { benchServeVsSdk } from './serve-vs-sdk.js';
+
+const { options, names: only } = parseBenchArgs(process.argv.slice(2));
 
 const benches: Array<[string, () => Promise<void>]> = [
+  ['serve vs sdk', () => benchServeVsSdk(options)],
   ['harness overhead', benchHarnessOverhead],
   ['fan-out', benchFanOut],
   ['pty vs spawn', benchPtyVsSpawn],
@@ -14,7 +19,6 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['memory recall', benchMemoryRecall],
 ];
 
-const only = process.argv.slice(2);
 for (const [name, bench] of benches) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
   try {

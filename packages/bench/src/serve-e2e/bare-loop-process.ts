@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunFigures } from './drive-session.js';
+import { REPO_ROOT } from './serve-process.js';
+
+/** Runs the bare openai-SDK loop (bare-sdk-loop-main) in its own process for `iterations` tool calls. */
+export async function runBareLoop(openaiBaseURL: string, iterations: number): Promise<RunFigures> {
+  const workspace = await mkdtemp(join(tmpdir(), 'tandem-bench-bare-'));
+  await writeFile(join(workspace, 'note.txt'), 'first line\nsecond line\nthird line\n');
+  // Always the compiled file: tsx in the process would add its own memory and CPU to the baseline.
+  const entry = [join(REPO_ROOT, 'packages/bench/dist/bare-sdk-loop-main.js')];
+  try {
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [...entry, openaiBaseURL, String(iterations), workspace], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`bare SDK loop exited ${code}: ${stderr.slice(-2000)}`))));
+    });
+    const figures = JSON.parse(out.trim().split('\n').pop()!) as RunFigures;
+    // The loop counts model requests; the last one is the final answer.
+    if (figures.iterations < iterations) throw new Error(`bare loop ran ${figures.iterations} of ${iterations} iterations`);
+    return figures;
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,142 @@
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
+import type { BenchOptions } from './bench-options.js';
+import { runBareLoop } from './serve-e2e/bare-loop-process.js';
+import { functionKey, loadProfile, moduleKey, perIterationTop, profileIn, type ProfileWindow } from './serve-e2e/cpu-profile-diff.js';
+import { driveOneTurn, type RunFigures } from './serve-e2e/drive-session.js';
+import { ScriptedModel, type RequestShape } from './serve-e2e/scripted-model.js';
+import { startServeProcess } from './serve-e2e/serve-process.js';
+import { fmt, median } from './stats.js';
+import { printTable } from './table.js';
+
+const LO = 50;
+const HI = 200;
+/** read_file of a 3-line file; `limit` changes each call so the repeated-call guard lets it run. */
+const READ_CALL = (i: number) => ({ name: 'read_file', args: { path: 'note.txt', limit: i + 1 } });
+
+interface Sample {
+  lo: RunFigures;
+  hi: RunFigures;
+}
+
+async function tandemRun(fake: FakeModelServer, model: ScriptedModel, iterations: number, options: BenchOptions, cpuProfDir?: string): Promise<RunFigures> {
+  model.reset(iterations, READ_CALL);
+  const server = await startServeProcess({ openaiBaseURL: fake.openaiBaseURL, fromSource: options.fromSource, ...(cpuProfDir ? { cpuProfDir } : {}) });
+  try {
+    return await driveOneTurn(server, iterations);
+  } finally {
+    await server.stop();
+    fake.requests.length = 0; // the fake server keeps every body; this process is not measured, but keep it small
+  }
+}
+
+async function bareRun(fake: FakeModelServer, model: ScriptedModel, iterations: number): Promise<RunFigures> {
+  model.reset(iterations, READ_CALL);
+  try {
+    return await runBareLoop(fake.openaiBaseURL, iterations);
+  } finally {
+    fake.requests.length = 0;
+  }
+}
+
+const perIteration = (s: Sample, key: 'ms' | 'cpuMs') => (s.hi[key] - s.lo[key]) / (HI - LO);
+
+/**
+ * requirements (issue 15): a real `tandem serve` process with one attached client against the
+ * scripted model server, beside a bare openai-SDK loop process with one tool, in the same run.
+ * Per-iteration cost = (T(200) − T(50)) / 150 for each interleaved run, then the median.
+ */
+export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
+  const runs = options.runs ?? (options.quick ? 3 : 5);
+  const fake = await startFakeModelServer();
+  const model = new ScriptedModel();
+  fake.setHandler(model.reply);
+  const tandem: Sample[] = [];
+  const bare: Sample[] = [];
+  let tandemShape: RequestShape | undefined;
+  let bareShape: RequestShape | undefined;
+  try {
+    // Warm-up (disk cache, JIT of this process), not recorded.
+    await bareRun(fake, model, 5);
+    await tandemRun(fake, model, 5, options);
+    for (let r = 0; r < runs; r++) {
+      // Interleaved, alternating which path goes first, so a busy moment lands on both alike.
+      const order = r % 2 === 0 ? (['tandem', 'bare'] as const) : (['bare', 'tandem'] as const);
+      for (const path of order) {
+        if (path === 'tandem') {
+          const lo = await tandemRun(fake, model, LO, options);
+          const hi = await tandemRun(fake, model, HI, options);
+          tandemShape = model.first;
+          tandem.push({ lo, hi });
+        } else {
+          const lo = await bareRun(fake, model, LO);
+          const hi = await bareRun(fake, model, HI);
+          bareShape = model.first;
+          bare.push({ lo, hi });
+        }
+      }
+    }
+    if (runs > 0) printServeTables(tandem, bare, runs, tandemShape, bareShape);
+    if (options.cpuProfDir) await profileServe(fake, model, options);
+  } finally {
+    await fake.close();
+  }
+}
+
+function printServeTables(tandem: Sample[], bare: Sample[], runs: number, tandemShape: RequestShape | undefined, bareShape: RequestShape | undefined): void {
+  const row = (samples: Sample[]) => ({
+    ms: median(samples.map((s) => perIteration(s, 'ms'))),
+    cpu: median(samples.map((s) => perIteration(s, 'cpuMs'))),
+    rssLo: median(samples.map((s) => s.lo.peakRssMb)),
+    rssHi: median(samples.map((s) => s.hi.peakRssMb)),
+  });
+  const t = row(tandem);
+  const b = row(bare);
+  const cells = (r: typeof t) => [fmt(r.ms), fmt(r.cpu), fmt(r.rssLo, 1), fmt(r.rssHi, 1), fmt(r.rssHi - r.rssLo, 1)];
+  printTable(
+    `tandem serve (own process, event log, guards, 1 socket.io client) vs a bare openai-SDK loop process, one read_file-like tool; per iteration = (T(${HI}) − T(${LO})) / ${HI - LO}, median of ${runs} interleaved runs`,
+    ['path', 'ms / iteration', 'CPU ms / iteration', `peak RSS @${LO} MB`, `peak RSS @${HI} MB`, `RSS growth ${LO}→${HI} MB`],
+    [
+      ['bare SDK loop', ...cells(b)],
+      ['tandem serve + 1 client', ...cells(t)],
+      ['ratio tandem / bare', fmt(t.ms / b.ms), fmt(t.cpu / b.cpu), fmt(t.rssLo / b.rssLo), fmt(t.rssHi / b.rssHi), ''],
+    ],
+  );
+  console.log(`goals: ms/iteration ratio ≤ 1.3; RSS growth ${LO}→${HI} ≤ 5 MB; peak RSS @${HI} ratio ≤ 1.2`);
+  const shape = (s: RequestShape | undefined) =>
+    s
+      ? [String(s.toolCount), String(s.toolBytes), fmt(s.toolBytes / Math.max(1, s.toolCount), 0), String(s.bodyBytes), String(s.nonAscii)]
+      : ['—', '—', '—', '—', '—'];
+  printTable(
+    'First model request of a turn, as the model server received it',
+    ['path', 'tools', 'tool-definition bytes', 'bytes / tool', 'body bytes', 'non-ASCII chars'],
+    [
+      ['bare SDK loop', ...shape(bareShape)],
+      ['tandem serve', ...shape(tandemShape)],
+    ],
+  );
+}
+
+/**
+ * One profiled run at LO and one at HI, each counted from send to turn_done only (start-up is
+ * not the turn's); the difference per iteration is what a longer turn costs.
+ */
+async function profileServe(fake: FakeModelServer, model: ScriptedModel, options: BenchOptions): Promise<void> {
+  const base = resolve(options.cpuProfDir!);
+  await mkdir(base, { recursive: true });
+  const loDir = await mkdtemp(join(base, `serve-${LO}-`));
+  const hiDir = await mkdtemp(join(base, `serve-${HI}-`));
+  const loRun = await tandemRun(fake, model, LO, options, loDir);
+  const hiRun = await tandemRun(fake, model, HI, options, hiDir);
+  const window = async (dir: string, run: RunFigures): Promise<ProfileWindow> => ({
+    profile: await loadProfile(await profileIn(dir)),
+    fromUs: run.windowUs![0],
+    toUs: run.windowUs![1],
+  });
+  const [lo, hi] = await Promise.all([window(loDir, loRun), window(hiDir, hiRun)]);
+  const top = (keyOf: typeof functionKey, n: number) => perIterationTop(lo, hi, HI - LO, keyOf, n).map(([k, ms]) => [k, fmt(ms, 3)]);
+  printTable(`tandem serve CPU profile, self ms per iteration ((${HI} − ${LO}) / ${HI - LO}), by module`, ['module', 'ms / iteration'], top(moduleKey, 20));
+  printTable('… by function', ['function', 'ms / iteration'], top(functionKey, 25));
+  console.log(`profiles: ${loDir}, ${hiDir}`);
+}
