@@ -6,7 +6,7 @@ import { envOf } from './tool-services.js';
 
 export const readEnvTool = defineTool({
   name: 'read_env',
-  description: `Lists the server's environment variables as NAME=value, sorted, optionally only those whose name contains filter (case-insensitive). Values of secret-looking variables (names with KEY, TOKEN, SECRET, PASSWORD, AUTH, … or values shaped like API keys, tokens, private keys) are masked: only their length is shown.
+  description: `Lists the server's environment variables as NAME=value, sorted, optionally only those whose name contains filter (case-insensitive). Values of secret-looking variables (names with KEY, TOKEN, SECRET, PASSWORD, AUTH, ... or values shaped like API keys, tokens, private keys) are masked: only their length is shown.
 Use it to check whether something is configured (e.g. is OPENAI_API_KEY set?); do not try to recover masked values.`,
   schema: z.object({
     filter: z.string().optional().describe('Only variables whose name contains this text'),

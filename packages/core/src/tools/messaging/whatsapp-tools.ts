@@ -9,7 +9,7 @@ export const whatsappSendTool = defineTool({
   description:
     'Sends a WhatsApp message through the configured bridge. The user sees the recipient and the full text and must approve each message. Use it only when the user asked to send something; prefer whatsapp_search first when you are unsure who the recipient is.',
   schema: z.object({
-    to: z.string().min(1).max(200).describe('Phone number with country code (digits only) or a chat id (…@s.whatsapp.net, …@g.us)'),
+    to: z.string().min(1).max(200).describe('Phone number with country code (digits only) or a chat id (NUMBER@s.whatsapp.net, ID@g.us)'),
     text: z
       .string()
       .min(1)

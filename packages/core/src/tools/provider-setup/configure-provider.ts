@@ -11,7 +11,7 @@ function configuratorOf(services: ToolServices): ProviderConfigurator {
 
 export const configureProviderTool = defineTool({
   name: 'configure_provider',
-  description: `Adds or updates a model provider from the chat: its API key (stored encrypted, never shown again — not to you either), base URL, and the default model for new sessions. The user approves every call. Use it only when the user gives you a key or endpoint to set up; prefer telling them about environment variables when they ask how keys work.`,
+  description: `Adds or updates a model provider from the chat: its API key (stored encrypted, never shown again, not to you either), base URL, and the default model for new sessions. The user approves every call. Use it only when the user gives you a key or endpoint to set up; prefer telling them about environment variables when they ask how keys work.`,
   schema: z.object({
     provider: z.string().min(1).max(40).describe('openai, anthropic, gemini, groq, openrouter, xai, ollama or llamacpp'),
     apiKey: z.string().min(1).max(500).optional().describe('The key, exactly as the user gave it'),

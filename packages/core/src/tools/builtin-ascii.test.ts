@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { buildSystemPrompt } from '../prompt/system-prompt.js';
+import { builtinTools } from './builtin-tools.js';
+import { toToolSpec } from './define.js';
+
+/** Characters above 0x7f, with where they are: one of them makes the whole request body a two-byte string. */
+function nonAscii(text: string): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < text.length; i++)
+    if (text.charCodeAt(i) > 0x7f) found.push(`${JSON.stringify(text[i])} in "…${text.slice(Math.max(0, i - 30), i + 10)}…"`);
+  return found;
+}
+
+describe('built-in text sent with every request', () => {
+  it('tool definitions (name, description, JSON schema) are ASCII only', () => {
+    for (const tool of builtinTools()) expect(nonAscii(JSON.stringify(toToolSpec(tool))), tool.name).toEqual([]);
+  });
+
+  it("the system prompt is ASCII only (its own text; the workspace path and AGENTS.md are the user's)", () => {
+    const prompt = buildSystemPrompt({ cwd: '/work/space', tools: builtinTools(), agentsMd: 'project notes', now: new Date('2026-12-02T00:00:00Z') });
+    expect(nonAscii(prompt)).toEqual([]);
+  });
+});
