@@ -50,10 +50,37 @@ export class RequestSizer {
     return n;
   }
 
+  /** The messages of the last request and their running totals (totals[i] = tokens of 0..i). */
+  private seen: Message[] = [];
+  private totals: number[] = [];
+  private lastSystem: { text: string; tokens: number } | undefined;
+
+  /**
+   * A running total: the messages the last request also had (the same objects, in the same
+   * places) keep their sum; only the ones after them are estimated and added. A history that
+   * changed in the middle (compaction) is summed again from the first difference.
+   */
+  private messageTotal(messages: readonly Message[]): number {
+    let same = 0;
+    const n = Math.min(messages.length, this.seen.length);
+    while (same < n && messages[same] === this.seen[same]) same++;
+    this.seen.length = same;
+    this.totals.length = same;
+    let total = same > 0 ? this.totals[same - 1]! : 0;
+    for (let i = same; i < messages.length; i++) {
+      const m = messages[i]!;
+      total += this.messageTokens(m);
+      this.seen.push(m);
+      this.totals.push(total);
+    }
+    return total;
+  }
+
   measure(request: ModelRequest): RequestBudget {
     const toolTokens = request.tools.reduce((sum, t) => sum + this.toolTokens(t), 0);
-    const systemTokens = this.estimate(request.system);
-    const messageTokens = request.messages.reduce((sum, m) => sum + this.messageTokens(m), 0);
+    if (this.lastSystem?.text !== request.system) this.lastSystem = { text: request.system, tokens: this.estimate(request.system) };
+    const systemTokens = this.lastSystem.tokens;
+    const messageTokens = this.messageTotal(request.messages);
     return { toolTokens, systemTokens, messageTokens, inputTokens: toolTokens + systemTokens + messageTokens };
   }
 }
