@@ -36,6 +36,7 @@ const NAV = [
   ['mcp', 'MCP servers'],
   ['skills', 'Skills'],
   ['multi-agent', 'Multi-agent sessions'],
+  ['benchmarks', 'Benchmarks'],
 ];
 
 function page(title, body, current) {
