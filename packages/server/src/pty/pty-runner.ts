@@ -82,7 +82,9 @@ export class PtyCommandRunner implements CommandRunner {
     const grace = this.options.killGraceMs ?? 2000;
     let timedOut = false;
     let stopping: Promise<void> | undefined;
-    const stop = () => (stopping ??= killGroup(pgid, grace, this.clock));
+    // Waiting for a process group to die is real time, whatever clock runs the timeouts: a fake
+    // clock that nobody advances would otherwise hang a command whose group outlives its shell.
+    const stop = () => (stopping ??= killGroup(pgid, grace));
 
     const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => proc.onExit(resolve));
     const timer = new AbortController();
@@ -157,7 +159,7 @@ export class PtyCommandRunner implements CommandRunner {
     const grace = this.options.killGraceMs ?? 2000;
     await Promise.all(
       [...this.running.values()].map(async ({ proc, done }) => {
-        await killGroup(proc.pid, grace, this.clock);
+        await killGroup(proc.pid, grace);
         await done;
       }),
     );
