@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeReply, FakeRequest } from '@tandem/testkit';
 import { processesMatching, uniqueMarker } from '../src/pty/process-probe.test-helper.js';
@@ -15,13 +17,23 @@ function toolResults(req: FakeRequest): string[] {
   return messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
 }
 
+/** Resolves once the file exists and contains `text` (checked every 20 ms, for 20 s at most). */
+async function untilLogHas(path: string, text: string): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if ((await readFile(path, 'utf8').catch(() => '')).includes(text)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${path} never contained ${text}`);
+}
+
 describe('background jobs through the model tools', () => {
   it('starts a job, reads its output so far, stops it, and leaves no process behind', async () => {
     let jobId = '';
+    let jobLog: (id: string) => string = () => '';
     // Found by a marker in its command line: inside the OS sandbox, $$ is a PID of the sandbox's
     // own namespace, meaningless out here.
     const marker = uniqueMarker();
-    bed.fake.setHandler((req): FakeReply => {
+    bed.fake.setHandler((req): FakeReply | Promise<FakeReply> => {
       const results = toolResults(req);
       const last = results.at(-1) ?? '';
       if (results.length === 0) {
@@ -29,12 +41,8 @@ describe('background jobs through the model tools', () => {
       }
       if (results.length === 1) {
         jobId = /job (\S+);/.exec(last)?.[1] ?? '';
-        return { toolCalls: [{ name: 'read_job_output', args: { job_id: jobId } }] };
-      }
-      if (results.length === 2 && !last.includes('first-line')) {
-        // The job has not printed yet: read again (a different offset-free call is still identical,
-        // so vary max_bytes to stay clear of the identical-call cooldown).
-        return { toolCalls: [{ name: 'read_job_output', args: { job_id: jobId, max_bytes: 65_536 } }] };
+        // Read once the job has printed (a loaded machine starts the sandbox slowly): wait on its log.
+        return untilLogHas(jobLog(jobId), 'first-line').then(() => ({ toolCalls: [{ name: 'read_job_output', args: { job_id: jobId } }] }));
       }
       if (!results.some((r) => r.startsWith('Stopped job'))) return { toolCalls: [{ name: 'stop_job', args: { job_id: jobId } }] };
       return { text: 'Done.' };
@@ -43,6 +51,8 @@ describe('background jobs through the model tools', () => {
     bed.server = await startTestServer({ env: bed.env() });
     const alice = await bed.server.connect('alice');
     const { session } = await alice.ok('session:create', {});
+    const dataDir = bed.server.dataDir;
+    jobLog = (id) => join(dataDir, 'sessions', session.id, 'jobs', `${id}.log`);
     await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
     alice.approveAll(session.id);
     await alice.ok('session:send', { sessionId: session.id, text: 'start it, check it, stop it' });
