@@ -54,7 +54,7 @@ export interface CompactNowResult {
  * One session's context manager (requirements C1, C2): counts the next request against the model's
  * window, compacts at 80 % with the cheap model, forces one compaction when the provider says
  * the request overflowed, and learns the token ratio from usage reports. The host creates one
- * per session and passes it as `TurnOptions.context`; `compactNow` serves `session:compact`.
+ * per session and passes it as `TurnEnvironment.context`; `compactNow` serves `session:compact`.
  */
 export class SessionContext implements TurnContext {
   readonly accountant: ContextAccountant;

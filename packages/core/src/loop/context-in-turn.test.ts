@@ -9,7 +9,7 @@ import { modelInfo } from '../providers/resolve.js';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { runTurn } from './run-turn.js';
 import { fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
-import { collect, echoTool, ofType, turnOptions } from './turn-harness.test-helper.js';
+import { collect, echoTool, ofType, turnOptions, type TurnSetup } from './turn-harness.test-helper.js';
 import type { EngineEvent, TurnOptions } from './types.js';
 
 const fake = fakeModelServerPerTest();
@@ -52,7 +52,7 @@ function sessionContext(over: Partial<SessionContextOptions> & { contextWindow: 
   });
 }
 
-const options = (over: Partial<TurnOptions>): TurnOptions =>
+const options = (over: Partial<TurnSetup>): TurnOptions =>
   turnOptions({ userText: 'and module 4?', system: SYSTEM, model: client('fake-gpt'), tools, ...over });
 const stamp = (e: EngineEvent, seq: number) => SessionEventSchema.parse({ sessionId: 's1', seq, ts: new Date(0).toISOString(), ...e });
 

@@ -8,7 +8,7 @@ import type { ToolGate } from '../ports/tool-gate.js';
 import { runTurn } from './run-turn.js';
 import { CANCEL_NOTE, NOT_RUN_OUTPUT } from './turn-end.js';
 import { anthropicClient, fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
-import { collect, echoTool as echo, ofType, turnOptions } from './turn-harness.test-helper.js';
+import { collect, echoTool as echo, ofType, turnOptions, type TurnSetup } from './turn-harness.test-helper.js';
 import type { SteeringMessage, TurnOptions } from './types.js';
 
 const fake = fakeModelServerPerTest();
@@ -90,7 +90,7 @@ const chatty = defineTool({
 });
 const allTools: AnyTool[] = [echo, sleepTool, note, failing, hang, chatty] as AnyTool[];
 
-const options = (over: Partial<TurnOptions> = {}): TurnOptions => turnOptions({ model: openai(), tools: allTools, ...over });
+const options = (over: Partial<TurnSetup> = {}): TurnOptions => turnOptions({ model: openai(), tools: allTools, ...over });
 
 describe('runTurn', () => {
   it('answers plain text: streamed deltas, final text, usage and one turn_done', async () => {

@@ -15,7 +15,7 @@ import { readModelReply } from './model-reply.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { CANCEL_NOTE, type TurnEnd } from './turn-end.js';
 import { turnSystemPrompt } from './turn-system.js';
-import { DEFAULT_LIMITS, type EngineEvent, type TurnOptions } from './types.js';
+import { DEFAULT_LIMITS, type EngineEvent, type TurnEnvironment, type TurnOptions } from './types.js';
 
 /**
  * One turn of the agent loop (requirements A1-A10). It never prints: everything that happens is a
@@ -26,7 +26,7 @@ import { DEFAULT_LIMITS, type EngineEvent, type TurnOptions } from './types.js';
 export async function* runTurn(opts: TurnOptions): AsyncGenerator<EngineEvent> {
   const queue = new AsyncQueue<EngineEvent>();
   const abandoned = new AbortController();
-  const signal = AbortSignal.any([opts.signal, abandoned.signal]);
+  const signal = AbortSignal.any([opts.control.signal, abandoned.signal]);
   const io: TurnIo = { emit: (e) => queue.push(e), settled: () => queue.drained() };
   driveTurn(opts, signal, io).then(
     () => queue.end(),
@@ -50,7 +50,7 @@ async function driveTurn(opts: TurnOptions, signal: AbortSignal, io: TurnIo): Pr
   const usage = { inputTokens: 0, outputTokens: 0 };
   // `start` is where a cancel truncates back to; a compaction during the turn moves it.
   const state: TurnState = { iterations: 0, start: opts.conversation.length };
-  opts.conversation.push({ role: 'user', text: opts.userText });
+  opts.conversation.push({ role: 'user', text: opts.user.text });
   emit({ type: 'turn_started', turnId: opts.turnId, model: opts.model.id });
 
   let end: TurnEnd;
@@ -87,23 +87,25 @@ async function loop(
   state: TurnState,
 ): Promise<TurnEnd> {
   const { emit } = io;
-  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const tools = toolMap(opts.tools);
-  let specs = opts.tools.map(toToolSpec);
+  const { environment } = opts;
+  const limits = { ...DEFAULT_LIMITS, ...environment.limits };
+  const tools = toolMap(environment.tools);
+  let specs = environment.tools.map(toToolSpec);
   const detector = new LoopDetector();
   // Secret arguments (configure_provider's key) live here between the reply and the tool run.
   const vault = new Map<string, Record<string, unknown>>();
   const env = { ...callEnvironment(opts, tools, signal, limits.toolTimeoutMs, emit), withheld: vault };
   const system = await turnSystemPrompt(opts, signal);
   const contextIo: ContextStepIo = { emit, onCompaction: (folded) => (state.start = startAfterCompaction(state.start, folded)) };
-  const model = opts.context ? overflowGuarded(opts.model, opts.context, signal, contextIo) : opts.model;
+  const model = environment.context ? overflowGuarded(opts.model, environment.context, signal, contextIo) : opts.model;
 
   // Steering is taken only once the consumer has handled every event so far, so a message the
   // host accepted in reaction to an event is folded in at this boundary, not the next one.
   const foldSteering = async (): Promise<boolean> => {
-    if (!opts.takeSteering) return false;
+    const { takeSteering } = opts.control;
+    if (!takeSteering) return false;
     await io.settled();
-    const steering = opts.takeSteering();
+    const steering = takeSteering();
     for (const s of steering) {
       emit({ type: 'user_message', text: s.text, by: s.by, mode: 'steer' });
       opts.conversation.push({ role: 'user', text: s.text });
@@ -123,8 +125,8 @@ async function loop(
     const iteration = state.iterations;
     emit({ type: 'thinking', turnId: opts.turnId });
     let requestSystem = system;
-    if (opts.dynamicTools) {
-      const current = refreshDynamicTools(opts, tools);
+    if (environment.dynamicTools) {
+      const current = refreshDynamicTools(environment, tools);
       specs = current.specs;
       requestSystem = current.notices.length > 0 ? `${system}\n\n${current.notices.join('\n')}` : system;
     }
@@ -132,17 +134,17 @@ async function loop(
       system: requestSystem,
       messages: opts.conversation,
       tools: specs,
-      temperature: opts.temperature ?? DEFAULT_TEMPERATURE,
+      temperature: environment.temperature ?? DEFAULT_TEMPERATURE,
     };
-    if (opts.context) {
-      await runContextStep(opts.context, request, signal, contextIo);
+    if (environment.context) {
+      await runContextStep(environment.context, request, signal, contextIo);
       if (signal.aborted) return { kind: 'cancelled' };
     }
     const reply = await readModelReply(model, request, signal, (delta) => emit({ type: 'text_delta', turnId: opts.turnId, delta }));
     usage.inputTokens += reply.inputTokens;
     usage.outputTokens += reply.outputTokens;
     if (signal.aborted) return { kind: 'cancelled' };
-    if (opts.context && !reply.error) opts.context.afterReply({ inputTokens: reply.inputTokens, model: model.lastModel ?? model.id });
+    if (environment.context && !reply.error) environment.context.afterReply({ inputTokens: reply.inputTokens, model: model.lastModel ?? model.id });
 
     if (reply.error) {
       const kept = reply.text !== '';
@@ -194,10 +196,10 @@ function specOf(tool: AnyTool): ToolSpec {
 }
 
 /** Rebuilds the turn's tool map in place (the fixed tools, then the dynamic ones that do not clash). */
-function refreshDynamicTools(opts: TurnOptions, tools: Map<string, AnyTool>): { specs: ToolSpec[]; notices: readonly string[] } {
-  const extra = opts.dynamicTools?.() ?? { tools: [], notices: [] };
+function refreshDynamicTools(environment: TurnEnvironment, tools: Map<string, AnyTool>): { specs: ToolSpec[]; notices: readonly string[] } {
+  const extra = environment.dynamicTools?.() ?? { tools: [], notices: [] };
   tools.clear();
-  for (const t of opts.tools) tools.set(t.name, t);
+  for (const t of environment.tools) tools.set(t.name, t);
   for (const t of extra.tools) if (!tools.has(t.name)) tools.set(t.name, t);
   return { specs: [...tools.values()].map(specOf), notices: extra.notices };
 }
@@ -209,24 +211,25 @@ function callEnvironment(
   toolTimeoutMs: number,
   emit: (e: EngineEvent) => void,
 ): CallEnvironment {
+  const { environment } = opts;
   return {
     turnId: opts.turnId,
     tools,
-    gate: opts.gate ?? allowAllGate,
-    clock: opts.clock ?? systemClock,
+    gate: environment.gate ?? allowAllGate,
+    clock: environment.clock ?? systemClock,
     toolTimeoutMs,
     signal,
-    paths: opts.paths,
+    paths: environment.paths,
     context: (call, callSignal) => ({
-      sessionId: opts.sessionId,
+      sessionId: environment.sessionId,
       callId: call.id,
-      cwd: opts.cwd,
+      cwd: environment.cwd,
       signal: callSignal,
       onOutput: (data: string) => emit({ type: 'command_output', callId: call.id, data }),
-      runner: opts.runner,
-      paths: opts.paths,
-      baselines: opts.baselines,
-      services: opts.services ?? {},
+      runner: environment.runner,
+      paths: environment.paths,
+      baselines: environment.baselines,
+      services: environment.services ?? {},
     }),
   };
 }

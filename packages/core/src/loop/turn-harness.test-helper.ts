@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define.js';
-import type { EngineEvent, TurnOptions } from './types.js';
+import type { EngineEvent, SteeringMessage, TurnEnvironment, TurnOptions } from './types.js';
 
 /**
  * Shared set-up for tests that run real turns against the fake model server (see
@@ -8,16 +8,30 @@ import type { EngineEvent, TurnOptions } from './types.js';
  * and two small tools.
  */
 
+/**
+ * A turn described flat, as tests like to write it: the environment's fields, the turn's, and
+ * `userText`/`userName`/`system`/`memory`/`signal`/`takeSteering` for the nested ones.
+ */
+export type TurnSetup = TurnEnvironment &
+  Pick<TurnOptions, 'turnId' | 'conversation' | 'model'> & {
+    userText: string;
+    userName: string;
+    system: string;
+    memory?: TurnOptions['prompt']['memory'];
+    signal: AbortSignal;
+    takeSteering?: () => SteeringMessage[];
+  };
+
 /** Ports these tests never exercise: commands exit 0 silently, paths resolve to themselves, reads are always fresh. */
-export const INERT_PORTS: Pick<TurnOptions, 'runner' | 'paths' | 'baselines'> = {
+export const INERT_PORTS: Pick<TurnEnvironment, 'runner' | 'paths' | 'baselines'> = {
   runner: { run: async () => ({ exitCode: 0, output: '', timedOut: false }) },
   paths: { resolve: async (p) => p },
   baselines: { recordRead() {}, assertFresh: async () => {}, recordWrite() {} },
 };
 
 /** Options for one turn: session s1, turn t1, ana asking on an empty conversation; `over` wins. */
-export function turnOptions(over: Partial<TurnOptions> & Pick<TurnOptions, 'model' | 'tools'>): TurnOptions {
-  return {
+export function turnOptions(over: Partial<TurnSetup> & Pick<TurnSetup, 'model' | 'tools'>): TurnOptions {
+  const { turnId, conversation, model, userText, userName, system, memory, signal, takeSteering, ...environment } = {
     sessionId: 's1',
     turnId: 't1',
     conversation: [],
@@ -28,6 +42,15 @@ export function turnOptions(over: Partial<TurnOptions> & Pick<TurnOptions, 'mode
     ...INERT_PORTS,
     signal: new AbortController().signal,
     ...over,
+  };
+  return {
+    environment,
+    turnId,
+    conversation,
+    user: { text: userText, name: userName },
+    prompt: { system, ...(memory ? { memory } : {}) },
+    model,
+    control: { signal, ...(takeSteering ? { takeSteering } : {}) },
   };
 }
 

@@ -6,13 +6,14 @@ import type { TurnOptions } from './types.js';
  * does not change the prompt until the next turn. Memory that cannot be read leaves the prompt
  * without it rather than failing the turn.
  */
-export async function turnSystemPrompt(opts: Pick<TurnOptions, 'system' | 'memory' | 'userText'>, signal: AbortSignal): Promise<string> {
-  if (!opts.memory) return opts.system;
+export async function turnSystemPrompt(opts: Pick<TurnOptions, 'prompt' | 'user'>, signal: AbortSignal): Promise<string> {
+  const { system, memory } = opts.prompt;
+  if (!memory) return system;
   let section: string | undefined;
   try {
-    section = (await opts.memory.promptSection(opts.userText, signal))?.trim();
+    section = (await memory.promptSection(opts.user.text, signal))?.trim();
   } catch {
-    return opts.system;
+    return system;
   }
-  return section ? `${opts.system}\n\n${section}` : opts.system;
+  return section ? `${system}\n\n${section}` : system;
 }

@@ -1,5 +1,5 @@
 import type { Message } from '../messages.js';
-import type { ModelClient, ToolSpec } from '../providers/types.js';
+import type { ModelClient } from '../providers/types.js';
 import type { AnyTool, FileBaselines, ToolServices } from '../tools/define.js';
 import type { PathResolver } from '../ports/path-resolver.js';
 import type { CommandRunner } from '../ports/command-runner.js';
@@ -23,18 +23,15 @@ export interface TurnLimits {
 
 export const DEFAULT_LIMITS: TurnLimits = { maxIterations: 40, toolTimeoutMs: 120_000 };
 
-export interface TurnOptions {
+/**
+ * What stays the same for every turn of a session, built once by the host when the session
+ * opens: the workspace, the tools and what they run on, the checks every call passes, the
+ * session's context accounting. A host may widen it for one turn (more tools, a narrower set).
+ */
+export interface TurnEnvironment {
   sessionId: string;
-  turnId: string;
-  /** The conversation so far. The loop appends to it; on cancel it is truncated back. */
-  conversation: Message[];
-  /** The user's message that starts the turn, already recorded by the host. */
-  userText: string;
-  userName: string;
-  system: string;
-  model: ModelClient;
-  tools: readonly AnyTool[];
   cwd: string;
+  tools: readonly AnyTool[];
   runner: CommandRunner;
   paths: PathResolver;
   baselines: FileBaselines;
@@ -43,16 +40,11 @@ export interface TurnOptions {
   clock?: Clock;
   limits?: Partial<TurnLimits>;
   temperature?: number;
-  signal: AbortSignal;
-  /** Returns (and removes) steering messages that arrived since the last call. */
-  takeSteering?: () => SteeringMessage[];
   /**
    * The session's context accounting and compaction (requirements C1), created once per session by the
    * host (see `SessionContext`). Without it the loop neither measures nor compacts.
    */
   context?: TurnContext;
-  /** Long-term memory for the system prompt (requirements H5), computed once at turn start and frozen. */
-  memory?: TurnMemory;
   /**
    * Tools that may come and go during the turn (MCP servers that fail or change their list):
    * asked before each model request. Its tools join `tools` for that request (never replacing
@@ -60,6 +52,21 @@ export interface TurnOptions {
    * gone") are appended to that request's system prompt.
    */
   dynamicTools?: () => DynamicTools;
+}
+
+/** One turn: the session's environment plus what this turn is about. */
+export interface TurnOptions {
+  environment: TurnEnvironment;
+  turnId: string;
+  /** The conversation so far. The loop appends to it; on cancel it is truncated back. */
+  conversation: Message[];
+  /** The user's message that starts the turn, already recorded by the host. */
+  user: { text: string; name: string };
+  /** The host's system prompt, and long-term memory (requirements H5) computed once at turn start and frozen. */
+  prompt: { system: string; memory?: TurnMemory };
+  model: ModelClient;
+  /** The turn's stop switch, and the steering messages that arrived since the last call. */
+  control: { signal: AbortSignal; takeSteering?: () => SteeringMessage[] };
 }
 
 /** What `TurnOptions.dynamicTools` returns for one model request. */

@@ -4,7 +4,7 @@ import type { RecallOptions, RecallResult } from './memory-recall.js';
 
 /**
  * What the memory tools need from the host, found at `ctx.services.memory`. `WorkspaceMemory`
- * implements it; the server opens one per workspace and passes it in TurnOptions.services.
+ * implements it; the server opens one per workspace and passes it in TurnEnvironment.services.
  */
 export interface MemoryService {
   searchHistory(pattern: string, options?: HistorySearchOptions): Promise<HistorySearchResult>;

@@ -3,7 +3,7 @@ import { makeTempDir, type TempDir } from '@tandem/testkit';
 import type { Message } from '../messages.js';
 import { runTurn } from '../loop/run-turn.js';
 import { fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
-import { collect, turnOptions } from '../loop/turn-harness.test-helper.js';
+import { collect, turnOptions, type TurnSetup } from '../loop/turn-harness.test-helper.js';
 import type { TurnOptions } from '../loop/types.js';
 import { memoryTools } from './memory-tools.js';
 import { turnMemory } from './turn-memory.js';
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 const SYSTEM = 'You are a test agent.';
 
-function options(wm: WorkspaceMemory, conversation: Message[], userText: string, over: Partial<TurnOptions> = {}): TurnOptions {
+function options(wm: WorkspaceMemory, conversation: Message[], userText: string, over: Partial<TurnSetup> = {}): TurnOptions {
   return turnOptions({
     turnId: `t-${userText.length}`,
     conversation,

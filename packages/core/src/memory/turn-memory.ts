@@ -6,7 +6,7 @@ export interface TurnMemory {
 }
 
 /**
- * `TurnOptions.memory` for a workspace's memory (a `WorkspaceMemory` fits): the loop asks it once
+ * `TurnOptions.prompt.memory` for a workspace's memory (a `WorkspaceMemory` fits): the loop asks it once
  * at turn start for the section matching the user's message and freezes it for the turn.
  */
 export function turnMemory(sources: MemoryPromptSources, options: Omit<MemoryPromptOptions, 'signal'> = {}): TurnMemory {
