@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
-import { createApplication, type ApplicationDeps } from '@tandem/server';
+import { createApplication, type ApplicationSeams } from '@tandem/server';
 import { PROTOCOL_VERSION, SESSION_EVENT, type Ack, type SessionEvent } from '@tandem/shared';
 
 export interface BenchServer {
@@ -12,11 +12,12 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-/** A real Tandem server on port 0 with a throwaway data dir. */
-export async function startBenchServer(deps: Omit<ApplicationDeps, 'dataDir' | 'tokens'>): Promise<BenchServer> {
+/** A real Tandem server on port 0 with a throwaway data dir; `env` for providers, the rest replaces parts. */
+export async function startBenchServer(options: ApplicationSeams & { env?: NodeJS.ProcessEnv }): Promise<BenchServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tandem-bench-'));
   const token = 'bench-control-token';
-  const app = createApplication({ ...deps, dataDir, tokens: { control: token, view: 'bench-view-token' } });
+  const { env, ...seams } = options;
+  const app = await createApplication({ dataDir, tokens: { control: token, view: 'bench-view-token' }, ...(env ? { env } : {}), seams });
   const { url } = await app.listen(0);
   const sockets: Socket[] = [];
   return {

@@ -70,7 +70,7 @@ async function minimalLoop(baseURL: string): Promise<number> {
 async function throughTandem(baseURL: string): Promise<number> {
   const server = await startBenchServer({
     env: { ...process.env, OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'bench', TANDEM_MODEL: 'openai/bench-model' },
-    toolsFactory: () => [noopTool],
+    tools: () => [noopTool],
     limits: { maxIterations: ITERATIONS + 5 },
     // Guards stay on (their checks are part of the path measured); only the 30-calls-a-minute
     // limit and the identical-call cooldown are lifted, or the turn would wait for minutes.

@@ -1,4 +1,4 @@
-export { createApplication, DEFAULT_MODEL, type Application, type ApplicationDeps } from './app.js';
+export { createApplication, DEFAULT_MODEL, type Application, type ApplicationDeps, type ApplicationSeams } from './app.js';
 export type { Tokens, TokenKind, ClientIdentity } from './auth.js';
 export { runServe, parseServeArgs, DEFAULT_HOST, DEFAULT_PORT, type ServeOptions, type RunningServer } from './serve/run-serve.js';
 export { loadTokens, TOKEN_FILE, VIEW_TOKEN_FILE } from './serve/tokens.js';
@@ -13,6 +13,8 @@ export { OsSandbox, startOsSandbox, probeBwrap, type CommandWrapper, type OsSand
 export { CommandError } from './handlers/command-error.js';
 export type { HandlerMap, Handler, CommandContext } from './handlers/dispatch.js';
 export type { Session, SessionHooks, SessionRunner } from './sessions/session.js';
+export type { HostEnvironment, SessionHost, TurnStep } from './sessions/session-environment.js';
+export { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from './errors/domain-errors.js';
 export type { SessionEngine, ModelFactory, GrantablePaths } from './sessions/engine.js';
 // Admin commands for the cli (`tandem permissions …`, `tandem audit …`), built beside the data they read.
 export { runPermissionsCommand, type PermissionsCommandOptions } from './permissions/index.js';

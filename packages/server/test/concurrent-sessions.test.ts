@@ -14,13 +14,14 @@ function commandLoop(command: string) {
     (async function* () {
       yield { type: 'turn_started', turnId: opts.turnId, model: opts.model.id };
       const chunks: EngineEvent[] = [];
-      const result = await opts.runner.run({
+      const { environment } = opts;
+      const result = await environment.runner.run({
         command,
-        cwd: opts.cwd,
+        cwd: environment.cwd,
         timeoutMs: 10_000,
-        signal: opts.signal,
+        signal: opts.control.signal,
         callId: `call-${opts.turnId}`,
-        sessionId: opts.sessionId,
+        sessionId: environment.sessionId,
         onData: (data) => chunks.push({ type: 'command_output', callId: `call-${opts.turnId}`, data }),
       });
       yield* chunks;

@@ -34,7 +34,7 @@ export class ScriptedLoop {
       for (const delta of self.deltas) yield { type: 'text_delta', turnId: opts.turnId, delta };
       const released = new Promise<void>((resolve) => {
         self.releaseCurrent = resolve;
-        opts.signal.addEventListener(
+        opts.control.signal.addEventListener(
           'abort',
           () => {
             if (self.releaseCurrent === resolve) self.releaseCurrent = undefined;
@@ -45,11 +45,11 @@ export class ScriptedLoop {
       });
       for (const notify of self.started.splice(0)) notify();
       await released;
-      if (opts.signal.aborted) {
+      if (opts.control.signal.aborted) {
         yield { type: 'turn_cancelled', turnId: opts.turnId, note: 'cancelled' };
         return;
       }
-      for (const message of opts.takeSteering?.() ?? []) {
+      for (const message of opts.control.takeSteering?.() ?? []) {
         self.steered.push(message);
         yield { type: 'user_message', text: message.text, by: message.by, mode: 'steer' };
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCommandBlacklist } from '@tandem/core';
 import type { SessionEvent } from '@tandem/shared';
-import { CommandError, type HandlerMap, type Session } from '../src/index.js';
+import { CommandError, type HandlerMap, type SessionHost } from '../src/index.js';
 import { PermissionBroker, PermissionStore, SessionRuleSet, createPermissionGate } from '../src/permissions/index.js';
 import { fakeModelBed, startTestServer, tempDir, TOKENS } from './server-harness.js';
 
@@ -15,7 +15,7 @@ describe('server seams', () => {
   it('a permission gate asks attached drivers, the session shows waiting_permission, hooks see the result', async () => {
     const dataDir = (await tempDir('tandem-seams-')).path;
     const store = await PermissionStore.open({ dataDir });
-    const brokers = new WeakMap<Session, PermissionBroker>();
+    const brokers = new WeakMap<SessionHost, PermissionBroker>();
     const byId = new Map<string, PermissionBroker>();
     const toolResults: SessionEvent[] = [];
     const handlers: HandlerMap = {
@@ -30,7 +30,7 @@ describe('server seams', () => {
     bed.server = await startTestServer({
       dataDir,
       env: bed.env(),
-      gateFactory: (session) => {
+      gate: (session) => {
         const broker = new PermissionBroker({ emit: (body) => session.emit(body) });
         brokers.set(session, broker);
         byId.set(session.id, broker);

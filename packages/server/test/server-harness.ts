@@ -4,7 +4,7 @@ import type { Ack, CommandName, CommandPayload, CommandResult, SessionEvent } fr
 import { SESSION_EVENT } from '@tandem/shared';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
-import { createApplication, type Application, type ApplicationDeps } from '../src/app.js';
+import { createApplication, type Application, type ApplicationDeps, type ApplicationSeams } from '../src/app.js';
 
 /** Temp dirs made here; removed when the test process exits (restart tests reuse them until then). */
 const created: TempDir[] = [];
@@ -111,10 +111,31 @@ export function connectClient(url: string, name: string, token: string): Promise
 /** Starts a real server on 127.0.0.1:0 over a fresh data dir (or a given one). */
 export { tempDir };
 
-export async function startTestServer(deps: Partial<ApplicationDeps> & { dataDir?: string } = {}): Promise<TestServer> {
+/**
+ * A test server's options written flat: the host's choices (`env`, `clock`, `defaultModel`,
+ * `defaultCwd`, `home`, ...) beside the seams a test replaces (`engine`, `settings`, `guards`, ...).
+ */
+export type TestServerOptions = Partial<Omit<ApplicationDeps, 'defaults' | 'seams'>> &
+  ApplicationSeams & { dataDir?: string; defaultModel?: string; defaultCwd?: string; home?: string };
+
+/** The application's deps for flat test options. */
+export function applicationDeps(options: TestServerOptions & { dataDir: string }): ApplicationDeps {
+  const { dataDir, tokens, env, logger, clock, defaultModel, defaultCwd, home, ...seams } = options;
+  return {
+    dataDir,
+    tokens: tokens ?? TOKENS,
+    ...(env ? { env } : {}),
+    ...(logger ? { logger } : {}),
+    ...(clock ? { clock } : {}),
+    defaults: { ...(defaultModel ? { model: defaultModel } : {}), ...(defaultCwd ? { cwd: defaultCwd } : {}), ...(home ? { home } : {}) },
+    seams,
+  };
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const workspace = await tempDir('tandem-ws-');
-  const dataDir = deps.dataDir ?? (await tempDir('tandem-data-')).path;
-  const app = createApplication({ tokens: TOKENS, defaultCwd: workspace.path, defaultModel: 'openai/fake-model', ...deps, dataDir });
+  const dataDir = options.dataDir ?? (await tempDir('tandem-data-')).path;
+  const app = await createApplication(applicationDeps({ defaultCwd: workspace.path, defaultModel: 'openai/fake-model', ...options, dataDir }));
   const { url } = await app.listen(0, '127.0.0.1');
   const clients: TestClient[] = [];
   return {

@@ -91,7 +91,7 @@ describe('a turn seen by several clients', () => {
       engine: { runTurn: loop.runTurn },
       modelFactory: idleModelFactory,
       limits: { maxIterations: 3 },
-      extendTurn: (_s, o) => ({ ...o, temperature: 0.5 }),
+      turnStep: (o) => ({ ...o, environment: { ...o.environment, temperature: 0.5 } }),
     });
     servers.push(server);
     const alice = await server.connect('alice');
@@ -100,15 +100,15 @@ describe('a turn seen by several clients', () => {
     await alice.ok('session:send', { sessionId: session.id, text: 'go' });
     await loop.waitingForRelease();
     const opts = loop.calls[0]!;
-    expect(opts.limits).toEqual({ maxIterations: 3 });
-    expect(opts.temperature).toBe(0.5);
-    expect(opts.cwd).toBe(server.workspace.path);
-    expect(opts.userText).toBe('go');
-    expect(opts.userName).toBe('alice');
+    expect(opts.environment.limits).toEqual({ maxIterations: 3 });
+    expect(opts.environment.temperature).toBe(0.5);
+    expect(opts.environment.cwd).toBe(server.workspace.path);
+    expect(opts.user.text).toBe('go');
+    expect(opts.user.name).toBe('alice');
     expect(opts.model.id).toBe('openai/fake-model');
-    expect(opts.tools.map((t) => t.name)).toContain('run_command');
-    expect(opts.system).toContain(server.workspace.path);
-    expect(typeof (opts.services as { jobs?: { start?: unknown } }).jobs?.start).toBe('function');
+    expect(opts.environment.tools.map((t) => t.name)).toContain('run_command');
+    expect(opts.prompt.system).toContain(server.workspace.path);
+    expect(typeof (opts.environment.services as { jobs?: { start?: unknown } }).jobs?.start).toBe('function');
     loop.release();
     await alice.waitFor((e) => e.type === 'turn_done');
     // The session is idle the moment turn_done is out: the next message starts a turn.

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { ackError, ackOk, Commands, type Ack, type CommandName, type CommandResult } from '@tandem/shared';
 import type { ClientIdentity } from '../auth.js';
-import { CommandError } from './command-error.js';
+import { wireError } from '../errors/wire-error.js';
 import { notAJsonObject } from './payload-shape.js';
 
 export type Payload<C extends CommandName> = z.output<(typeof Commands)[C]['payload']>;
@@ -129,7 +129,8 @@ async function answer(
     const data = await handler(payload as Payload<CommandName>, { socket, client, afterAck: (fn) => after.push(fn) });
     return ackOk(data);
   } catch (err) {
-    if (err instanceof CommandError) return ackError(err.code, err.message);
+    const refusal = wireError(err);
+    if (refusal) return ackError(refusal.code, refusal.message);
     logger.error({ err, command: name }, 'command handler failed');
     return ackError('internal', `${name} failed inside the server: ${err instanceof Error ? err.message : String(err)}`);
   }

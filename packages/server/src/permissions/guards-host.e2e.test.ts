@@ -35,10 +35,10 @@ async function start(options: Partial<GuardsHostOptions> = {}) {
     dataDir,
     env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL },
     defaultModel: 'openai/fake-model',
-    gateFactory: host.gateFactory,
+    gate: host.gateFactory,
     hooks: host.hooks,
     handlers: host.handlers,
-    commandLimiterFactory: host.commandLimiterFactory,
+    commandLimiter: host.commandLimiterFactory,
   });
   const alice = await server.connect('alice');
   const { session } = await alice.ok('session:create', { title: 'guards' });

@@ -67,7 +67,7 @@ export async function runServe(input: string[] | ServeOptions = {}): Promise<Run
   await ensureDataDir(dataDir);
   const tokens = await loadTokens(dataDir, env);
   const logger = createServerLogger(dataDir, env);
-  const app = createApplication({ dataDir, tokens, logger, env, ...options.deps });
+  const app = await createApplication({ dataDir, tokens, logger, env, ...options.deps });
   const port = options.port ?? DEFAULT_PORT;
   const host = options.host ?? DEFAULT_HOST;
   let url: string;

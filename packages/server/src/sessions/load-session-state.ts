@@ -2,7 +2,7 @@ import type { SessionEvent } from '@tandem/shared';
 import type { SessionEngine } from './engine.js';
 import type { LoadedState } from './session.js';
 import type { SessionLog } from './session-log.js';
-import { TURN_END_TYPES } from './session-turn.js';
+import { TURN_END_TYPES } from './turn-end-types.js';
 
 export interface LoadResult extends LoadedState {
   /** permission_request / permission_resolved events, to expire questions nobody can answer now. */

@@ -3,16 +3,18 @@ import { rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { SessionEvent, SessionInfo } from '@tandem/shared';
-import type { AnyTool, Clock, EngineEvent, ToolGate, ToolServices, TurnLimits, TurnOptions } from '@tandem/core';
-import { CommandError } from '../handlers/command-error.js';
+import type { AnyTool, Clock, EngineEvent, TurnLimits } from '@tandem/core';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors/domain-errors.js';
 import { expireDanglingRequests } from '../permissions/index.js';
 import type { ModelFactory, SessionEngine } from './engine.js';
 import { loadSessionState } from './load-session-state.js';
 import { SessionIndex, type SessionMeta } from './session-index.js';
 import { SessionLog } from './session-log.js';
-import { Session, type SessionHooks, type SessionRunner } from './session.js';
+import { SessionBase } from './session-base.js';
+import type { HostEnvironmentFactory } from './session-environment.js';
+import { Session, type SessionHooks } from './session.js';
 import { configureSession, type SessionChanges } from './session-settings.js';
-import { SHUTDOWN_REASON } from './session-turn.js';
+import { SHUTDOWN_REASON } from './turn-end-types.js';
 
 export interface SessionManagerDeps {
   dataDir: string;
@@ -27,13 +29,11 @@ export interface SessionManagerDeps {
   /** Warnings to record when a session starts on a model (unknown model, no tools, no key). */
   modelWarnings(spec: string): EngineEvent[];
   toolsFactory(): AnyTool[];
-  runnerFactory(session: Session): SessionRunner;
-  gateFactory?(session: Session): ToolGate;
-  servicesFactory?(session: Session): ToolServices;
+  /** Builds what the host adds to each session (runner, gate, services, context, turn steps). */
+  environment: HostEnvironmentFactory;
   clock: Clock;
   logger: Logger;
   limits?: Partial<TurnLimits> | undefined;
-  extendTurn?: ((session: Session, options: TurnOptions) => TurnOptions | Promise<TurnOptions>) | undefined;
   hooks: SessionHooks;
   broadcast(sessionId: string, event: SessionEvent): void;
   /** After a session is deleted (the application lets its room go). */
@@ -79,12 +79,12 @@ export class SessionManager {
       (s) => s.isDirectory(),
       () => false,
     );
-    if (!isDir) throw new CommandError('bad_request', `cwd ${cwd} is not a directory on the server`);
+    if (!isDir) throw new InvalidInputError(`cwd ${cwd} is not a directory on the server`);
     const model = input.model ?? (typeof this.deps.defaultModel === 'function' ? this.deps.defaultModel() : this.deps.defaultModel);
     try {
       this.deps.checkModel(model);
     } catch (err) {
-      throw new CommandError('bad_request', err instanceof Error ? err.message : String(err));
+      throw new InvalidInputError(err instanceof Error ? err.message : String(err));
     }
     const meta: SessionMeta = {
       id: randomUUID(),
@@ -108,7 +108,7 @@ export class SessionManager {
       try {
         this.deps.checkModel(changes.model);
       } catch (err) {
-        throw new CommandError('bad_request', err instanceof Error ? err.message : String(err));
+        throw new InvalidInputError(err instanceof Error ? err.message : String(err));
       }
     }
     const changed = configureSession(session, changes, by);
@@ -124,9 +124,9 @@ export class SessionManager {
   async delete(id: string): Promise<void> {
     const session = this.require(id);
     if (session.status !== 'idle') {
-      throw new CommandError('conflict', `session ${id} is running a turn; cancel it or wait for it to end, then delete it`);
+      throw new ConflictError(`session ${id} is running a turn; cancel it or wait for it to end, then delete it`);
     }
-    if (session.busyWith) throw new CommandError('conflict', `session ${id} is busy (${session.busyWith}); try again when that finishes`);
+    if (session.busyWith) throw new ConflictError(`session ${id} is busy (${session.busyWith}); try again when that finishes`);
     this.sessions.delete(id);
     await session.close();
     await this.index.remove(id);
@@ -140,7 +140,7 @@ export class SessionManager {
 
   require(id: string): Session {
     const session = this.sessions.get(id);
-    if (!session) throw new CommandError('not_found', `no session with id ${id}; session:list shows the ones this server has`);
+    if (!session) throw new NotFoundError(`no session with id ${id}; session:list shows the ones this server has`);
     return session;
   }
 
@@ -164,28 +164,42 @@ export class SessionManager {
     const loaded = fresh
       ? { lastSeq: 0, granted: [], conversation: deps.engine.createConversation(), openTurnId: undefined, permissionEvents: [], stalePresence: false }
       : await loadSessionState(log, deps.engine);
-    const session = new Session(
-      {
-        meta,
-        dir,
-        dataDir: deps.dataDir,
-        home: deps.home,
-        engine: deps.engine,
-        modelFactory: deps.modelFactory,
-        tools: deps.toolsFactory(),
-        clock: deps.clock,
-        limits: deps.limits,
-        extendTurn: deps.extendTurn,
-        logger: deps.logger.child({ sessionId: meta.id }),
-        hooks: deps.hooks,
-        broadcast: (event) => deps.broadcast(meta.id, event),
-      },
+    const logger = deps.logger.child({ sessionId: meta.id });
+    const base = new SessionBase({
+      meta,
+      dir,
       log,
-      loaded,
-    );
-    session.runner = deps.runnerFactory(session);
-    session.gate = deps.gateFactory?.(session);
-    session.services = deps.servicesFactory?.(session) ?? {};
+      conversation: loaded.conversation,
+      paths: deps.engine.createPaths({ workspace: meta.cwd, granted: loaded.granted, dataDir: deps.dataDir, home: deps.home }),
+      granted: loaded.granted,
+      lastSeq: loaded.lastSeq,
+      clock: deps.clock,
+      logger,
+    });
+    let host: Awaited<ReturnType<HostEnvironmentFactory>>;
+    try {
+      host = await deps.environment(base);
+    } catch (err) {
+      await base.pipeline.close();
+      throw err;
+    }
+    const session = new Session({
+      base,
+      host,
+      engine: deps.engine,
+      modelFactory: deps.modelFactory,
+      tools: deps.toolsFactory(),
+      clock: deps.clock,
+      limits: deps.limits,
+      logger,
+    });
+    // What others see, once written: the audit and other hooks, then every attached socket.
+    base.pipeline.onVisible((event) => {
+      if (event.ephemeral) return;
+      deps.hooks.onEvent?.(session, event);
+      if (event.type === 'tool_result') deps.hooks.onToolResult?.(session, event);
+    });
+    base.pipeline.onVisible((event) => deps.broadcast(meta.id, event));
     this.sessions.set(meta.id, session);
     if (fresh || loaded.lastSeq === 0) {
       // A new session, or one whose log never reached the disk: the log starts with its info.

@@ -1,5 +1,5 @@
 import type { ApprovalMode } from '@tandem/shared';
-import { CommandError } from '../handlers/command-error.js';
+import { InvalidInputError } from '../errors/domain-errors.js';
 import type { Session } from './session.js';
 
 /** What `session:configure` may change. */
@@ -29,7 +29,7 @@ export function configureSession(session: Session, changes: SessionChanges, by: 
     changed.mode = changes.mode;
   }
   const title = changes.title?.trim();
-  if (changes.title !== undefined && !title) throw new CommandError('bad_request', 'a title needs at least one visible character');
+  if (changes.title !== undefined && !title) throw new InvalidInputError('a title needs at least one visible character');
   if (title && title !== meta.title) {
     meta.title = title;
     changed.title = title;

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { EngineEvent, SteeringMessage, TurnOptions } from '@tandem/core';
-
-/** Event types that end a turn. */
-export const TURN_END_TYPES = new Set(['turn_done', 'turn_cancelled', 'turn_interrupted']);
-
-export const SHUTDOWN_REASON = 'the server stopped while this turn was running';
+import { SHUTDOWN_REASON, TURN_END_TYPES } from './turn-end-types.js';
 
 /** What a turn asks of its session to build the engine's options. */
 export interface TurnRequest {

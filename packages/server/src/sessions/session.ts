@@ -1,34 +1,18 @@
-import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { EPHEMERAL_EVENT_TYPES, type EventBody, type Role, type SessionEvent, type SessionInfo, type SessionStatus } from '@tandem/shared';
-import type {
-  AnyTool,
-  Clock,
-  CommandRunner,
-  EngineEvent,
-  FileBaselines,
-  Message,
-  ModelClient,
-  ToolGate,
-  ToolServices,
-  TurnLimits,
-  TurnOptions,
-} from '@tandem/core';
-import { CommandError } from '../handlers/command-error.js';
-import type { ConversationFold, GrantablePaths, ModelFactory, SessionEngine } from './engine.js';
+import type { EventBody, Role, SessionEvent, SessionInfo, SessionStatus } from '@tandem/shared';
+import type { Clock, EngineEvent, Message, ModelClient, ToolServices, TurnEnvironment, TurnOptions } from '@tandem/core';
+import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
+import type { ConversationFold, ModelFactory, SessionEngine } from './engine.js';
 import { PartialText } from './partial-text.js';
 import { Presence } from './presence.js';
+import type { SessionBase } from './session-base.js';
+import type { HostEnvironment, SessionRunner } from './session-environment.js';
 import type { SessionMeta } from './session-index.js';
 import type { SessionLog } from './session-log.js';
-import { SessionTurn, TURN_END_TYPES, type TurnRequest } from './session-turn.js';
+import type { TurnRequest } from './session-turn.js';
+import { TurnRunner } from './turn-runner.js';
 
-/** The runner a session uses; the pty runner also accepts typed input and can kill everything. */
-export interface SessionRunner extends CommandRunner {
-  write?(callId: string, data: string): boolean;
-  /** Resolves once a command with this call id is running (the pty exists and takes input). */
-  whenRunning?(callId: string, signal?: AbortSignal): Promise<void>;
-  killAll?(): Promise<void>;
-}
+export type { SessionRunner } from './session-environment.js';
 
 export interface SessionHooks {
   /** Every persisted event, after it is in the log (audit recording, metrics). */
@@ -38,22 +22,15 @@ export interface SessionHooks {
 }
 
 export interface SessionParts {
-  meta: SessionMeta;
-  /** `<dataDir>/sessions/<id>`. */
-  dir: string;
-  dataDir: string;
-  home: string;
-  engine: SessionEngine;
+  base: SessionBase;
+  /** What the host built for this session (runner, gate, services, context, turn steps). */
+  host: HostEnvironment;
+  engine: Pick<SessionEngine, 'runTurn' | 'systemPrompt' | 'createBaselines'>;
   modelFactory: ModelFactory;
-  tools: AnyTool[];
+  tools: TurnEnvironment['tools'];
   clock: Clock;
-  limits?: Partial<TurnLimits> | undefined;
-  /** Per-turn extras (context, memory) added by the host. */
-  extendTurn?: ((session: Session, options: TurnOptions) => TurnOptions | Promise<TurnOptions>) | undefined;
+  limits?: TurnEnvironment['limits'] | undefined;
   logger: Logger;
-  hooks: SessionHooks;
-  /** Sends an event to every socket attached to this session. */
-  broadcast(event: SessionEvent): void;
 }
 
 /** What the session learned from its log at load time. */
@@ -65,82 +42,91 @@ export interface LoadedState {
 }
 
 /**
- * One live session: its event log (the source of truth), who is attached, the running turn,
- * and the per-session tool plumbing (runner, sandbox, baselines). Every event goes through
- * `emit`, which stamps seq and time and queues it in the log; it is broadcast once its line is
- * written (durable before visible; see `visible`).
+ * One live session: who is attached, its turns, maintenance, and what it offers commands
+ * (send, cancel, input, grant). Its events go through one pipeline (see `EventPipeline`); its
+ * environment — everything a turn runs with — is built once when it opens and never changes.
  */
 export class Session {
-  readonly log: SessionLog;
   readonly presence = new Presence();
-  private lastSeq: number;
+  /** The engine environment every turn of this session starts from. */
+  readonly environment: TurnEnvironment & { runner: SessionRunner };
   private readonly partial = new PartialText();
-  private turn: SessionTurn | undefined;
-  private pendingPermissions = 0;
-  /** Tool calls announced and not yet answered: resolves when the call ends (for early command input). */
-  private readonly callsInFlight = new Map<string, Promise<void>>();
-  private readonly callEnds = new Map<string, () => void>();
-  private readonly conversation: ConversationFold;
-  private readonly paths: GrantablePaths;
-  private readonly baselines: FileBaselines;
+  private readonly turns: TurnRunner;
   private model: ModelClient | undefined;
   private closed = false;
-  private logClosed = false;
   /** What maintenance (compaction, `/new`) runs now, if any; no turn may start meanwhile. */
   private busy: string | undefined;
   private readonly closing = new AbortController();
-  private readonly closers: Array<() => Promise<void>> = [];
-  /** Filled in by the application once the session exists (they may need the session). */
-  runner!: SessionRunner;
-  gate: ToolGate | undefined;
-  services: ToolServices = {};
-  /** The OS sandbox around this session's commands, as SessionInfo.sandbox shows it. */
-  sandbox: string | undefined;
-  /** Directories granted with `sandbox:grant` (at load and since), resolved. */
-  private readonly grantedDirs: string[];
 
-  constructor(
-    private readonly parts: SessionParts,
-    log: SessionLog,
-    loaded: LoadedState,
-  ) {
-    this.log = log;
-    this.lastSeq = loaded.lastSeq;
-    log.onVisible((event) => this.visible(event));
-    this.conversation = loaded.conversation;
-    this.paths = parts.engine.createPaths({ workspace: parts.meta.cwd, granted: loaded.granted, dataDir: parts.dataDir, home: parts.home });
-    this.grantedDirs = [...loaded.granted];
-    this.baselines = parts.engine.createBaselines();
+  constructor(private readonly parts: SessionParts) {
+    const { base, host } = parts;
+    this.environment = {
+      sessionId: base.id,
+      cwd: base.meta.cwd,
+      tools: parts.tools,
+      runner: host.runner,
+      paths: base.paths,
+      baselines: parts.engine.createBaselines(),
+      services: host.services,
+      clock: parts.clock,
+      ...(host.gate ? { gate: host.gate } : {}),
+      ...(parts.limits ? { limits: parts.limits } : {}),
+      ...(host.context ? { context: host.context } : {}),
+    };
+    this.turns = new TurnRunner({
+      emit: (body) => this.emit(withSandbox(body, host.sandbox)),
+      conversation: () => base.conversation.messages,
+      turnOptions: (request, conversation) => this.turnOptions(request, conversation),
+      runTurn: (options) => parts.engine.runTurn(options),
+      clock: parts.clock,
+      logger: parts.logger,
+    });
+    base.pipeline.onStamped(this.turns.observe);
+    base.pipeline.onVisible((event) => this.partial.observe(event));
   }
 
   get id(): string {
-    return this.parts.meta.id;
+    return this.parts.base.id;
   }
 
   get meta(): SessionMeta {
-    return this.parts.meta;
+    return this.parts.base.meta;
   }
 
   get dir(): string {
-    return this.parts.dir;
+    return this.parts.base.dir;
+  }
+
+  get log(): SessionLog {
+    return this.parts.base.log;
   }
 
   get commandLogDir(): string {
-    return join(this.parts.dir, 'commands');
+    return this.parts.base.commandLogDir;
+  }
+
+  /** The services the session's tools reach (typed per tool). */
+  get services(): ToolServices {
+    return this.parts.host.services;
+  }
+
+  /** The OS sandbox around this session's commands, as SessionInfo.sandbox shows it. */
+  get sandbox(): string | undefined {
+    return this.parts.host.sandbox;
   }
 
   get status(): SessionStatus {
-    if (!this.turn) return 'idle';
-    return this.pendingPermissions > 0 ? 'waiting_permission' : 'running';
+    if (!this.turns.running) return 'idle';
+    return this.parts.base.calls.pendingPermissions > 0 ? 'waiting_permission' : 'running';
   }
 
   /** A copy of the model conversation as the log describes it (for memory consolidation, compaction). */
   conversationSnapshot(): Message[] {
-    return this.conversation.messages;
+    return this.parts.base.conversation.messages;
   }
 
   info(): SessionInfo {
-    const { id, title, cwd, model, createdAt, mode } = this.parts.meta;
+    const { id, title, cwd, model, createdAt, mode, searchOnly } = this.meta;
     return {
       id,
       title,
@@ -152,54 +138,18 @@ export class Session {
       mode: mode ?? 'ask',
       clients: this.presence.list().length,
       ...(this.sandbox ? { sandbox: this.sandbox } : {}),
-      ...(this.parts.meta.searchOnly ? { searchOnly: true } : {}),
+      ...(searchOnly ? { searchOnly: true } : {}),
     };
   }
 
-  /**
-   * Stamps one event and queues it in the log; it is broadcast once written (`visible`). An
-   * ephemeral event (a `text_delta`) carries the seq of the persisted event before it and is
-   * broadcast right behind that one, never before it.
-   *
-   * The session's own state (the conversation fold, pending permissions, the end of the turn)
-   * follows the stamped order at once: it is the log's order, so it matches the log once the
-   * batch is written, and the turn loop never waits on the disk. What other parties see — the
-   * broadcast, replays, the partial reply, the hooks (audit) — follows the written order.
-   */
+  /** Stamps one event and sends it down the session's pipeline (see `EventPipeline.emit`). */
   emit(body: EventBody | EngineEvent): SessionEvent {
-    const ts = new Date(this.parts.clock.now()).toISOString();
-    if (EPHEMERAL_EVENT_TYPES.has(body.type)) {
-      const event = { sessionId: this.id, seq: this.lastSeq, ts, ephemeral: true, ...body } as SessionEvent;
-      this.log.send(event);
-      return event;
-    }
-    const event = { sessionId: this.id, seq: this.lastSeq + 1, ts, ...withSandbox(body, this.sandbox) } as SessionEvent;
-    if (this.logClosed) {
-      // Only an engine that ignored the shutdown gets here; the log is final by now.
-      this.parts.logger.warn({ sessionId: this.id, type: body.type }, 'event after the session closed; dropped');
-      return event;
-    }
-    this.lastSeq = event.seq;
-    const endsTurn = TURN_END_TYPES.has(event.type);
-    // A turn's end is worth an fdatasync (after the batch is written; it holds nothing back).
-    this.log.append(event, endsTurn);
-    this.conversation.apply(event);
-    this.track(event);
-    const turn = this.turn;
-    if (turn && endsTurn && (event as { turnId?: string }).turnId === turn.turnId) this.endTurn(turn);
-    return event;
+    return this.parts.base.emit(body);
   }
 
   /** Flushes the log: resolves once every event emitted so far is written and broadcast. */
   flushed(): Promise<void> {
-    return this.log.flush();
-  }
-
-  /** An event whose line is written (or an ephemeral one whose predecessors are): now others see it. */
-  private visible(event: SessionEvent): void {
-    this.partial.observe(event);
-    if (!event.ephemeral) this.runHooks(event);
-    this.parts.broadcast(event);
+    return this.parts.base.pipeline.flushed();
   }
 
   /** The text broadcast so far in the current reply, as one ephemeral `text_delta`, if any. */
@@ -228,13 +178,13 @@ export class Session {
 
   /**
    * Runs maintenance on the conversation (`session:compact`, `session:new`) while no turn runs.
-   * Refused with `conflict` during a turn or other maintenance; messages sent meanwhile are
+   * Refused (a conflict) during a turn or other maintenance; messages sent meanwhile are
    * refused too, so the conversation cannot change under it.
    */
   async exclusive<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (this.closed) throw new CommandError('conflict', `session ${this.id} is shutting down`);
-    if (this.turn) throw new CommandError('conflict', `cannot ${what} while a turn is running; wait for it to end or cancel it first`);
-    if (this.busy) throw new CommandError('conflict', `cannot ${what} now: the session is busy (${this.busy}); try again when that finishes`);
+    if (this.closed) throw new ConflictError(`session ${this.id} is shutting down`);
+    if (this.turns.running) throw new ConflictError(`cannot ${what} while a turn is running; wait for it to end or cancel it first`);
+    if (this.busy) throw new ConflictError(`cannot ${what} now: the session is busy (${this.busy}); try again when that finishes`);
     this.busy = what;
     try {
       return await fn(this.closing.signal);
@@ -245,53 +195,39 @@ export class Session {
 
   /** A driver's message: starts a turn when idle, otherwise steers the running one. */
   send(text: string, by: string): 'turn' | 'steer' {
-    if (this.closed) throw new CommandError('conflict', `session ${this.id} is shutting down`);
-    if (this.busy) throw new CommandError('conflict', `the session is busy (${this.busy}); send your message again when that finishes`);
-    if (this.turn) {
-      this.turn.steer({ text, by });
-      return 'steer';
-    }
-    this.startTurn(text, by);
-    return 'turn';
+    if (this.closed) throw new ConflictError(`session ${this.id} is shutting down`);
+    if (this.busy) throw new ConflictError(`the session is busy (${this.busy}); send your message again when that finishes`);
+    return this.turns.send(text, by);
   }
 
   cancel(): boolean {
-    if (!this.turn) return false;
-    this.turn.cancel();
-    return true;
+    return this.turns.cancel();
   }
 
   /** Types into a running command of this session and tells every client who typed what. */
   async input(callId: string, data: string, by: string): Promise<void> {
-    let written = this.runner.write?.(callId, data) ?? false;
+    const { runner } = this.environment;
+    let written = runner.write?.(callId, data) ?? false;
     // The call was announced but its pty is not up yet (a person typed right after the approval):
     // hold the input until the command runs, or drop it if the call ends without running.
-    const ended = this.callsInFlight.get(callId);
-    if (!written && ended && this.runner.whenRunning) {
+    const ended = this.parts.base.calls.whenEnded(callId);
+    if (!written && ended && runner.whenRunning) {
       const gaveUp = new AbortController();
-      const started = await Promise.race([this.runner.whenRunning(callId, gaveUp.signal).then(() => true), ended.then(() => false)]);
+      const started = await Promise.race([runner.whenRunning(callId, gaveUp.signal).then(() => true), ended.then(() => false)]);
       gaveUp.abort();
-      written = started && (this.runner.write?.(callId, data) ?? false);
+      written = started && (runner.write?.(callId, data) ?? false);
     }
-    if (!written) throw new CommandError('not_found', `no command with call id ${callId} is running in session ${this.id}`);
+    if (!written) throw new NotFoundError(`no command with call id ${callId} is running in session ${this.id}`);
     this.emit({ type: 'command_input', callId, data, by });
   }
 
-  async grant(path: string, by: string): Promise<string> {
-    let granted: string;
-    try {
-      granted = await this.paths.grant(path);
-    } catch (err) {
-      throw new CommandError('forbidden', err instanceof Error ? err.message : String(err));
-    }
-    if (!this.grantedDirs.includes(granted)) this.grantedDirs.push(granted);
-    this.emit({ type: 'sandbox_granted', path: granted, by });
-    return granted;
+  grant(path: string, by: string): Promise<string> {
+    return this.parts.base.grant(path, by);
   }
 
   /** Where this session's commands may write: the workspace and every granted directory. */
   writableRoots(): string[] {
-    return [this.meta.cwd, ...this.grantedDirs];
+    return this.parts.base.writableRoots();
   }
 
   /** What maintenance runs now (`/new`, compaction, clearing), if any. */
@@ -306,7 +242,7 @@ export class Session {
 
   /** Runs `fn` when the session closes, after the turn stopped and before the log closes. */
   onClose(fn: () => Promise<void>): void {
-    this.closers.push(fn);
+    this.parts.base.onClose(fn);
   }
 
   /** Stops the running turn (recorded as interrupted), kills its commands, flushes the log. */
@@ -314,129 +250,41 @@ export class Session {
     if (this.closed) return;
     this.closed = true;
     this.closing.abort(new Error('the server is shutting down'));
-    const turn = this.turn;
-    if (turn) {
-      turn.interrupt();
-      await Promise.race([turn.done, this.parts.clock.sleep(graceMs).catch(() => undefined)]);
-    }
-    await this.runner.killAll?.();
-    if (turn) {
-      await Promise.race([turn.done, this.parts.clock.sleep(1000).catch(() => undefined)]);
-      // An engine that did not stop in time: its turn is closed here, whatever it does later.
-      turn.abandon();
-    }
-    for (const fn of this.closers) {
-      await fn().catch((err: unknown) => this.parts.logger.error({ err, sessionId: this.id }, 'a close step failed'));
-    }
-    this.logClosed = true;
-    await this.log.close();
+    await this.turns.stop(graceMs, async () => this.environment.runner.killAll?.());
+    await this.parts.base.runClosers(this.parts.logger);
+    await this.parts.base.pipeline.close();
   }
 
-  private startTurn(text: string, by: string): void {
-    // The loop appends the user's message itself: it gets the conversation as it was before it.
-    const before = this.conversation.messages;
-    this.emit({ type: 'user_message', text, by, mode: 'turn' });
-    const turn = new SessionTurn(
-      {
-        emit: (event) => this.emit(event),
-        turnOptions: (t) => this.turnOptions(t, before),
-        runTurn: (options) => this.parts.engine.runTurn(options),
-        logger: this.parts.logger,
-      },
-      text,
-      by,
-    );
-    this.turn = turn;
-    // Normally the terminal event ends the turn (in emit); this covers a turn that failed before it started.
-    void turn.done.catch((err: unknown) => this.parts.logger.error({ err, sessionId: this.id }, 'turn pump failed')).then(() => this.endTurn(turn));
-  }
-
-  /**
-   * The session is idle again as soon as the turn's terminal event is out, so a message sent in
-   * reaction to it starts a new turn. Steering that arrived too late to be folded in starts one too.
-   */
-  private endTurn(turn: SessionTurn): void {
-    if (this.turn !== turn) return;
-    this.turn = undefined;
-    this.pendingPermissions = 0;
-    const left = turn.leftoverSteering();
-    if (left.length > 0 && !this.closed) {
-      this.startTurn(left.map((m) => m.text).join('\n\n'), left.map((m) => m.by).join(', '));
-    }
-  }
-
-  private async turnOptions(t: TurnRequest, conversation: Message[]): Promise<TurnOptions> {
-    const model = this.modelClient();
-    const system = await this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: this.parts.tools, now: new Date(this.parts.clock.now()) });
-    const options: TurnOptions = {
-      sessionId: this.id,
-      turnId: t.turnId,
+  private async turnOptions(request: TurnRequest, conversation: Message[]): Promise<TurnOptions> {
+    const system = await this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: this.environment.tools, now: new Date(this.parts.clock.now()) });
+    let options: TurnOptions = {
+      environment: this.environment,
+      turnId: request.turnId,
       // The loop works on a copy; the session's own conversation follows the events it emits.
       conversation,
-      userText: t.text,
-      userName: t.by,
-      system,
-      model,
-      tools: this.parts.tools,
-      cwd: this.meta.cwd,
-      runner: this.runner,
-      paths: this.paths,
-      baselines: this.baselines,
-      services: this.services,
-      gate: this.gate,
-      clock: this.parts.clock,
-      ...(this.parts.limits ? { limits: this.parts.limits } : {}),
-      signal: t.signal,
-      takeSteering: t.takeSteering,
+      user: { text: request.text, name: request.by },
+      prompt: { system },
+      model: this.modelClient(),
+      control: { signal: request.signal, takeSteering: request.takeSteering },
     };
-    const extended = this.parts.extendTurn ? await this.parts.extendTurn(this, options) : options;
-    return this.meta.searchOnly ? searchOnlyTurn(extended) : extended;
+    for (const step of this.parts.host.turnSteps) options = await step(options);
+    return this.meta.searchOnly ? searchOnlyTurn(options) : options;
   }
 
   private modelClient(): ModelClient {
     this.model ??= this.parts.modelFactory(this.meta.model, { clock: this.parts.clock, onEvent: (event) => this.emit(event) });
     return this.model;
   }
-
-  private track(event: SessionEvent): void {
-    if (event.type === 'tool_call') {
-      let end!: () => void;
-      const ended = new Promise<void>((resolve) => (end = resolve));
-      this.callsInFlight.set(event.callId, ended);
-      this.callEnds.set(event.callId, end);
-    } else if (event.type === 'tool_result') {
-      this.callEnds.get(event.callId)?.();
-      this.callEnds.delete(event.callId);
-      this.callsInFlight.delete(event.callId);
-    } else if (TURN_END_TYPES.has(event.type)) {
-      // A call that never got a result (cancel, interruption) ends with its turn.
-      for (const end of this.callEnds.values()) end();
-      this.callEnds.clear();
-      this.callsInFlight.clear();
-    }
-    if (event.type === 'permission_request') this.pendingPermissions++;
-    else if (event.type === 'permission_resolved') this.pendingPermissions = Math.max(0, this.pendingPermissions - 1);
-  }
-
-  private runHooks(event: SessionEvent): void {
-    const { hooks, logger } = this.parts;
-    try {
-      hooks.onEvent?.(this, event);
-      if (event.type === 'tool_result') hooks.onToolResult?.(this, event);
-    } catch (err) {
-      logger.error({ err, sessionId: this.id, seq: event.seq }, 'a session hook failed');
-    }
-  }
 }
 
 /** Search only (the "globe" toggle): web_search is the one tool offered, MCP and skill tools included in the cut. */
 function searchOnlyTurn(options: TurnOptions): TurnOptions {
-  const { dynamicTools: _dropped, ...rest } = options;
-  return { ...rest, tools: options.tools.filter((t) => t.name === 'web_search') };
+  const { dynamicTools: _dropped, ...environment } = options.environment;
+  return { ...options, environment: { ...environment, tools: environment.tools.filter((t) => t.name === 'web_search') } };
 }
 
 /** A command's tool_call says which OS sandbox it runs in (run_command, skill commands). */
-function withSandbox(body: EventBody | EngineEvent, sandbox: string | undefined): EventBody | EngineEvent {
+function withSandbox<T extends EventBody | EngineEvent>(body: T, sandbox: string | undefined): T {
   if (body.type !== 'tool_call' || !sandbox || !(body.tool === 'run_command' || body.tool.startsWith('skill__'))) return body;
   return { ...body, sandbox };
 }

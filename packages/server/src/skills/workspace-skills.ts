@@ -49,15 +49,15 @@ export class WorkspaceSkills {
     const { skills, entries } = catalog.current();
     this.announce(session, entries);
     if (skills.length === 0) return options;
-    const taken = new Set(options.tools.map((t) => t.name));
+    const { environment, prompt } = options;
+    const taken = new Set(environment.tools.map((t) => t.name));
     const added: AnyTool[] = [readSkillTool];
     for (const skill of skills) if (skill.command) added.push(skillCommandTool({ ...skill, command: skill.command }));
     const section = skillsPromptSection(skills, this.options.promptBudgetChars);
     return {
       ...options,
-      tools: [...options.tools, ...added.filter((t) => !taken.has(t.name))],
-      system: section ? `${options.system}\n\n${section}` : options.system,
-      services: { ...options.services, skills: catalog },
+      environment: { ...environment, tools: [...environment.tools, ...added.filter((t) => !taken.has(t.name))] },
+      prompt: { ...prompt, system: section ? `${prompt.system}\n\n${section}` : prompt.system },
     };
   }
 

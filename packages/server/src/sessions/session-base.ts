@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { EventBody, SessionEvent } from '@tandem/shared';
+import type { Clock, EngineEvent } from '@tandem/core';
+import { ForbiddenError } from '../errors/domain-errors.js';
+import { CallTracker } from './call-tracker.js';
+import type { ConversationFold, GrantablePaths } from './engine.js';
+import { EventPipeline } from './event-pipeline.js';
+import type { SessionHost } from './session-environment.js';
+import type { SessionMeta } from './session-index.js';
+import type { SessionLog } from './session-log.js';
+
+export interface SessionBaseParts {
+  meta: SessionMeta;
+  dir: string;
+  log: SessionLog;
+  /** Already fed with every event of the log. */
+  conversation: ConversationFold;
+  paths: GrantablePaths;
+  /** Directories granted before (from the log). */
+  granted: string[];
+  lastSeq: number;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * What a session is before the host's parts exist: its identity, its event pipeline with the
+ * folds every other part relies on (the conversation, calls in flight), its grants and its
+ * close steps. The host builds the session's environment from this (`SessionHost`).
+ */
+export class SessionBase implements SessionHost {
+  readonly meta: SessionMeta;
+  readonly dir: string;
+  readonly log: SessionLog;
+  readonly pipeline: EventPipeline;
+  readonly conversation: ConversationFold;
+  readonly calls = new CallTracker();
+  readonly paths: GrantablePaths;
+  private readonly grantedDirs: string[];
+  private readonly closers: Array<() => Promise<void>> = [];
+
+  constructor(parts: SessionBaseParts) {
+    this.meta = parts.meta;
+    this.dir = parts.dir;
+    this.log = parts.log;
+    this.conversation = parts.conversation;
+    this.paths = parts.paths;
+    this.grantedDirs = [...parts.granted];
+    this.pipeline = new EventPipeline({ sessionId: parts.meta.id, log: parts.log, clock: parts.clock, logger: parts.logger, lastSeq: parts.lastSeq });
+    this.pipeline.onStamped((event) => this.conversation.apply(event));
+    this.pipeline.onStamped(this.calls.observe);
+  }
+
+  get id(): string {
+    return this.meta.id;
+  }
+
+  get commandLogDir(): string {
+    return join(this.dir, 'commands');
+  }
+
+  emit(body: EventBody | EngineEvent): SessionEvent {
+    return this.pipeline.emit(body);
+  }
+
+  writableRoots(): string[] {
+    return [this.meta.cwd, ...this.grantedDirs];
+  }
+
+  onClose(fn: () => Promise<void>): void {
+    this.closers.push(fn);
+  }
+
+  /** Widens the path sandbox (`sandbox:grant`); returns the directory as resolved. */
+  async grant(path: string, by: string): Promise<string> {
+    let granted: string;
+    try {
+      granted = await this.paths.grant(path);
+    } catch (err) {
+      throw new ForbiddenError(err instanceof Error ? err.message : String(err));
+    }
+    if (!this.grantedDirs.includes(granted)) this.grantedDirs.push(granted);
+    this.emit({ type: 'sandbox_granted', path: granted, by });
+    return granted;
+  }
+
+  /** Runs the close steps in order; one failing is logged and the others still run. */
+  async runClosers(logger: Logger): Promise<void> {
+    for (const fn of this.closers) {
+      await fn().catch((err: unknown) => logger.error({ err, sessionId: this.id }, 'a close step failed'));
+    }
+  }
+}
