@@ -38,6 +38,8 @@ export const SessionInfoSchema = z.object({
   sandbox: z.string().optional(),
   /** Search only (the "globe" toggle): the model is offered web_search and nothing else. */
   searchOnly: z.boolean().optional(),
+  /** Who answers a message that names no one: `commander`, or the agent it handed the floor to. */
+  floor: z.string().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 

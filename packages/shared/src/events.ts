@@ -12,6 +12,10 @@ const base = {
   seq: z.number().int(),
   ts: z.string(),
   ephemeral: z.boolean().optional(),
+  /** The agent that caused the event: `commander`, a defined agent's name, or `worker-N` (absent: the commander). */
+  agent: z.string().optional(),
+  /** For a worker's events: the task it runs (the `taskId` of its `agent_started`). */
+  taskId: z.string().optional(),
 };
 
 function event<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
@@ -79,6 +83,20 @@ export const EventSchemas = {
   turn_interrupted: event('turn_interrupted', { turnId, reason: z.string() }),
   agent_error: event('agent_error', { code: z.string(), message: z.string(), turnId: turnId.optional() }),
   presence: event('presence', { clients: z.array(ClientInfoSchema) }),
+
+  // agents (a commander and its workers)
+  /** A worker starts on a task: `parent` dispatched it; `visible` is false for an anonymous worker (hidden unless expanded). */
+  agent_started: event('agent_started', { taskId: z.string(), parent: z.string(), task: z.string(), visible: z.boolean(), turnId: turnId.optional() }),
+  /** A worker finished: its final answer (or its error) is `result`, which the parent receives as its tool result. */
+  agent_done: event('agent_done', {
+    taskId: z.string(),
+    isError: z.boolean(),
+    result: z.string(),
+    iterations: z.number().int().optional(),
+    usage: UsageSchema.optional(),
+  }),
+  /** The floor (who answers a message that names no one) moved to `agent`; `by` is who moved it (a client name or an agent). */
+  floor_changed: event('floor_changed', { by: z.string() }),
 
   // permissions, rate limits, guards
   permission_request: event('permission_request', {
@@ -153,6 +171,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   EventSchemas.turn_interrupted,
   EventSchemas.agent_error,
   EventSchemas.presence,
+  EventSchemas.agent_started,
+  EventSchemas.agent_done,
+  EventSchemas.floor_changed,
   EventSchemas.permission_request,
   EventSchemas.permission_resolved,
   EventSchemas.rate_limit_wait,
