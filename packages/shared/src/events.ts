@@ -18,8 +18,9 @@ const base = {
   taskId: z.string().optional(),
 };
 
+/** `shape` may narrow a base field (agent_started's `taskId` is required): extend overrides, a spread would intersect the types to never. */
 function event<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
-  return z.object({ ...base, type: z.literal(type), ...shape });
+  return z.object({ ...base, type: z.literal(type) }).extend(shape);
 }
 
 const turnId = z.string();
