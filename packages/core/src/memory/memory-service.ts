@@ -1,3 +1,4 @@
+import type { ToolServices } from '../tools/define.js';
 import type { HistorySearchOptions, HistorySearchResult } from './history-search.js';
 import type { AddItemResult, MemoryKind } from './memory-items.js';
 import type { RecallOptions, RecallResult } from './memory-recall.js';
@@ -13,8 +14,16 @@ export interface MemoryService {
   removeItem(id: string): Promise<boolean>;
 }
 
+/** The memory tools' host service. */
+export interface MemoryServices {
+  memory?: MemoryService;
+}
+
+declare module '../tools/define.js' {
+  interface ToolServices extends MemoryServices {}
+}
+
 /** `ctx.services.memory` if the host provided one. */
-export function memoryServiceOf(services: Record<string, unknown>): MemoryService | undefined {
-  const m = services.memory as Partial<MemoryService> | undefined;
-  return m && typeof m.searchHistory === 'function' && typeof m.recall === 'function' ? (m as MemoryService) : undefined;
+export function memoryServiceOf(services: ToolServices): MemoryService | undefined {
+  return services.memory;
 }

@@ -41,7 +41,10 @@ export interface JobManager {
   start(options: JobStartOptions): Promise<{ jobId: string; logPath: string }>;
   /** Throws when the job id is unknown. */
   read(jobId: string, options?: JobReadOptions): Promise<JobOutput>;
-  /** Stops the job and everything it started; a finished job is left as it is. */
-  stop(jobId: string): Promise<void>;
+  /**
+   * Stops the job and everything it started; a finished job is left as it is. `by` names who
+   * stopped it in the job's end event (the agent when left out; a user's name from a client).
+   */
+  stop(jobId: string, by?: string): Promise<void>;
   list(sessionId: string): JobInfo[];
 }

@@ -8,9 +8,18 @@ const MAX_FILES = 100;
 const MAX_DEPTH = 3;
 const SKIP = new Set(['node_modules', '.git']);
 
+/** The skill tools' host service: the session's skills. */
+export interface SkillServices {
+  skills?: SkillCatalog;
+}
+
+declare module '../tools/define.js' {
+  interface ToolServices extends SkillServices {}
+}
+
 /** The session's skills, as a host puts them in `ToolServices`. */
 export function skillsOf(services: ToolServices): SkillCatalog {
-  const skills = services.skills as SkillCatalog | undefined;
+  const skills = services.skills;
   if (!skills) throw new ToolError('skills are not available in this session');
   return skills;
 }

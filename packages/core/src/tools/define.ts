@@ -32,16 +32,23 @@ export interface ToolContext {
   services: ToolServices;
 }
 
-/** Open registry of host services; features add optional members. */
-export interface ToolServices {
-  [name: string]: unknown;
-}
+/**
+ * The host services tools reach through `ctx.services`, typed per tool: the folder of a tool that
+ * needs one declares its members by merging them into this interface
+ * (`declare module '../define.js' { interface ToolServices extends WebServices {} }`), so a new
+ * tool's service is written beside the tool. Every member is optional: a host provides what it
+ * has, and a tool whose service is missing fails with a ToolError saying what to set up.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the members come from each tool folder's declaration merging
+export interface ToolServices {}
 
 export interface ToolOutcome {
   output: string;
   isError?: boolean;
   /** Images beside the text (an MCP tool's image content), passed on to the model as images. */
   images?: ToolImage[];
+  /** The turn ends after this result, as answered, with no further model call (`hand_off_to`). */
+  endsTurn?: boolean;
 }
 
 /** One path a call touches: `outside` paths are checked with `resolveOutsideWorkspace` (self_clone's target). */

@@ -3,53 +3,50 @@ import type { ToolServices } from './define.js';
 import { ToolError } from './define.js';
 
 /**
- * Typed access to the host services the built-in tools use. Hosts put these on
- * `ctx.services`; each has a default or a clear error when missing.
- *
- * - `jobs: JobManager` — background commands (run_command background, read_job_output, stop_job)
- * - `commandEnv: Record<string,string>` — extra environment for run_command
- * - `defaultCommandTimeoutMs: number` — run_command's default timeout (60 s)
- * - `maxCommandTimeoutMs: number` — the most a call may ask for with timeout_seconds (600 s)
- * - `env: Record<string,string|undefined>` — what read_env lists (default process.env)
+ * The host services of the built-in command tools (run_command, read_job_output, stop_job,
+ * read_env). Hosts put these on `ctx.services`; each has a default or a clear error when missing.
  */
 export interface BuiltinToolServices {
+  /** Background commands (run_command background, read_job_output, stop_job). */
   jobs?: JobManager;
+  /** Extra environment for run_command. */
   commandEnv?: Record<string, string>;
+  /** run_command's default timeout (60 s). */
   defaultCommandTimeoutMs?: number;
+  /** The most a call may ask for with timeout_seconds (600 s). */
   maxCommandTimeoutMs?: number;
+  /** What read_env lists (default process.env). */
   env?: Record<string, string | undefined>;
+}
+
+declare module './define.js' {
+  interface ToolServices extends BuiltinToolServices {}
 }
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
 export const MAX_COMMAND_TIMEOUT_MS = 600_000;
 
 export function jobsOf(services: ToolServices): JobManager {
-  const jobs = services.jobs as Partial<JobManager> | undefined;
-  if (!jobs || typeof jobs.start !== 'function' || typeof jobs.read !== 'function' || typeof jobs.stop !== 'function') {
+  if (!services.jobs) {
     throw new ToolError('background commands are not available in this host (no job manager); run the command without background: true');
   }
-  return jobs as JobManager;
+  return services.jobs;
 }
 
 export function commandEnvOf(services: ToolServices): Record<string, string> {
-  const env = services.commandEnv;
-  if (!env || typeof env !== 'object') return {};
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env as Record<string, unknown>)) if (typeof v === 'string') out[k] = v;
-  return out;
+  return services.commandEnv ?? {};
 }
 
-function positiveNumber(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
 export function commandTimeouts(services: ToolServices): { defaultMs: number; maxMs: number } {
-  const maxMs = positiveNumber(services.maxCommandTimeoutMs, MAX_COMMAND_TIMEOUT_MS);
-  const defaultMs = Math.min(positiveNumber(services.defaultCommandTimeoutMs, DEFAULT_COMMAND_TIMEOUT_MS), maxMs);
+  const maxMs = positive(services.maxCommandTimeoutMs, MAX_COMMAND_TIMEOUT_MS);
+  const defaultMs = Math.min(positive(services.defaultCommandTimeoutMs, DEFAULT_COMMAND_TIMEOUT_MS), maxMs);
   return { defaultMs, maxMs };
 }
 
 export function envOf(services: ToolServices): Record<string, string | undefined> {
-  const env = services.env;
-  return env && typeof env === 'object' ? (env as Record<string, string | undefined>) : process.env;
+  return services.env ?? process.env;
 }

@@ -1,28 +1,15 @@
+import type { JobManager } from '@tandem/core';
 import type { JobInfo } from '@tandem/shared';
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { Session } from '../sessions/session.js';
 import { CommandError } from './command-error.js';
 import type { HandlerMap } from './dispatch.js';
 
-/** The part of core's JobManager port (`ctx.services.jobs`) these commands use. */
-interface JobsPort {
-  list(sessionId: string): Array<{
-    jobId: string;
-    command: string;
-    logPath: string;
-    running: boolean;
-    exitCode: number | null;
-    startedAt: number;
-  }>;
-  stop(jobId: string, by?: string): Promise<void>;
-}
-
-function jobsOf(session: Session): JobsPort {
-  const jobs = session.services.jobs as Partial<JobsPort> | undefined;
-  if (!jobs || typeof jobs.list !== 'function' || typeof jobs.stop !== 'function') {
-    throw new CommandError('not_found', `session ${session.id} has no background job manager on this server`);
-  }
-  return jobs as JobsPort;
+/** The session's job manager (core's JobManager port, the `jobs` tool service). */
+function jobsOf(session: Session): JobManager {
+  const { jobs } = session.services;
+  if (!jobs) throw new CommandError('not_found', `session ${session.id} has no background job manager on this server`);
+  return jobs;
 }
 
 /** jobs:list and job:stop: background commands (requirements T1) of one session. */

@@ -22,6 +22,15 @@ export type CalendarSource = z.infer<typeof CalendarSourceSchema>;
 
 export const CalendarsSettingSchema = z.array(CalendarSourceSchema).max(50);
 
+/** The calendar tool's host service. */
+export interface CalendarServices {
+  calendar?: CalendarSettings;
+}
+
+declare module '../define.js' {
+  interface ToolServices extends CalendarServices {}
+}
+
 /** What the host hands the calendar tool (`services.calendar`). */
 export interface CalendarSettings {
   calendars: CalendarSource[];

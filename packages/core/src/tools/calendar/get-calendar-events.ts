@@ -18,7 +18,7 @@ export const getCalendarEventsTool = defineTool({
   danger: 'safe',
   readOnly: true,
   async execute(args, ctx) {
-    const settings = ctx.services.calendar as CalendarSettings | undefined;
+    const settings: CalendarSettings | undefined = ctx.services.calendar;
     if (!settings || settings.calendars.length === 0) {
       throw new ToolError(
         'no calendars are configured; add "calendars": [{ "name": "Work", "ics": "https://…/basic.ics" }] to config.json in the Tandem data directory (see the calendar docs)',

@@ -16,14 +16,23 @@ export interface MessagingBridge {
   call(call: BridgeCall, signal: AbortSignal): Promise<ToolOutcome>;
 }
 
+/** The messaging tools' host service. */
+export interface MessagingServices {
+  messaging?: MessagingBridge;
+}
+
+declare module '../define.js' {
+  interface ToolServices extends MessagingServices {}
+}
+
 export function bridgeOf(services: ToolServices): MessagingBridge {
-  const bridge = services.messaging as Partial<MessagingBridge> | undefined;
-  if (!bridge || typeof bridge.call !== 'function') {
+  const bridge = services.messaging;
+  if (!bridge) {
     throw new ToolError(
       'messaging is not available: set "whatsapp": { "mcpServer": "NAME" } in config.json and add that WhatsApp MCP bridge with `tandem mcp add`',
     );
   }
-  return bridge as MessagingBridge;
+  return bridge;
 }
 
 export async function callBridge(services: ToolServices, call: BridgeCall, signal: AbortSignal): Promise<ToolOutcome> {

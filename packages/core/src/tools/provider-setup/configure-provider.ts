@@ -2,11 +2,18 @@ import { z } from 'zod';
 import type { ProviderConfigurator } from '../../ports/provider-configurator.js';
 import { defineTool, ToolError, type ToolServices } from '../define.js';
 
+/** configure_provider's host service: where keys and endpoints are stored. */
+export interface ProviderSetupServices {
+  providers?: ProviderConfigurator;
+}
+
+declare module '../define.js' {
+  interface ToolServices extends ProviderSetupServices {}
+}
+
 function configuratorOf(services: ToolServices): ProviderConfigurator {
-  const c = services.providers as Partial<ProviderConfigurator> | undefined;
-  if (!c || typeof c.configure !== 'function')
-    throw new ToolError('this host cannot change providers from the chat; edit config.json in the Tandem data directory');
-  return c as ProviderConfigurator;
+  if (!services.providers) throw new ToolError('this host cannot change providers from the chat; edit config.json in the Tandem data directory');
+  return services.providers;
 }
 
 export const configureProviderTool = defineTool({

@@ -2,12 +2,18 @@ import { z } from 'zod';
 import type { RoutineHost, RoutineView } from '../../ports/routine-host.js';
 import { defineTool, ToolError, type ToolServices } from '../define.js';
 
+/** The routine tools' host service: the server's scheduler. */
+export interface RoutineServices {
+  routines?: RoutineHost;
+}
+
+declare module '../define.js' {
+  interface ToolServices extends RoutineServices {}
+}
+
 function hostOf(services: ToolServices): RoutineHost {
-  const host = services.routines as Partial<RoutineHost> | undefined;
-  if (!host || typeof host.create !== 'function' || typeof host.list !== 'function' || typeof host.cancel !== 'function') {
-    throw new ToolError('routines are not available in this host (no scheduler); they need a tandem server');
-  }
-  return host as RoutineHost;
+  if (!services.routines) throw new ToolError('routines are not available in this host (no scheduler); they need a tandem server');
+  return services.routines;
 }
 
 async function hostCall<T>(fn: () => Promise<T> | T): Promise<T> {

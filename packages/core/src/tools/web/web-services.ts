@@ -16,6 +16,16 @@ export interface WebFetchSettings {
   maxChars?: number;
 }
 
+/** The web tools' host services: `webFetch` for web_fetch, `webSearcher` for web_search. */
+export interface WebServices {
+  webFetch?: WebFetchSettings;
+  webSearcher?: WebSearcher;
+}
+
+declare module '../define.js' {
+  interface ToolServices extends WebServices {}
+}
+
 export const WEB_FETCH_DEFAULTS = {
   maxBytes: 5 * 1024 * 1024,
   timeoutMs: 30_000,
@@ -24,9 +34,9 @@ export const WEB_FETCH_DEFAULTS = {
 } as const;
 
 export function webFetchSettingsOf(services: ToolServices): Required<WebFetchSettings> {
-  const given = (services.webFetch ?? {}) as WebFetchSettings;
+  const given = services.webFetch ?? {};
   return {
-    allowHosts: Array.isArray(given.allowHosts) ? given.allowHosts.filter((h) => typeof h === 'string') : [],
+    allowHosts: given.allowHosts ?? [],
     maxBytes: given.maxBytes ?? WEB_FETCH_DEFAULTS.maxBytes,
     timeoutMs: given.timeoutMs ?? WEB_FETCH_DEFAULTS.timeoutMs,
     maxRedirects: given.maxRedirects ?? WEB_FETCH_DEFAULTS.maxRedirects,
@@ -35,6 +45,5 @@ export function webFetchSettingsOf(services: ToolServices): Required<WebFetchSet
 }
 
 export function webSearcherOf(services: ToolServices): WebSearcher | undefined {
-  const searcher = services.webSearcher as Partial<WebSearcher> | undefined;
-  return searcher && typeof searcher.search === 'function' ? (searcher as WebSearcher) : undefined;
+  return services.webSearcher;
 }
