@@ -9,7 +9,8 @@ export type Role = z.infer<typeof RoleSchema>;
 export const DecisionSchema = z.enum(['allow_once', 'allow_session', 'allow_forever', 'deny_once', 'deny_forever']);
 export type Decision = z.infer<typeof DecisionSchema>;
 
-export const SessionStatusSchema = z.enum(['idle', 'running', 'waiting_permission']);
+/** `offline`: in a cluster, the node that runs the session is gone (listed with its last known state). */
+export const SessionStatusSchema = z.enum(['idle', 'running', 'waiting_permission', 'offline']);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
 /**
