@@ -21,6 +21,9 @@ import { SessionEventSchema } from './events.js';
  */
 const sessionId = z.string().min(1);
 
+/** The most events one `session:attach` tail or one `session:history` page carries. */
+export const MAX_PAGE_EVENTS = 2000;
+
 function command<P extends z.ZodType, R extends z.ZodType>(access: 'any' | 'control' | 'driver', payload: P, result: R) {
   return { access, payload, result } as const;
 }
@@ -37,10 +40,33 @@ export const Commands = {
     }),
     z.object({ session: SessionInfoSchema }),
   ),
+  /**
+   * Replays the events after `afterSeq` (all of them by default), then live. With `tail: N` (and
+   * no `afterSeq`) only the last N events come, after the events still in effect before them
+   * (the open turn's start, unanswered permission requests, the last presence and context
+   * usage): one screen, however long the log. `hasMore`: older events exist before `firstSeq`,
+   * the oldest seq of the tail; fetch them with `session:history`.
+   */
   'session:attach': command(
     'any',
-    z.object({ sessionId, role: RoleSchema, afterSeq: z.number().int().min(0).optional() }),
-    z.object({ session: SessionInfoSchema, events: z.array(SessionEventSchema) }),
+    z.object({
+      sessionId,
+      role: RoleSchema,
+      afterSeq: z.number().int().min(0).optional(),
+      tail: z.number().int().min(1).max(MAX_PAGE_EVENTS).optional(),
+    }),
+    z.object({
+      session: SessionInfoSchema,
+      events: z.array(SessionEventSchema),
+      hasMore: z.boolean().optional(),
+      firstSeq: z.number().int().optional(),
+    }),
+  ),
+  /** Older history, page by page: up to `limit` persisted events with seq < `beforeSeq`, in order; `firstSeq` is the oldest returned. */
+  'session:history': command(
+    'any',
+    z.object({ sessionId, beforeSeq: z.number().int().min(1), limit: z.number().int().min(1).max(MAX_PAGE_EVENTS) }),
+    z.object({ events: z.array(SessionEventSchema), hasMore: z.boolean(), firstSeq: z.number().int().optional() }),
   ),
   'session:detach': command('any', z.object({ sessionId }), z.object({})),
   'session:send': command('driver', z.object({ sessionId, text: z.string().min(1).max(200_000) }), z.object({ mode: z.enum(['turn', 'steer']) })),

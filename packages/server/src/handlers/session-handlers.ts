@@ -1,4 +1,5 @@
-import { SESSION_EVENT } from '@tandem/shared';
+import { SESSION_EVENT, type SessionEvent } from '@tandem/shared';
+import type { SessionLog } from '../sessions/session-log.js';
 import type { SessionManager } from '../sessions/session-manager.js';
 import { clearConversation } from '../sessions/session-settings.js';
 import { CommandError } from './command-error.js';
@@ -18,12 +19,14 @@ export function sessionHandlers(sessions: SessionManager): HandlerMap {
       return { session: session.info() };
     },
 
-    'session:attach': async ({ sessionId, role, afterSeq }, { socket, client, afterAck }) => {
+    'session:attach': async ({ sessionId, role, afterSeq, tail }, { socket, client, afterAck }) => {
       const session = sessions.require(sessionId);
       if (role === 'driver' && client.tokenKind !== 'control') {
         throw new CommandError('forbidden', 'attaching as driver needs the control token; this connection uses the view token, attach as viewer');
       }
-      const replay = await session.log.after(afterSeq ?? 0);
+      // A tail (one screen) for a first attach; a reconnect's afterSeq replays all it missed.
+      const page = tail !== undefined && afterSeq === undefined ? await tailPage(session.log, tail) : undefined;
+      const replay = page ? page.events : await session.log.after(afterSeq ?? 0);
       // Synchronous from here to the ack: whatever was appended during the read is added now.
       const lastReplayed = replay.length > 0 ? replay[replay.length - 1]!.seq : (afterSeq ?? 0);
       replay.push(...session.log.tailAfter(lastReplayed));
@@ -36,7 +39,15 @@ export function sessionHandlers(sessions: SessionManager): HandlerMap {
         void socket.join(sessionRoom(sessionId));
         session.attachClient(socket.id, client.name, role);
       });
-      return { session: session.info(), events: replay };
+      if (!page) return { session: session.info(), events: replay };
+      return { session: session.info(), events: replay, hasMore: page.hasMore, ...(page.firstSeq !== undefined ? { firstSeq: page.firstSeq } : {}) };
+    },
+
+    'session:history': async ({ sessionId, beforeSeq, limit }) => {
+      const { log } = sessions.require(sessionId);
+      const events = await log.before(beforeSeq, limit);
+      const firstSeq = events[0]?.seq;
+      return firstSeq === undefined ? { events, hasMore: false } : { events, hasMore: log.hasBefore(firstSeq), firstSeq };
     },
 
     'session:configure': async ({ sessionId, model, mode, title, searchOnly }, { client }) => {
@@ -61,4 +72,12 @@ export function sessionHandlers(sessions: SessionManager): HandlerMap {
       return {};
     },
   };
+}
+
+/** The last `count` events, after the older events still in effect (the open turn's start, unanswered questions …). */
+async function tailPage(log: SessionLog, count: number): Promise<{ events: SessionEvent[]; hasMore: boolean; firstSeq?: number }> {
+  const events = await log.last(count);
+  const firstSeq = events[0]?.seq;
+  if (firstSeq === undefined) return { events, hasMore: false };
+  return { events: [...log.inEffectBefore(firstSeq), ...events], hasMore: log.hasBefore(firstSeq), firstSeq };
 }

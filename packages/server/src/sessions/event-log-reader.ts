@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { SessionEvent } from '@tandem/shared';
 
@@ -44,5 +45,74 @@ function parseEventLine(line: string): SessionEvent | undefined {
     return value as SessionEvent;
   } catch {
     return undefined;
+  }
+}
+
+/** One page of older events read backwards: in file order, and where the oldest one's line starts. */
+export interface LogPage {
+  events: SessionEvent[];
+  /** Byte offset of the first returned event's line (the end of the file when none); the next older page ends here. */
+  offset: number;
+}
+
+const BACKWARD_CHUNK = 64 * 1024;
+
+/**
+ * Reads a session log backwards from `endOffset` (default: the end of the file) and returns up to
+ * `limit` events with seq < `beforeSeq` and seq ≤ `maxSeq`, in file order. It reads only the
+ * chunks the page needs, so the cost follows the page, not the log. Seqs are taken strictly
+ * decreasing (a line out of order is skipped, as a forward read skips it); a line that is not an
+ * event (a write cut short) is skipped. A missing file reads as empty.
+ */
+export async function readEventsBefore(
+  path: string,
+  options: { beforeSeq: number; limit: number; maxSeq: number; endOffset?: number | undefined },
+): Promise<LogPage> {
+  let file: FileHandle;
+  try {
+    file = await open(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], offset: 0 };
+    throw err;
+  }
+  const newestFirst: SessionEvent[] = [];
+  let below = options.beforeSeq;
+  try {
+    const size = (await file.stat()).size;
+    let position = Math.min(options.endOffset ?? size, size);
+    let offset = position;
+    // Bytes of a line whose start is not read yet: the beginning of what was read so far.
+    let carry: Buffer = Buffer.alloc(0);
+    const take = (line: Buffer, lineStart: number) => {
+      const event = line.length > 0 ? parseEventLine(line.toString('utf8')) : undefined;
+      if (!event || event.seq >= below || event.seq > options.maxSeq) return;
+      newestFirst.push(event);
+      below = event.seq;
+      offset = lineStart;
+    };
+    while (position > 0 && newestFirst.length < options.limit) {
+      const length = Math.min(BACKWARD_CHUNK, position);
+      position -= length;
+      const chunk = Buffer.allocUnsafe(length);
+      let read = 0;
+      while (read < length) {
+        const { bytesRead } = await file.read(chunk, read, length - read, position + read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      const buffer = carry.length > 0 ? Buffer.concat([chunk.subarray(0, read), carry]) : chunk.subarray(0, read);
+      let lineEnd = buffer.length;
+      for (let i = buffer.length - 1; i >= 0 && newestFirst.length < options.limit; i--) {
+        if (buffer[i] !== 0x0a) continue;
+        take(buffer.subarray(i + 1, lineEnd), position + i + 1);
+        lineEnd = i;
+      }
+      carry = buffer.subarray(0, lineEnd);
+    }
+    // The first line of the file has no newline before it.
+    if (position === 0 && newestFirst.length < options.limit && carry.length > 0) take(carry, 0);
+    return { events: newestFirst.reverse(), offset };
+  } finally {
+    await file.close();
   }
 }

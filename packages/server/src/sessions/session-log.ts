@@ -1,10 +1,14 @@
 import type { SessionEvent } from '@tandem/shared';
 import { EventLogWriter } from './event-log-writer.js';
-import { readEventLog, type LogReadProblem } from './event-log-reader.js';
+import { readEventLog, readEventsBefore, type LogReadProblem } from './event-log-reader.js';
+import { EventsInEffect } from './events-in-effect.js';
 import { cutPartialLastLine } from './repair-tail.js';
 
 /** How many recent events stay in memory for replays; older ones are read from the file. */
 export const DEFAULT_TAIL_SIZE = 2000;
+
+/** Where older pages start in the file, remembered so the next page up reads only its own bytes. */
+const MAX_PAGE_OFFSETS = 1000;
 
 /**
  * One session's persisted events: the JSONL file (the source of truth), its group-commit writer,
@@ -19,6 +23,11 @@ export class SessionLog {
   private tail: SessionEvent[] = [];
   private tailStart = 0;
   private written = 0;
+  /** The seq of the first event in the file (0 while empty): nothing is older. */
+  private first = 0;
+  private readonly inEffect = new EventsInEffect();
+  /** seq -> byte offset of that event's line, for the pages `before` has read from the file. */
+  private readonly pageOffsets = new Map<number, number>();
   private listener: (event: SessionEvent) => void = () => undefined;
 
   constructor(
@@ -94,6 +103,51 @@ export class SessionLog {
     return [...fromFile, ...this.tailAfter(last)];
   }
 
+  /**
+   * Up to `limit` persisted events with seq < beforeSeq, the newest of them, in order. Served from
+   * memory when the in-memory tail covers the page; otherwise read backwards from the file, from
+   * where the previous page started when `beforeSeq` begins one, so paging up a long log reads each
+   * page's bytes once instead of the whole file.
+   */
+  async before(beforeSeq: number, limit: number): Promise<SessionEvent[]> {
+    const fromTail = this.tailBefore(beforeSeq, limit);
+    const oldestInTail = this.tail[this.tailStart]?.seq;
+    if (fromTail.length === limit || oldestInTail === undefined || oldestInTail <= this.first) return fromTail;
+    const page = await readEventsBefore(this.path, {
+      beforeSeq,
+      limit,
+      maxSeq: this.written,
+      endOffset: this.pageOffsets.get(beforeSeq),
+    });
+    const oldest = page.events[0];
+    if (oldest && page.offset > 0) {
+      if (this.pageOffsets.size >= MAX_PAGE_OFFSETS) this.pageOffsets.clear();
+      this.pageOffsets.set(oldest.seq, page.offset);
+    }
+    return page.events;
+  }
+
+  /** The last `count` persisted events, in order (from memory when the tail holds them). */
+  last(count: number): Promise<SessionEvent[]> {
+    return this.before(this.written + 1, count);
+  }
+
+  /** Whether the log holds events older than `seq`. */
+  hasBefore(seq: number): boolean {
+    return this.first > 0 && seq > this.first;
+  }
+
+  /** The events still in effect now (open turn, unanswered questions, last presence …) older than `seq`. */
+  inEffectBefore(seq: number): SessionEvent[] {
+    return this.inEffect.before(seq);
+  }
+
+  private tailBefore(beforeSeq: number, limit: number): SessionEvent[] {
+    let end = this.tail.length;
+    while (end > this.tailStart && this.tail[end - 1]!.seq >= beforeSeq) end--;
+    return this.tail.slice(Math.max(this.tailStart, end - limit), end);
+  }
+
   /** Tail events with seq > afterSeq; synchronous, so no event can slip in between. */
   tailAfter(afterSeq: number): SessionEvent[] {
     const out: SessionEvent[] = [];
@@ -127,6 +181,8 @@ export class SessionLog {
   }
 
   private remember(event: SessionEvent): void {
+    if (this.first === 0) this.first = event.seq;
+    this.inEffect.observe(event);
     this.tail.push(event);
     if (this.tail.length - this.tailStart > this.tailSize) this.tailStart++;
     // Compact the backing array now and then instead of shifting on every event.
