@@ -40,10 +40,11 @@ export interface GuardsHostOptions {
 }
 
 /**
- * The server-side guard rails in one place, shaped for `createApplication`'s seams:
- * `gateFactory`, `hooks`, `handlers` (permission:respond, audit:query, permissions:list,
- * permissions:revoke) and `commandLimiterFactory`. One permission store and one audit log per
- * server; one broker, rule set, rate limiter and audit recorder per session.
+ * The server-side guard rails in one place, shaped for `createApplication`'s seams: the
+ * per-session gate (`gateFactory`, its `seams.gate`), `hooks`, `handlers` (permission:respond,
+ * audit:query, permissions:list, permissions:revoke) and the per-connection limiter
+ * (`commandLimiterFactory`, its `seams.commandLimiter`). One permission store and one audit log
+ * per server; one broker, rule set, rate limiter and audit recorder per session.
  */
 export interface GuardsHost {
   store: PermissionStore;
