@@ -42,10 +42,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
       now: () => Date.now(),
       quit: (code) => quit(code),
       scroll: (pages) => layout?.scroll(pages),
+      atTop: () => layout?.atTop() ?? false,
       pageRows: () => layout?.panelRows() ?? 10,
       switchSession: async (sessionId) => {
         await client.detach();
-        await client.attach(sessionId, role);
+        await client.attach(sessionId, role, 0, { tail: attachTail() });
       },
       compose: (text) => (layout ? composeInEditor(layout.screen, text) : Promise.resolve(text)),
     },
@@ -56,7 +57,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   try {
     await client.ready(options.connectTimeoutMs ?? 10_000);
     const session = await chooseSession(client, options);
-    await client.attach(session.id, role);
+    await client.attach(session.id, role, 0, { tail: attachTail() });
     tui.goLive();
   } catch (err) {
     client.close();
@@ -131,6 +132,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
     }, TICK_MS);
     draw();
   });
+}
+
+/**
+ * Events asked for on attach: a few screens' worth, bounded by the terminal, never by the log;
+ * older events come a page at a time when the user scrolls to the top.
+ */
+function attachTail(): number {
+  return Math.min(1000, Math.max(200, (process.stdout.rows || 40) * 5));
 }
 
 /** Whether something on screen changes with time alone (spinner, countdowns, a flash, the dialog's focus hint). */

@@ -21,11 +21,17 @@ import type { ConnectionStatus } from './state/types.js';
 /** What a client tells its listener: connection changes, (re)attachment, and session events in order. */
 export type ClientSignal =
   | { kind: 'connection'; connection: ConnectionStatus }
-  | { kind: 'attached'; session: SessionInfo; role: Role; replayed: number }
+  /** `history`: after an attach with a tail, the oldest seq sent and whether older events exist (`session:history`). */
+  | { kind: 'attached'; session: SessionInfo; role: Role; replayed: number; history?: AttachedHistory }
   | { kind: 'event'; event: SessionEvent }
   | { kind: 'warning'; message: string };
 
 export type ClientListener = (signal: ClientSignal) => void;
+
+export interface AttachedHistory {
+  firstSeq: number;
+  hasMore: boolean;
+}
 
 export interface ClientOptions {
   token: string;
@@ -55,6 +61,8 @@ interface Attachment {
   sessionId: string;
   role: Role;
   lastSeq: number;
+  /** Ask for only the last `tail` events on a first attach (one screen); older ones come from `session:history`. */
+  tail: number | undefined;
   /** Live events that arrive while an attach request is in flight; delivered after its replay. */
   buffer: SessionEvent[] | null;
 }
@@ -152,9 +160,13 @@ export class TandemClient {
     return unwrap(command, reply);
   }
 
-  /** Attaches (replaying events after `afterSeq`) and keeps the attachment across reconnects. */
-  async attach(sessionId: string, role: Role, afterSeq = 0): Promise<{ session: SessionInfo; replayed: number }> {
-    this.attachment = { sessionId, role, lastSeq: afterSeq, buffer: [] };
+  /**
+   * Attaches (replaying events after `afterSeq`) and keeps the attachment across reconnects.
+   * `tail`: on a first attach (no `afterSeq`), only the last `tail` events; a re-attach after a
+   * reconnect still replays everything it missed.
+   */
+  async attach(sessionId: string, role: Role, afterSeq = 0, options: { tail?: number } = {}): Promise<{ session: SessionInfo; replayed: number }> {
+    this.attachment = { sessionId, role, lastSeq: afterSeq, tail: options.tail, buffer: [] };
     return this.runAttach(this.attachment);
   }
 
@@ -181,12 +193,13 @@ export class TandemClient {
       const data = await this.request('session:attach', {
         sessionId: attachment.sessionId,
         role: attachment.role,
-        ...(attachment.lastSeq > 0 ? { afterSeq: attachment.lastSeq } : {}),
+        ...(attachment.lastSeq > 0 ? { afterSeq: attachment.lastSeq } : attachment.tail ? { tail: attachment.tail } : {}),
       });
       if (this.attachment !== attachment) return { session: data.session, replayed: 0 };
       const buffered = attachment.buffer ?? [];
       attachment.buffer = null;
-      this.emit({ kind: 'attached', session: data.session, role: attachment.role, replayed: data.events.length });
+      const history = data.hasMore !== undefined && data.firstSeq !== undefined ? { history: { firstSeq: data.firstSeq, hasMore: data.hasMore } } : {};
+      this.emit({ kind: 'attached', session: data.session, role: attachment.role, replayed: data.events.length, ...history });
       for (const event of data.events) this.deliver(attachment, event);
       for (const event of buffered) this.deliver(attachment, event);
       return { session: data.session, replayed: data.events.length };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FOCUS_DELAY_MS, dialogFocusView } from './input/dialog-focus.js';
 import type { KeyPress } from './input/line-editor.js';
 import { panelContent } from './panels/panel-content.js';
-import { FLASH_MS, TuiController, type TuiHost } from './tui-controller.js';
+import { FLASH_MS, HISTORY_PAGE, TuiController, type TuiHost } from './tui-controller.js';
 
 // The TUI's key handling without a terminal: a fake host records every request and owns the
 // clock, so the dialog's half-second guard is tested by moving time, never by waiting.
@@ -33,6 +33,8 @@ function setup(role: 'driver' | 'viewer' = 'driver') {
     'session:list': { sessions: [SESSION, { ...SESSION, id: 's2', cwd: '/w/other', createdAt: '2026-01-02T00:00:00.000Z' }] },
   };
   const switched: string[] = [];
+  // The fake transcript is two pages tall: two PgUp from the bottom reach its top.
+  const scrolled: number[] = [];
   let composed: string | null = null;
   const host: TuiHost = {
     request: (command, payload) => {
@@ -41,7 +43,10 @@ function setup(role: 'driver' | 'viewer' = 'driver') {
     },
     now: () => clock.now,
     quit: () => undefined,
-    scroll: () => undefined,
+    scroll: (pages) => {
+      scrolled.push(pages);
+    },
+    atTop: () => scrolled.length > 0 && scrolled.reduce((sum, pages) => sum + pages, 0) <= -2,
     pageRows: () => 10,
     switchSession: (sessionId) => {
       switched.push(sessionId);
@@ -76,7 +81,7 @@ function setup(role: 'driver' | 'viewer' = 'driver') {
   const setComposed = (text: string) => {
     composed = text;
   };
-  return { tui, sent, clock, event, ask, type, press, responses, switched, setComposed };
+  return { tui, sent, clock, event, ask, type, press, responses, switched, setComposed, answers };
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
@@ -305,5 +310,54 @@ describe('slash commands and keys', () => {
     expect(tui.currentFlash()).toBe('hi');
     clock.now += FLASH_MS;
     expect(tui.currentFlash()).toBeUndefined();
+  });
+});
+
+describe('older history on scroll-to-top', () => {
+  const at = (seq: number, body: Record<string, unknown>) =>
+    ({ kind: 'event', event: { sessionId: 's1', seq, ts: '2026-01-01T00:00:00.000Z', ...body } as SessionEvent }) as const;
+
+  it('PgUp at the top asks for the page before the oldest event shown, once, and puts it above', async () => {
+    const { tui, press, sent, answers } = setup();
+    // Attached with a tail: events from seq 501 on, older ones exist.
+    tui.onSignal({ kind: 'attached', session: SESSION, role: 'driver', replayed: 2, history: { firstSeq: 501, hasMore: true } });
+    tui.onSignal(at(501, { type: 'tool_result', callId: 'c9', tool: 'read_file', output: 'x', isError: false, durationMs: 1 }));
+    tui.onSignal(at(502, { type: 'user_message', text: 'newest question', by: 'ana' }));
+    const history = () => sent.filter((entry) => entry.command === 'session:history');
+
+    press('pageup');
+    expect(history()).toEqual([]);
+    answers['session:history'] = {
+      events: [
+        { sessionId: 's1', seq: 499, ts: '2026-01-01T00:00:00.000Z', type: 'user_message', text: 'older question', by: 'bo' },
+        { sessionId: 's1', seq: 500, ts: '2026-01-01T00:00:00.000Z', type: 'assistant_text', turnId: 't0', iteration: 1, text: 'older answer' },
+      ],
+      hasMore: true,
+      firstSeq: 499,
+    };
+    press('pageup');
+    press('pageup'); // still loading: no second request
+    expect(history()).toEqual([{ command: 'session:history', payload: { sessionId: 's1', beforeSeq: 501, limit: HISTORY_PAGE } }]);
+    await flush();
+    const texts = tui.state.items.map((item) => ('text' in item ? item.text : item.kind));
+    expect(texts.slice(0, 2)).toEqual(['older question', 'older answer']);
+    expect(texts).toContain('newest question');
+    // The live view is untouched: the last seq is still the newest.
+    expect(tui.state.lastSeq).toBe(502);
+
+    answers['session:history'] = { events: [], hasMore: false };
+    press('pageup');
+    expect(history().at(-1)?.payload).toEqual({ sessionId: 's1', beforeSeq: 499, limit: HISTORY_PAGE });
+    await flush();
+    press('pageup');
+    expect(history()).toHaveLength(2);
+  });
+
+  it('a full replay (no tail) never asks for history', () => {
+    const { press, sent } = setup();
+    press('pageup');
+    press('pageup');
+    press('pageup');
+    expect(sent.filter((entry) => entry.command === 'session:history')).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { keyIntent, type KeyIntent } from './input/key-intent.js';
 import { editLine, emptyEditor, type KeyPress, type LineEditor } from './input/line-editor.js';
 import { parseInput } from './input/slash-commands.js';
 import { PanelController } from './panels/panel-controller.js';
-import { type Action, initialState, reduce, runningCommand } from './state/reducer.js';
+import { type Action, MAX_ITEMS, initialState, reduce, runningCommand } from './state/reducer.js';
 import type { ViewState } from './state/types.js';
 import { runSlashCommand } from './slash-actions.js';
 import { LASTING_DECISIONS } from './views/format-permission.js';
@@ -17,6 +17,8 @@ export interface TuiHost {
   now(): number;
   quit(code: number): void;
   scroll(pages: number): void;
+  /** Whether the transcript shows its first line (scrolling up further asks for older history). */
+  atTop(): boolean;
   pageRows(): number;
   /** Detaches and attaches this terminal to another session (the view resets on `attached`). */
   switchSession(sessionId: string): Promise<void>;
@@ -29,6 +31,9 @@ export interface Confirmation {
   question: string;
   onYes: () => void;
 }
+
+/** Events per older page asked for when the user scrolls to the top. */
+export const HISTORY_PAGE = 300;
 
 /** Short-lived messages stay this long on the key-hint line. */
 export const FLASH_MS = 3000;
@@ -50,6 +55,8 @@ export class TuiController {
   readonly panels: PanelController;
   private live = false;
   private scopeFor = '';
+  /** Where the events this view holds begin, when it was attached with a tail. */
+  private history: { sessionId: string; firstSeq: number; hasMore: boolean; loading: boolean } | null = null;
 
   constructor(
     private readonly host: TuiHost,
@@ -85,8 +92,12 @@ export class TuiController {
 
   onSignal(signal: ClientSignal): void {
     if (signal.kind === 'connection') this.dispatch({ kind: 'connection', connection: signal.connection });
-    else if (signal.kind === 'attached') this.dispatch({ kind: 'attached', session: signal.session, role: signal.role });
-    else if (signal.kind === 'warning') this.dispatch({ kind: 'notice', level: 'warn', text: signal.message });
+    else if (signal.kind === 'attached') {
+      // A re-attach after a reconnect replays after our last seq (no history info): keep what we know.
+      if (signal.history) this.history = { sessionId: signal.session.id, ...signal.history, loading: false };
+      else if (this.history?.sessionId !== signal.session.id) this.history = null;
+      this.dispatch({ kind: 'attached', session: signal.session, role: signal.role });
+    } else if (signal.kind === 'warning') this.dispatch({ kind: 'notice', level: 'warn', text: signal.message });
     else this.dispatch({ kind: 'event', event: signal.event });
   }
 
@@ -186,6 +197,7 @@ export class TuiController {
       case 'scroll':
         this.host.scroll(intent.pages);
         this.dirty = true;
+        if (intent.pages < 0 && this.host.atTop()) this.loadOlder();
         return;
       case 'open_panel':
         return this.panels.open(intent.panel);
@@ -211,6 +223,30 @@ export class TuiController {
       case 'none':
         return;
     }
+  }
+
+  /** At the top of the transcript: the page of events before the oldest one shown, if there is one. */
+  loadOlder(): void {
+    const history = this.history;
+    if (!history?.hasMore || history.loading) return;
+    if (this.state.items.length >= MAX_ITEMS) return this.showFlash(`the view holds the last ${MAX_ITEMS} items; older history stays in the session's log`);
+    history.loading = true;
+    this.showFlash('loading older events...');
+    const { sessionId, firstSeq } = history;
+    this.request('session:history', { sessionId, beforeSeq: firstSeq, limit: HISTORY_PAGE }).then(
+      (page) => {
+        history.loading = false;
+        if (this.history !== history) return;
+        history.hasMore = page.hasMore;
+        history.firstSeq = page.firstSeq ?? firstSeq;
+        this.dispatch({ kind: 'history', events: page.events });
+        this.showFlash(page.hasMore ? 'older events loaded; PgUp at the top loads more' : 'the beginning of the session');
+      },
+      (err: unknown) => {
+        history.loading = false;
+        this.notice('error', `loading older events failed: ${errorText(err)}`);
+      },
+    );
   }
 
   /** Puts a line back into the input line (e.g. a message that could not be sent). */

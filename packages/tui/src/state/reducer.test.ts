@@ -326,3 +326,58 @@ describe('reduce: status and notices', () => {
     ]);
   });
 });
+
+describe('a tail that starts mid-turn (attach with tail: N)', () => {
+  // The whole log of one turn; the server sends the events still in effect (turn_started, an
+  // unanswered permission request) and then only the last few.
+  const log = stamp([
+    { type: 'user_message', text: 'fix it', by: 'ana', mode: 'turn' },
+    { type: 'turn_started', turnId: 't1', model: 'openai/gpt-4.1-mini' },
+    { type: 'tool_call', turnId: 't1', callId: 'c1', tool: 'read_file', args: { path: 'a.ts' }, danger: 'safe' },
+    { type: 'tool_result', turnId: 't1', callId: 'c1', tool: 'read_file', output: 'one', isError: false, durationMs: 3 },
+    { type: 'tool_call', turnId: 't1', callId: 'c2', tool: 'run_command', args: { command: 'rm -rf build' }, danger: 'dangerous' },
+    {
+      type: 'permission_request',
+      requestId: 'r1',
+      callId: 'c2',
+      tool: 'run_command',
+      args: { command: 'rm -rf build' },
+      danger: 'dangerous',
+      expiresAt: '2026-01-01T00:05:00.000Z',
+    },
+    { type: 'tool_result', turnId: 't1', callId: 'c1b', tool: 'grep', output: 'late', isError: false, durationMs: 2 },
+    { type: 'assistant_text', turnId: 't1', iteration: 2, text: 'almost there' },
+  ] as Body[]);
+
+  it('renders the tail with the turn still running and the question still open', () => {
+    const inEffect = log.filter((e) => e.type === 'turn_started' || e.type === 'permission_request');
+    const tail = log.slice(-2);
+    const state = fold([...inEffect, ...tail]);
+    expect(state.turn.phase).not.toBe('idle');
+    expect(state.pendingPermissions.map((p) => p.requestId)).toEqual(['r1']);
+    expect(state.lastSeq).toBe(log.at(-1)!.seq);
+    // A result whose call is before the tail changes nothing; the text shows.
+    expect(state.items.map((item) => item.kind)).toEqual(['assistant']);
+    for (const item of state.items) expect(formatItem(item).length).toBeGreaterThan(0);
+    // The turn ends inside the view: a run summary, idle, no open question.
+    const done = fold(
+      stamp([{ type: 'turn_done', turnId: 't1', iterations: 2, outcome: 'answered' }] as Body[]).map((e) => ({ ...e, seq: 100 })),
+      state,
+    );
+    expect(done.turn.phase).toBe('idle');
+    expect(done.pendingPermissions).toEqual([]);
+    expect(done.items.at(-1)?.kind).toBe('run_summary');
+  });
+
+  it('an older page goes above the view without touching its live state', () => {
+    const tail = fold(log.slice(-2));
+    const older = reduce(tail, { kind: 'history', events: log.slice(0, 6) });
+    expect(older.items.map((item) => item.kind)).toEqual(['user', 'tool', 'tool', 'assistant']);
+    expect(older.lastSeq).toBe(tail.lastSeq);
+    expect(older.turn).toEqual(tail.turn);
+    expect(older.pendingPermissions).toEqual(tail.pendingPermissions);
+    // At the item cap, nothing more is put above.
+    const full: ViewState = { ...tail, items: Array.from({ length: MAX_ITEMS }, () => ({ kind: 'notice', level: 'info', text: 'x' }) as const) };
+    expect(reduce(full, { kind: 'history', events: log.slice(0, 6) }).items).toBe(full.items);
+  });
+});

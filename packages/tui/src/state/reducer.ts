@@ -6,6 +6,7 @@ import { jobExited, jobStarted, jobsListed } from './jobs.js';
 import { permissionRequest, permissionResolved } from './permission-events.js';
 import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
 import { imageLine } from './image-line.js';
+import { prependItems } from './history.js';
 import type { AssistantItem, ConnectionStatus, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
 
 /**
@@ -24,6 +25,8 @@ export type Action =
   | { kind: 'focus'; focus: ViewState['focus'] }
   /** A jobs:list answer. */
   | { kind: 'jobs'; jobs: JobInfo[] }
+  /** An older page of the log (`session:history`): its items go above the view's. */
+  | { kind: 'history'; events: readonly SessionEvent[] }
   /** Ctrl-T: type into this running command (a callId), or back to chat (null). */
   | { kind: 'command_focus'; callId: string | null };
 
@@ -67,6 +70,8 @@ export function reduce(state: ViewState, action: Action): ViewState {
       return { ...state, focus: action.focus };
     case 'jobs':
       return jobsListed(state, action.jobs);
+    case 'history':
+      return olderPage(state, action.events);
     case 'command_focus':
       return focusCommand(state, action.callId);
   }
@@ -76,6 +81,13 @@ export function reduceAll(state: ViewState, actions: Iterable<Action>): ViewStat
   let next = state;
   for (const action of actions) next = reduce(next, action);
   return next;
+}
+
+/** An older page folded on its own (its questions, phase and run are history, only its items count), above the view's items. */
+function olderPage(state: ViewState, events: readonly SessionEvent[]): ViewState {
+  let older: ViewState = { ...initialState({ url: state.url, me: state.me, role: state.role }), session: state.session, model: state.model };
+  for (const event of events) older = reduceEvent(older, event);
+  return prependItems(state, older.items);
 }
 
 function attached(state: ViewState, session: SessionInfo, role: Role): ViewState {

@@ -99,11 +99,21 @@ export class Layout {
     this.follow = this.transcript.getScrollPerc() >= 100;
   }
 
+  /** Whether the transcript shows its first line. */
+  atTop(): boolean {
+    return this.transcript.getScroll() === 0;
+  }
+
   render(state: ViewState, local: LocalView, open: OpenPanel = null): void {
+    // Older history put above what is shown keeps the same lines on screen.
+    const prepended = this.lastItems !== null && this.lastItems.length > 0 && state.items.indexOf(this.lastItems[0]!) > 0;
+    const rowsBefore = this.transcript.getScrollHeight();
+    const scrolledTo = this.transcript.getScroll();
     if (state.items !== this.lastItems) {
       this.transcript.setContent(formatTranscript(state.items).join('\n'));
       this.lastItems = state.items;
     }
+    if (prepended && !this.follow) this.transcript.scrollTo(scrolledTo + this.transcript.getScrollHeight() - rowsBefore);
     if (this.follow) this.transcript.setScrollPerc(100);
     const width = Number(this.screen.width) || 80;
     this.status.setContent(formatStatus(state, local.spinnerFrame, { now: local.now, width }));
