@@ -3,8 +3,9 @@ export type { Tokens, TokenKind, ClientIdentity } from './auth.js';
 export { runServe, parseServeArgs, DEFAULT_HOST, DEFAULT_PORT, type ServeOptions, type RunningServer } from './serve/run-serve.js';
 export { loadTokens, TOKEN_FILE, VIEW_TOKEN_FILE } from './serve/tokens.js';
 export { defaultDataDir } from './serve/data-dir.js';
-// Where a workspace's memory lives in the data dir (`tandem memory edit` opens its MEMORY.md).
-export { canonicalWorkspace, ensureMemoryDir, memoryDirFor, memoryFilePath } from '@tandem/core';
+// Where a workspace's memory lives in the data dir (`tandem memory edit` opens its MEMORY.md), and
+// the one atomic file writer (`tandem memory export --out`).
+export { canonicalWorkspace, ensureMemoryDir, memoryDirFor, memoryFilePath, writeFileAtomic } from '@tandem/core';
 export { readServerInfo, type ServerInfo } from './serve/server-info.js';
 export { providerEnvDigest, providerEnvNames, providersWithKey } from './serve/provider-env.js';
 export { SERVER_VERSION } from './handlers/server-handlers.js';
@@ -38,3 +39,5 @@ export { SecretStore, SECRET_KEY_FILE, SECRET_VALUES_FILE } from './secrets/inde
 export { WorkspaceSkills } from './skills/workspace-skills.js';
 // Agents: the definitions of a workspace with their file and status (tandem agents).
 export { agentRoots, discoverAgents, formatAgentFileError, type AgentEntry, type AgentFileError } from '@tandem/core';
+// Cluster: nodes sharing sessions through Redis (tandem serve --redis URL).
+export { ClusterNode, DEFAULT_LEASE_MS, NODE_OFFLINE_CODE, RedisUnreachableError, type ClusterOptions } from './cluster/index.js';

@@ -1,6 +1,7 @@
+import { resolve } from 'node:path';
+import { writeFileAtomic } from '@tandem/server';
 import { chooseSession } from '@tandem/tui';
 import type { ConnectionArgs } from '../connection-args.js';
-import { writeOutput } from '../write-output.js';
 import { withClient } from './with-client.js';
 
 export type MemoryFormat = 'markdown' | 'json';
@@ -53,6 +54,17 @@ export async function exportMemory(args: MemoryArgs & { format: MemoryFormat; fi
   const written = await writeOutput(args.file, text);
   (args.out ?? process.stdout).write(`wrote ${written} (${Buffer.byteLength(text)} bytes, ${args.format})\n`);
   return 0;
+}
+
+/** Writes `text` to `file` atomically (a crash leaves the old file or the new one); returns the absolute path. */
+async function writeOutput(file: string, text: string): Promise<string> {
+  const target = resolve(file);
+  try {
+    await writeFileAtomic(target, text);
+  } catch (err) {
+    throw new Error(`could not write ${target}: ${(err as Error).message}`);
+  }
+  return target;
 }
 
 export function renderExport(memory: SessionMemory, format: MemoryFormat, now: Date): string {

@@ -5,4 +5,5 @@ export * from './tool-args.js';
 export * from './temperature.js';
 export * from './stable-json.js';
 export * from './atomic-write.js';
+export * from './atomic-write-sync.js';
 export * from './tool-image.js';

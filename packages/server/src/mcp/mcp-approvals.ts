@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '@tandem/core';
 
 export const MCP_APPROVALS_FILE = 'mcp-approvals.json';
 
@@ -28,9 +28,7 @@ export class McpApprovals {
   approve(workspace: string, name: string, fingerprint: string, by: string, at: Date): void {
     this.data = read(this.file);
     this.data[workspace] = { ...this.data[workspace], [name]: { fingerprint, by, at: at.toISOString() } };
-    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(this.data, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, this.file);
+    writeFileAtomicSync(this.file, `${JSON.stringify(this.data, null, 2)}\n`);
   }
 }
 

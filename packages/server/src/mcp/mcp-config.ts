@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { stableJson } from '@tandem/core';
 
 export const PROJECT_MCP_FILE = '.mcp.json';
 export const USER_MCP_FILE = 'mcp.json';
@@ -127,19 +128,5 @@ export function launchFingerprint(server: McpServerConfig): string {
   const launch = isHttpEntry(entry)
     ? { url: entry.url, headers: entry.headers ?? {} }
     : { command: entry.command, args: entry.args ?? [], env: entry.env ?? {}, cwd: entry.cwd ?? null };
-  return createHash('sha256')
-    .update(JSON.stringify(sortKeys(launch)))
-    .digest('hex');
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([k, v]) => [k, sortKeys(v)]),
-    );
-  }
-  return value;
+  return createHash('sha256').update(stableJson(launch)).digest('hex');
 }

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Message, ToolImage } from '@tandem/core';
+import { type Message, type ToolImage, writeFileAtomicSync } from '@tandem/core';
 
 /** Where a session keeps the images its tools returned: `<sessionDir>/images/<sha256>.<ext>`. */
 export const IMAGES_DIR = 'images';
@@ -29,9 +29,7 @@ export class ToolImageStore {
     const file = join(dir, ref);
     if (!existsSync(file)) {
       mkdirSync(dir, { recursive: true });
-      const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      writeFileSync(tmp, bytes, { mode: 0o600 });
-      renameSync(tmp, file);
+      writeFileAtomicSync(file, bytes);
     }
     this.remember(ref, image.data);
     return ref;

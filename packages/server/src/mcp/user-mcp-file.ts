@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '@tandem/core';
 import { SecretStore } from '../secrets/secret-store.js';
 import { USER_MCP_FILE, type McpEntry } from './mcp-config.js';
 
@@ -87,7 +87,5 @@ function readDoc(file: string): Doc {
 
 function writeDoc(dataDir: string, file: string, doc: Doc): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomicSync(file, `${JSON.stringify(doc, null, 2)}\n`);
 }

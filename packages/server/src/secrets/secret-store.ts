@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '@tandem/core';
 
 /** The key file (32 random bytes, mode 0600) and the encrypted values, both in the data dir. */
 export const SECRET_KEY_FILE = 'secrets.key';
@@ -98,9 +99,7 @@ export class SecretStore {
 
   private save(next: SecretsFile): void {
     const path = join(this.dir, SECRET_VALUES_FILE);
-    const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, path);
+    writeFileAtomicSync(path, `${JSON.stringify(next, null, 2)}\n`);
     this.file = next;
   }
 }
