@@ -12,7 +12,7 @@ export type Addressing =
 const ADDRESS = /^\s*@([A-Za-z0-9][A-Za-z0-9-]*)(?=$|[\s,:])[,:]?\s*/;
 
 /**
- * Reads the address at the start of a user message (ARCHITECTURE.md "Agents"): `@NAME` followed
+ * Reads the address at the start of a user message (docs contracts.md, "Agents"): `@NAME` followed
  * by a space, a comma or colon, or the end. Names match case-insensitively; `commander` is
  * always known. A leading `@` that is not a name (`@ home`, `@@x`, an e-mail in prose) is not an
  * address. Pure: `known` is the list of agents that may be addressed.

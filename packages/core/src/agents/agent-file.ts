@@ -12,7 +12,7 @@ const RESERVED = /^(commander|worker-\d+)$/;
 /** Where a definition was read from; the project wins over the user on a name clash. */
 export type AgentScope = 'project' | 'user';
 
-/** One agent as its markdown file defines it (ARCHITECTURE.md "Agents"). */
+/** One agent as its markdown file defines it (docs contracts.md, "Agents"). */
 export interface AgentDefinition {
   name: string;
   /** When to use it: the commander reads this verbatim. */

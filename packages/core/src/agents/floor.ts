@@ -6,7 +6,7 @@ import { parseHandback } from './handback.js';
 export type Route = { ok: true; agent: string; text: string; floor: string } | { ok: false; message: string };
 
 /**
- * Routes a user message (ARCHITECTURE.md "Agents", SPEC G4): `@NAME …` goes to that agent
+ * Routes a user message (requirements G4, docs contracts.md, "Agents"): `@NAME …` goes to that agent
  * (the floor stays where it is); `@commander …` goes to the commander and gives it the floor
  * back; a message that names no one goes to the floor holder. `addressable` is who may be
  * named (the commander always may). An empty `text` after `@commander` means only "take the

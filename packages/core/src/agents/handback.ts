@@ -10,7 +10,7 @@ export interface HandbackParse {
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
- * Strict hand-back detection (ARCHITECTURE.md "Agents"): the answer's last non-blank line is
+ * Strict hand-back detection (docs contracts.md, "Agents"): the answer's last non-blank line is
  * exactly `<handback />` (up to three spaces of indent, trailing spaces allowed), and that line
  * is not inside a fenced code block. The marker inside prose, inline with other text, indented
  * as code, inside a fence or followed by more text does not count.

@@ -17,7 +17,7 @@ export interface LedgerTask {
 }
 
 /**
- * The commander's record of what it dispatched and what came back (SPEC G4): persisted with the
+ * The commander's record of what it dispatched and what came back (requirements G4): persisted with the
  * session, so after a hand-back (or a restart) the commander resumes what is unfinished. Plain
  * data; the functions below return a new ledger and never change the one given.
  */
