@@ -19,13 +19,14 @@ import {
 } from '@tandem/core';
 import type { ApplicationDeps } from './application-deps.js';
 import { authenticate, type ClientIdentity } from './auth.js';
+import { ClusterNode } from './cluster/cluster-node.js';
 import { configuredDefaultModel, providerConfigurator, withStoredKeys } from './config/provider-configurator.js';
 import { loadServerSettings, type ServerSettings } from './config/server-settings.js';
 import { userTimeZone } from './config/time-zone.js';
 import { webSearcherFromSettings } from './config/web-searcher-from-settings.js';
 import { SessionContexts } from './context/session-contexts.js';
 import { contextHandlers } from './handlers/context-handlers.js';
-import { bindCommands, type HandlerMap } from './handlers/dispatch.js';
+import { answerCommand, bindCommands, type AccessChecks, type HandlerMap } from './handlers/dispatch.js';
 import { jobHandlers } from './handlers/job-handlers.js';
 import { mcpHandlers } from './handlers/mcp-handlers.js';
 import { memoryHandlers } from './handlers/memory-handlers.js';
@@ -85,13 +86,15 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const currentProvidersConfig = () => withStoredKeys(loadProvidersConfig(deps.dataDir, logger), deps.dataDir);
   const modelFactory = seams.modelFactory ?? defaultModelFactory(env, currentProvidersConfig, clock, governor);
   const osSandbox = seams.osSandbox ?? startOsSandbox({ settings: settings.commandSandbox, home, dataDir: deps.dataDir, logger });
+  // Cluster (`--redis`): Redis must answer before anything else starts.
+  const cluster = deps.cluster ? await ClusterNode.connect(deps.cluster, logger) : undefined;
   const guards = seams.guards === 'off' ? undefined : await openGuardsHost(guardsOptions(deps, settings, clock, logger));
 
   const httpServer = createServer((req, res) => {
     if (serveWebViewer(req, res, env)) return; // GET / : the web viewer (packages/web)
     res.writeHead(404, { 'content-type': 'text/plain' }).end('tandem server: connect with a tandem client (socket.io)\n');
   });
-  const io = new IoServer(httpServer, { serveClient: false, maxHttpBufferSize: 4 * 1024 * 1024 });
+  const io = new IoServer(httpServer, { serveClient: false, maxHttpBufferSize: 4 * 1024 * 1024, ...(cluster ? { adapter: cluster.adapter } : {}) });
 
   const resolve = { env, config, clock, governor, estimateTokens: estimateTextTokens };
   const contexts = new SessionContexts(resolve);
@@ -168,7 +171,10 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     logger,
     limits: Object.keys(limits).length > 0 ? limits : undefined,
     hooks: composeHooks(guards, seams.hooks),
-    broadcast: (sessionId, event) => io.to(sessionRoom(sessionId)).emit(SESSION_EVENT, event),
+    broadcast: (sessionId, event) => {
+      io.to(sessionRoom(sessionId)).emit(SESSION_EVENT, event);
+      cluster?.onEvent(sessionId, event);
+    },
     onDeleted: (sessionId) => io.in(sessionRoom(sessionId)).socketsLeave(sessionRoom(sessionId)),
   });
   sessions = manager;
@@ -187,10 +193,11 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   } catch (err) {
     await guards?.close();
     await mcp.close();
+    cluster?.disconnect();
     throw err;
   }
 
-  const handlers: HandlerMap = {
+  const localHandlers: HandlerMap = {
     ...sessionHandlers(manager),
     ...serverHandlers({ sessions: manager, env, providersConfig: currentProvidersConfig, clock, startedAtMs, sandbox: () => osSandbox.describe() }),
     ...turnHandlers(manager),
@@ -205,10 +212,25 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...guards?.handlers,
     ...seams.handlers,
   };
-  const access = {
+  const localAccess: AccessChecks = {
     requireSession: (id: string) => void manager.require(id),
     isDriver: (id: string, socketId: string) => manager.get(id)?.presence.roleOf(socketId) === 'driver',
   };
+  // In a cluster: the merged session list, and commands about other nodes' sessions forwarded there.
+  const handlers = cluster ? cluster.wrapHandlers(localHandlers) : localHandlers;
+  const access: AccessChecks = cluster ? { ...localAccess, route: (name, payload, ctx) => cluster.route(name, payload, ctx) } : localAccess;
+  if (cluster) {
+    try {
+      await cluster.start({ io, sessions: manager, run: (name, payload, socket) => answerCommand(name, payload, socket, handlers, localAccess, logger) });
+    } catch (err) {
+      await routineScheduler.stop();
+      await manager.closeAll(seams.shutdownGraceMs);
+      await guards?.close();
+      await mcp.close();
+      cluster.disconnect();
+      throw err;
+    }
+  }
   const limiterFactory = seams.commandLimiter ?? (guards ? () => guards.commandLimiterFactory() : undefined);
 
   io.use(authenticate(deps.tokens));
@@ -219,6 +241,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     socket.on('disconnect', (reason) => {
       logger.info({ socketId: socket.id, reason }, 'client disconnected');
       for (const session of manager.all()) session.detachClient(socket.id);
+      cluster?.onDisconnect(socket.id);
     });
   });
 
@@ -243,10 +266,12 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       closing ??= (async () => {
         await routineScheduler.stop();
         await manager.closeAll(seams.shutdownGraceMs);
+        await cluster?.leave();
         await mcp.close();
         await guards?.close();
         io.disconnectSockets(true);
         await new Promise<void>((resolve) => io.close(() => resolve()));
+        cluster?.disconnect();
         if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       })();
       return closing;

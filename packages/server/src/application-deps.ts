@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import type { AnyTool, Clock, ToolGate, TurnLimits } from '@tandem/core';
 import type { Tokens } from './auth.js';
+import type { ClusterOptions } from './cluster/cluster-options.js';
 import type { ServerSettings } from './config/server-settings.js';
 import type { CommandLimiter, HandlerMap } from './handlers/dispatch.js';
 import type { OsSandbox } from './os-sandbox/os-sandbox.js';
@@ -26,6 +27,8 @@ export interface ApplicationDeps {
     /** The user's home (skills, agents, the path sandbox); default os.homedir(). */
     home?: string;
   };
+  /** Join a cluster of nodes through Redis (`tandem serve --redis URL`); absent: a single node. */
+  cluster?: ClusterOptions;
   /** Parts a test or an embedder replaces; a normal host passes none. */
   seams?: ApplicationSeams;
 }

@@ -120,9 +120,10 @@ export type TestServerOptions = Partial<Omit<ApplicationDeps, 'defaults' | 'seam
 
 /** The application's deps for flat test options. */
 export function applicationDeps(options: TestServerOptions & { dataDir: string }): ApplicationDeps {
-  const { dataDir, tokens, env, logger, clock, defaultModel, defaultCwd, home, ...seams } = options;
+  const { dataDir, tokens, env, logger, clock, defaultModel, defaultCwd, home, cluster, ...seams } = options;
   return {
     dataDir,
+    ...(cluster ? { cluster } : {}),
     tokens: tokens ?? TOKENS,
     ...(env ? { env } : {}),
     ...(logger ? { logger } : {}),

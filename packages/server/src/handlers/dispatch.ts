@@ -26,6 +26,11 @@ export interface AccessChecks {
   /** Throws `not_found` when the session does not exist. */
   requireSession(sessionId: string): void;
   isDriver(sessionId: string, socketId: string): boolean;
+  /**
+   * In a cluster: answers a command about a session that runs on another node (forwarded to
+   * it), or resolves undefined to handle the command here. Absent on a single node.
+   */
+  route?(name: CommandName, payload: Record<string, unknown>, ctx: CommandContext): Promise<Ack<unknown> | undefined>;
 }
 
 /** Per-socket flood control: a command beyond the budget is answered `rate_limited`. */
@@ -71,6 +76,32 @@ export function bindCommands(socket: Socket, handlers: HandlerMap, access: Acces
   }
 }
 
+/**
+ * Runs one command as if `socket` had sent it, with every check, then its after-ack steps: a
+ * node runs the commands other nodes forward to it this way (`socket` stands for the remote one).
+ */
+export async function answerCommand(
+  name: CommandName,
+  payload: unknown,
+  socket: Socket,
+  handlers: HandlerMap,
+  access: AccessChecks,
+  logger: Logger,
+): Promise<Ack<unknown>> {
+  const after: Array<() => void> = [];
+  const reply = await answer(name, payload, socket, handlers, access, logger, after);
+  if (reply.ok) {
+    for (const fn of after) {
+      try {
+        fn();
+      } catch (err) {
+        logger.error({ err, command: name }, 'after-ack step failed');
+      }
+    }
+  }
+  return reply;
+}
+
 function splitArgs(args: unknown[]): { payload: unknown; ack?: (reply: Ack<unknown>) => void } {
   const last = args[args.length - 1];
   if (typeof last === 'function') {
@@ -111,6 +142,10 @@ async function answer(
   try {
     if (command.access === 'control' && client.tokenKind !== 'control') {
       return ackError('forbidden', `${name} needs the control token; this connection uses the view token`);
+    }
+    if (access.route) {
+      const routed = await access.route(name, payload, { socket, client, afterAck: (fn) => after.push(fn) });
+      if (routed) return routed;
     }
     if (command.access === 'driver') {
       const sessionId = String(payload.sessionId);

@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import { createApplication, type Application, type ApplicationDeps } from '../app.js';
+import { checkNodeId } from '../cluster/cluster-options.js';
+import { defaultNodeId } from '../cluster/node-id.js';
 import { defaultDataDir, ensureDataDir } from './data-dir.js';
 import { createServerLogger } from './logger.js';
 import { removeServerInfo, writeServerInfo } from './server-info.js';
@@ -16,6 +18,14 @@ export interface ServeOptions {
   stdout?: NodeJS.WritableStream;
   /** Close gracefully on SIGINT/SIGTERM (default true). */
   handleSignals?: boolean;
+  /** `--redis URL`: join the cluster of nodes sharing this Redis. */
+  redis?: string;
+  /** `--node-id ID`: this node's name in the cluster (default: kept in the data directory). */
+  nodeId?: string;
+  /** `--lease-seconds N`: how long a dead node's sessions stay listed as running (default 15). */
+  leaseMs?: number;
+  /** `--redis-optional`: run as a single node when Redis cannot be reached at start. */
+  redisOptional?: boolean;
   /** Extra application parts (tests, embedders). */
   deps?: Partial<ApplicationDeps>;
 }
@@ -32,18 +42,60 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 7777;
 
 /** Parses `tandem serve` arguments (with or without the leading `serve`). Throws CommanderError on bad input. */
-export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Required<Pick<ServeOptions, 'host' | 'port' | 'dataDir'>> {
+export function parseServeArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Required<Pick<ServeOptions, 'host' | 'port' | 'dataDir'>> & Pick<ServeOptions, 'redis' | 'nodeId' | 'leaseMs' | 'redisOptional'> {
   const args = argv[0] === 'serve' ? argv.slice(1) : argv;
   const command = new Command('serve')
     .description('run the headless Tandem server in the foreground')
     .option('--host <host>', 'interface to listen on', DEFAULT_HOST)
     .option('--port <port>', 'port to listen on (0 takes a free port)', parsePort, DEFAULT_PORT)
     .option('--data-dir <dir>', 'where sessions, tokens and logs live (default $TANDEM_DATA_DIR or ~/.tandem)')
+    .option('--redis <url>', 'join the cluster of nodes sharing this Redis (redis://host:port)')
+    .option('--node-id <id>', "this node's name in the cluster (default: one kept in the data directory)", parseNodeId)
+    .option('--lease-seconds <n>', 'cluster: how soon a stopped node’s sessions show offline (default 15)', parseLeaseSeconds)
+    .option('--redis-optional', 'cluster: run as a single node when Redis cannot be reached at start')
     .exitOverride()
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   command.parse(args, { from: 'user' });
-  const opts = command.opts<{ host: string; port: number; dataDir?: string }>();
-  return { host: opts.host, port: opts.port, dataDir: opts.dataDir ? resolve(opts.dataDir) : defaultDataDir(env) };
+  const opts = command.opts<{
+    host: string;
+    port: number;
+    dataDir?: string;
+    redis?: string;
+    nodeId?: string;
+    leaseSeconds?: number;
+    redisOptional?: boolean;
+  }>();
+  if (!opts.redis && (opts.nodeId || opts.leaseSeconds !== undefined || opts.redisOptional)) {
+    throw new InvalidArgumentError('--node-id, --lease-seconds and --redis-optional go with --redis URL');
+  }
+  return {
+    host: opts.host,
+    port: opts.port,
+    dataDir: opts.dataDir ? resolve(opts.dataDir) : defaultDataDir(env),
+    ...(opts.redis ? { redis: opts.redis } : {}),
+    ...(opts.nodeId ? { nodeId: opts.nodeId } : {}),
+    ...(opts.leaseSeconds !== undefined ? { leaseMs: Math.round(opts.leaseSeconds * 1000) } : {}),
+    ...(opts.redisOptional ? { redisOptional: true } : {}),
+  };
+}
+
+function parseNodeId(value: string): string {
+  try {
+    return checkNodeId(value);
+  } catch (err) {
+    throw new InvalidArgumentError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function parseLeaseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || seconds < 0.5 || seconds > 600) {
+    throw new InvalidArgumentError(`expected a number of seconds from 0.5 to 600, got "${value}"`);
+  }
+  return seconds;
 }
 
 function parsePort(value: string): number {
@@ -67,7 +119,15 @@ export async function runServe(input: string[] | ServeOptions = {}): Promise<Run
   await ensureDataDir(dataDir);
   const tokens = await loadTokens(dataDir, env);
   const logger = createServerLogger(dataDir, env);
-  const app = await createApplication({ dataDir, tokens, logger, env, ...options.deps });
+  const cluster = options.redis
+    ? {
+        redisUrl: options.redis,
+        nodeId: options.nodeId ?? (await defaultNodeId(dataDir)),
+        ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+        ...(options.redisOptional ? { optional: true } : {}),
+      }
+    : undefined;
+  const app = await createApplication({ dataDir, tokens, logger, env, ...(cluster ? { cluster } : {}), ...options.deps });
   const port = options.port ?? DEFAULT_PORT;
   const host = options.host ?? DEFAULT_HOST;
   let url: string;
