@@ -22,12 +22,16 @@ export class RedisUnreachableError extends Error {}
 export async function probeRedis(url: string, timeoutMs = 5000): Promise<void> {
   if (!/^rediss?:\/\//.test(url)) throw new RedisUnreachableError(`--redis expects a redis:// or rediss:// URL, got "${url}"`);
   const probe = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  probe.on('error', () => undefined);
+  // ioredis rejects with "Connection is closed."; the socket's own error (ECONNREFUSED, ENOTFOUND, NOAUTH) says why.
+  let cause: Error | undefined;
+  probe.on('error', (err: Error) => {
+    cause ??= err;
+  });
   try {
     await probe.connect();
     await probe.ping();
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = (cause ?? (err instanceof Error ? err : new Error(String(err)))).message;
     throw new RedisUnreachableError(
       `cannot reach Redis at ${redactRedisUrl(url)}: ${reason}; start Redis or fix --redis (add --redis-optional to run as a single node when Redis is down)`,
     );
