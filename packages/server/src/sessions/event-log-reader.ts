@@ -11,9 +11,13 @@ export interface LogReadProblem {
 /**
  * Streams the events of a session log in file order. A line that is not valid JSON (a write
  * cut short by a crash) is reported through `onProblem` and skipped, never fatal.
- * A missing file reads as empty.
+ * A missing file reads as empty. `onOffset`, when given, learns the byte offset of each event's line.
  */
-export async function* readEventLog(path: string, onProblem: (problem: LogReadProblem) => void): AsyncGenerator<SessionEvent> {
+export async function* readEventLog(
+  path: string,
+  onProblem: (problem: LogReadProblem) => void,
+  onOffset?: (seq: number, offset: number) => void,
+): AsyncGenerator<SessionEvent> {
   const stream = createReadStream(path, { encoding: 'utf8' });
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('open', () => resolve(true));
@@ -22,13 +26,19 @@ export async function* readEventLog(path: string, onProblem: (problem: LogReadPr
   if (!opened) return;
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNo = 0;
+  let offset = 0;
   try {
     for await (const line of lines) {
       lineNo++;
+      const start = offset;
+      // The writer ends every line with a lone '\n'.
+      if (onOffset) offset += Buffer.byteLength(line, 'utf8') + 1;
       if (line.trim() === '') continue;
       const event = parseEventLine(line);
-      if (event) yield event;
-      else onProblem({ line: lineNo, reason: `line ${lineNo} is not a complete event (${line.length} chars); skipped` });
+      if (event) {
+        onOffset?.(event.seq, start);
+        yield event;
+      } else onProblem({ line: lineNo, reason: `line ${lineNo} is not a complete event (${line.length} chars); skipped` });
     }
   } finally {
     lines.close();
@@ -80,6 +90,8 @@ export async function readEventsBefore(
   try {
     const size = (await file.stat()).size;
     let position = Math.min(options.endOffset ?? size, size);
+    // An offset must be a line's start: otherwise (a file rewritten meanwhile) read from the end.
+    if (position < size && position > 0 && !(await endsLine(file, position))) position = size;
     let offset = position;
     // Bytes of a line whose start is not read yet: the beginning of what was read so far.
     let carry: Buffer = Buffer.alloc(0);
@@ -115,4 +127,11 @@ export async function readEventsBefore(
   } finally {
     await file.close();
   }
+}
+
+/** Whether the byte before `offset` is a newline. */
+async function endsLine(file: FileHandle, offset: number): Promise<boolean> {
+  const byte = Buffer.alloc(1);
+  const { bytesRead } = await file.read(byte, 0, 1, offset - 1);
+  return bytesRead === 1 && byte[0] === 0x0a;
 }

@@ -44,6 +44,17 @@ describe('SessionLog pages (before / last)', () => {
     await log.flush();
     expect((await log.before(200, 3)).map((e) => e.seq)).toEqual([197, 198, 199]);
     await log.close();
+
+    // Loaded again: a page anywhere starts from the nearest offset kept at load, and reads the same events.
+    const loaded = new SessionLog(path, () => undefined, 50);
+    await loaded.load(() => undefined);
+    for (const before of [2, 499, 500, 501, 777, 1001, 1460]) {
+      const page = await loaded.before(before, 60);
+      const from = Math.max(1, before - 60);
+      expect(page.map((e) => e.seq)).toEqual(Array.from({ length: before - from }, (_, i) => from + i));
+      expect(page.at(-1)).toEqual(event(before - 1));
+    }
+    await loaded.close();
   });
 
   it('after a load, pages skip a damaged line and stop at the first event', async () => {

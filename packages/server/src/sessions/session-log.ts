@@ -9,6 +9,8 @@ export const DEFAULT_TAIL_SIZE = 2000;
 
 /** Where older pages start in the file, remembered so the next page up reads only its own bytes. */
 const MAX_PAGE_OFFSETS = 1000;
+/** At load, every this many events the offset of a line is kept, so a page anywhere reads about this many lines. */
+const CHECKPOINT_EVERY = 500;
 
 /**
  * One session's persisted events: the JSONL file (the source of truth), its group-commit writer,
@@ -28,6 +30,8 @@ export class SessionLog {
   private readonly inEffect = new EventsInEffect();
   /** seq -> byte offset of that event's line, for the pages `before` has read from the file. */
   private readonly pageOffsets = new Map<number, number>();
+  /** [seq, byte offset of its line], ascending, from the load: where a backward read of an old page can start. */
+  private readonly checkpoints: Array<[number, number]> = [];
   private listener: (event: SessionEvent) => void = () => undefined;
 
   constructor(
@@ -55,7 +59,11 @@ export class SessionLog {
   /** Reads the whole file once at load time, keeping only the tail; `visit` sees every event. */
   async load(visit: (event: SessionEvent) => void): Promise<number> {
     let lastSeq = 0;
-    for await (const event of readEventLog(this.path, (p: LogReadProblem) => this.onProblem(`${this.path}: ${p.reason}`))) {
+    let counted = 0;
+    const onOffset = (seq: number, offset: number) => {
+      if (counted++ % CHECKPOINT_EVERY === 0 && seq > (this.checkpoints.at(-1)?.[0] ?? 0)) this.checkpoints.push([seq, offset]);
+    };
+    for await (const event of readEventLog(this.path, (p: LogReadProblem) => this.onProblem(`${this.path}: ${p.reason}`), onOffset)) {
       if (event.seq <= lastSeq) {
         this.onProblem(`${this.path}: event seq ${event.seq} is not after ${lastSeq}; skipped`);
         continue;
@@ -117,7 +125,7 @@ export class SessionLog {
       beforeSeq,
       limit,
       maxSeq: this.written,
-      endOffset: this.pageOffsets.get(beforeSeq),
+      endOffset: this.pageOffsets.get(beforeSeq) ?? this.checkpointFrom(beforeSeq),
     });
     const oldest = page.events[0];
     if (oldest && page.offset > 0) {
@@ -140,6 +148,18 @@ export class SessionLog {
   /** The events still in effect now (open turn, unanswered questions, last presence …) older than `seq`. */
   inEffectBefore(seq: number): SessionEvent[] {
     return this.inEffect.before(seq);
+  }
+
+  /** The offset of the first checkpoint line at or after `seq` (every event before it lies before that offset). */
+  private checkpointFrom(seq: number): number | undefined {
+    let low = 0;
+    let high = this.checkpoints.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.checkpoints[mid]![0] < seq) low = mid + 1;
+      else high = mid;
+    }
+    return this.checkpoints[low]?.[1];
   }
 
   private tailBefore(beforeSeq: number, limit: number): SessionEvent[] {
