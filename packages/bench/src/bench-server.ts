@@ -12,11 +12,14 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-/** A real Tandem server on port 0 with a throwaway data dir; `env` for providers, the rest replaces parts. */
-export async function startBenchServer(options: ApplicationSeams & { env?: NodeJS.ProcessEnv }): Promise<BenchServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'tandem-bench-'));
+/**
+ * A real Tandem server on port 0 with a throwaway data dir; `env` for providers, the rest replaces
+ * parts. `dataDir`: use this one instead (kept on close, for a server restarted on the same data).
+ */
+export async function startBenchServer(options: ApplicationSeams & { env?: NodeJS.ProcessEnv; dataDir?: string }): Promise<BenchServer> {
+  const { env, dataDir: given, ...seams } = options;
+  const dataDir = given ?? (await mkdtemp(join(tmpdir(), 'tandem-bench-')));
   const token = 'bench-control-token';
-  const { env, ...seams } = options;
   const app = await createApplication({ dataDir, tokens: { control: token, view: 'bench-view-token' }, ...(env ? { env } : {}), seams });
   const { url } = await app.listen(0);
   const sockets: Socket[] = [];
@@ -35,7 +38,7 @@ export async function startBenchServer(options: ApplicationSeams & { env?: NodeJ
     async close() {
       for (const s of sockets) s.disconnect();
       await app.close();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!given) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

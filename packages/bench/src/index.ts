@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm bench`: prints tables comparing Tandem against baselines measured in the same run.
 // Numbers are informational; nothing here is a pass/fail test.
+import { benchAttachLongSession } from './attach-long-session.js';
 import { benchFanOut } from './fan-out.js';
 import { benchHarnessOverhead } from './harness-overhead.js';
 import { benchPtyVsSpawn } from './pty-vs-spawn.js';
@@ -14,6 +15,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['serve vs sdk', () => benchServeVsSdk(options)],
   ['harness overhead', benchHarnessOverhead],
   ['fan-out', benchFanOut],
+  ['attach long session', benchAttachLongSession],
   ['pty vs spawn', benchPtyVsSpawn],
   ['context accounting', benchContext],
   ['memory recall', benchMemoryRecall],

@@ -69,7 +69,7 @@ export interface TurnOptions {
   control: { signal: AbortSignal; takeSteering?: () => SteeringMessage[] };
 }
 
-/** What `TurnOptions.dynamicTools` returns for one model request. */
+/** What `TurnEnvironment.dynamicTools` returns for one model request. */
 export interface DynamicTools {
   tools: readonly AnyTool[];
   notices: readonly string[];
