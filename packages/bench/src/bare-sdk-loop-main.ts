@@ -5,7 +5,8 @@
 // Prints one JSON line: { ms, cpuMs, peakRssMb, iterations }.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { minimalSdkLoop } from './minimal-sdk-loop.js';
 
 const [baseURL, iterationsArg, workspace] = process.argv.slice(2);
 if (!baseURL || !iterationsArg || !workspace) {
@@ -34,38 +35,16 @@ async function readTool(args: string): Promise<string> {
     .join('\n');
 }
 
-const client = new OpenAI({ baseURL, apiKey: 'sk-bench-baseline', maxRetries: 0 });
-const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
-  { role: 'system', content: 'You are a benchmark agent.' },
-  { role: 'user', content: 'go' },
-];
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
-let iterations = 0;
-for (; iterations < limit; iterations++) {
-  const stream = await client.chat.completions.create({ model: 'bench-model', messages, tools, stream: true });
-  let text = '';
-  const calls = new Map<number, { id: string; name: string; args: string }>();
-  for await (const chunk of stream) {
-    const delta = chunk.choices[0]?.delta;
-    if (delta?.content) text += delta.content;
-    for (const tc of delta?.tool_calls ?? []) {
-      const call = calls.get(tc.index) ?? { id: '', name: '', args: '' };
-      call.id ||= tc.id ?? '';
-      call.name ||= tc.function?.name ?? '';
-      call.args += tc.function?.arguments ?? '';
-      calls.set(tc.index, call);
-    }
-  }
-  if (calls.size === 0) break;
-  const list = [...calls.values()];
-  messages.push({
-    role: 'assistant',
-    content: text || null,
-    tool_calls: list.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })),
-  });
-  for (const call of list) messages.push({ role: 'tool', tool_call_id: call.id, content: await readTool(call.args) });
-}
+const iterations = await minimalSdkLoop({
+  baseURL,
+  apiKey: 'sk-bench-baseline',
+  system: 'You are a benchmark agent.',
+  tools,
+  maxRequests: limit,
+  runTool: (call) => readTool(call.args),
+});
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 const peakRssMb = process.resourceUsage().maxRSS / 1024;

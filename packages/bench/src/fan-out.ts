@@ -1,8 +1,11 @@
 import type { EngineEvent, TurnOptions } from '@tandem/core';
 import { SESSION_EVENT, type SessionEvent } from '@tandem/shared';
-import type { Socket } from 'socket.io-client';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server as IoServer } from 'socket.io';
+import { io as connectIo, type Socket } from 'socket.io-client';
 import { request, startBenchServer, waitForEvent } from './bench-server.js';
-import { fmt, percentile } from './stats.js';
+import { fmt, median, percentile } from './stats.js';
 import { printTable } from './table.js';
 
 const DELTAS = 5_000;
@@ -24,7 +27,70 @@ async function* streamingTurn(options: TurnOptions): AsyncGenerator<EngineEvent>
   yield { type: 'turn_done', turnId: options.turnId, iterations: 1, outcome: 'answered' };
 }
 
-async function run(clients: number): Promise<{ p50: number; p99: number; eventsPerSec: number }> {
+interface FanOutResult {
+  p50: number;
+  p99: number;
+  eventsPerSec: number;
+}
+
+/** Collects text_delta latencies on every socket; resolves once each has seen turn_done. */
+function listen(sockets: Socket[]): { latencies: number[]; received: () => number; done: Promise<unknown> } {
+  const latencies: number[] = [];
+  let received = 0;
+  const done = sockets.map(
+    (socket) =>
+      new Promise<void>((resolve) => {
+        socket.on(SESSION_EVENT, (event: SessionEvent) => {
+          if (event.type === 'turn_done') return resolve();
+          if (event.type !== 'text_delta') return;
+          received++;
+          latencies.push(performance.now() - Number(event.delta.slice(0, -1)));
+        });
+      }),
+  );
+  return { latencies, received: () => received, done: Promise.all(done) };
+}
+
+/**
+ * The baseline: a bare socket.io server (same version, same options as Tandem's) broadcasting the
+ * same events to a room of `clients` websocket clients in this process, yielding as the turn does.
+ */
+async function runRaw(clients: number): Promise<FanOutResult> {
+  const http = createServer();
+  const io = new IoServer(http, { serveClient: false, maxHttpBufferSize: 4 * 1024 * 1024 });
+  io.on('connection', (socket) => void socket.join('room'));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const sockets: Socket[] = [];
+  try {
+    for (let i = 0; i < clients; i++) {
+      const socket = connectIo(url, { transports: ['websocket'], forceNew: true });
+      sockets.push(socket);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+    }
+    while (io.sockets.adapter.rooms.get('room')?.size !== clients) await new Promise((r) => setImmediate(r));
+    const { latencies, received, done } = listen(sockets);
+    const started = performance.now();
+    const base = { sessionId: 'raw', ts: new Date().toISOString() };
+    for (let i = 0; i < DELTAS; i++) {
+      const delta = `${performance.now().toFixed(3)};`;
+      io.to('room').emit(SESSION_EVENT, { ...base, seq: 2, type: 'text_delta', turnId: 't1', delta, ephemeral: true });
+      if (i % 100 === 99) await new Promise((r) => setImmediate(r));
+    }
+    io.to('room').emit(SESSION_EVENT, { ...base, seq: 3, type: 'turn_done', turnId: 't1', iterations: 1, outcome: 'answered' });
+    await done;
+    const seconds = (performance.now() - started) / 1000;
+    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), eventsPerSec: received() / seconds };
+  } finally {
+    for (const socket of sockets) socket.disconnect();
+    io.close();
+  }
+}
+
+async function run(clients: number): Promise<FanOutResult> {
   const server = await startBenchServer({ engine: { runTurn: streamingTurn } });
   try {
     const driver = await server.connect('driver');
@@ -53,11 +119,38 @@ async function run(clients: number): Promise<{ p50: number; p99: number; eventsP
   }
 }
 
+const FAN_OUT_RUNS = 3;
+
+/** Tandem and the raw socket.io baseline, interleaved (the order alternating), medians of FAN_OUT_RUNS. */
 export async function benchFanOut(): Promise<void> {
   const rows: string[][] = [];
   for (const clients of [1, 10, 100]) {
-    const r = await run(clients);
-    rows.push([String(clients), fmt(r.p50), fmt(r.p99), fmt(r.eventsPerSec, 0)]);
+    const tandem: FanOutResult[] = [];
+    const raw: FanOutResult[] = [];
+    for (let i = 0; i < FAN_OUT_RUNS; i++) {
+      if (i % 2 === 0) {
+        tandem.push(await run(clients));
+        raw.push(await runRaw(clients));
+      } else {
+        raw.push(await runRaw(clients));
+        tandem.push(await run(clients));
+      }
+    }
+    const m = (results: FanOutResult[], key: keyof FanOutResult) => median(results.map((r) => r[key]));
+    rows.push([
+      String(clients),
+      fmt(m(tandem, 'p50')),
+      fmt(m(tandem, 'p99')),
+      fmt(m(raw, 'p50')),
+      fmt(m(raw, 'p99')),
+      fmt(m(tandem, 'p99') / m(raw, 'p99')),
+      fmt(m(tandem, 'eventsPerSec'), 0),
+      fmt(m(raw, 'eventsPerSec'), 0),
+    ]);
   }
-  printTable(`Fan-out: one turn streaming ${DELTAS} text deltas`, ['clients', 'p50 ms', 'p99 ms', 'deliveries / s'], rows);
+  printTable(
+    `Fan-out: one turn streaming ${DELTAS} text deltas (median of ${FAN_OUT_RUNS} interleaved runs; goal p99 ratio <= 1.2)`,
+    ['clients', 'tandem p50 ms', 'tandem p99 ms', 'raw socket.io p50 ms', 'raw p99 ms', 'p99 tandem / raw', 'tandem deliveries / s', 'raw deliveries / s'],
+    rows,
+  );
 }

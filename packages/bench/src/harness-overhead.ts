@@ -1,8 +1,8 @@
-import OpenAI from 'openai';
 import { z } from 'zod';
 import { defineTool } from '@tandem/core';
 import { startFakeModelServer, type FakeReply, type FakeRequest } from '@tandem/testkit';
 import { request, startBenchServer, waitForEvent } from './bench-server.js';
+import { minimalSdkLoop } from './minimal-sdk-loop.js';
 import { fmt } from './stats.js';
 import { printTable } from './table.js';
 
@@ -27,42 +27,18 @@ function scriptedReply(req: FakeRequest): FakeReply {
 
 /** The baseline: the same SDK and tool in a minimal loop, no server, no persistence. */
 async function minimalLoop(baseURL: string): Promise<number> {
-  const client = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 });
   const tools = [
     { type: 'function' as const, function: { name: 'noop', description: 'x', parameters: z.toJSONSchema(noopTool.schema) as Record<string, unknown> } },
   ];
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
-    { role: 'system', content: 'bench' },
-    { role: 'user', content: 'go' },
-  ];
   const started = performance.now();
-  for (let i = 0; i <= ITERATIONS; i++) {
-    const stream = await client.chat.completions.create({ model: 'bench-model', messages, tools, stream: true });
-    let text = '';
-    const calls = new Map<number, { id: string; name: string; args: string }>();
-    for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta;
-      if (delta?.content) text += delta.content;
-      for (const tc of delta?.tool_calls ?? []) {
-        const call = calls.get(tc.index) ?? { id: '', name: '', args: '' };
-        call.id ||= tc.id ?? '';
-        call.name ||= tc.function?.name ?? '';
-        call.args += tc.function?.arguments ?? '';
-        calls.set(tc.index, call);
-      }
-    }
-    if (calls.size === 0) break;
-    const list = [...calls.values()];
-    messages.push({
-      role: 'assistant',
-      content: text || null,
-      tool_calls: list.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })),
-    });
-    for (const call of list) {
-      const output = await noopTool.execute(noopTool.schema.parse(JSON.parse(call.args)), undefined as never);
-      messages.push({ role: 'tool', tool_call_id: call.id, content: String(output) });
-    }
-  }
+  await minimalSdkLoop({
+    baseURL,
+    apiKey: 'bench',
+    system: 'bench',
+    tools,
+    maxRequests: ITERATIONS + 1,
+    runTool: async (call) => String(await noopTool.execute(noopTool.schema.parse(JSON.parse(call.args)), undefined as never)),
+  });
   return performance.now() - started;
 }
 
