@@ -8,13 +8,13 @@ import { request, startBenchServer, waitForEvent } from './bench-server.js';
 import { fmt, median, percentile } from './stats.js';
 import { printTable } from './table.js';
 
-const DELTAS = 5_000;
+export const DELTAS = 5_000;
 
 /**
  * A scripted engine turn that streams DELTAS text deltas, each carrying the time it was
  * yielded, so clients in this process can measure delivery latency through the server.
  */
-async function* streamingTurn(options: TurnOptions): AsyncGenerator<EngineEvent> {
+export async function* streamingTurn(options: TurnOptions): AsyncGenerator<EngineEvent> {
   yield { type: 'turn_started', turnId: options.turnId, model: 'bench/stream' };
   let text = '';
   for (let i = 0; i < DELTAS; i++) {

@@ -2,6 +2,7 @@
 // `pnpm bench`: prints tables comparing Tandem against baselines measured in the same run.
 // Numbers are informational; nothing here is a pass/fail test.
 import { benchAttachLongSession } from './attach-long-session.js';
+import { benchClusterFanOut } from './cluster-fan-out.js';
 import { benchFanOut } from './fan-out.js';
 import { benchHarnessOverhead } from './harness-overhead.js';
 import { benchPtyVsSpawn } from './pty-vs-spawn.js';
@@ -16,6 +17,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['harness overhead', benchHarnessOverhead],
   ['fan-out', benchFanOut],
   ['attach long session', benchAttachLongSession],
+  ['cluster fan-out', benchClusterFanOut],
   ['pty vs spawn', benchPtyVsSpawn],
   ['context accounting', benchContext],
   ['memory recall', benchMemoryRecall],

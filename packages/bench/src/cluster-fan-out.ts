@@ -1,0 +1,113 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { io, type Socket } from 'socket.io-client';
+import { type Application, type ClusterOptions, createApplication } from '@tandem/server';
+import { PROTOCOL_VERSION, SESSION_EVENT, type SessionEvent } from '@tandem/shared';
+import { request, waitForEvent } from './bench-server.js';
+import { DELTAS, streamingTurn } from './fan-out.js';
+import { startBenchRedis } from './redis-server-process.js';
+import { fmt, percentile } from './stats.js';
+import { printTable } from './table.js';
+
+const VIEWERS = 100;
+const TOKENS = { control: 'bench-control-token', view: 'bench-view-token' };
+
+interface Node {
+  app: Application;
+  url: string;
+  dataDir: string;
+}
+
+async function startNode(cluster?: ClusterOptions): Promise<Node> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tandem-bench-node-'));
+  const app = await createApplication({ dataDir, tokens: TOKENS, ...(cluster ? { cluster } : {}), seams: { engine: { runTurn: streamingTurn } } });
+  const { url } = await app.listen(0);
+  return { app, url, dataDir };
+}
+
+async function connect(url: string, name: string, token: string): Promise<Socket> {
+  const socket = io(url, { auth: { token, name, protocolVersion: PROTOCOL_VERSION }, transports: ['websocket'], forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+/**
+ * One turn streaming DELTAS text deltas to a driver on the first node and VIEWERS viewers
+ * spread evenly over `nodes` nodes; each delta carries the time it was yielded.
+ */
+async function run(nodeCount: number, redisUrl: string | undefined): Promise<{ p50: number; p99: number; eventsPerSec: number }> {
+  const keyPrefix = `bench${Math.random().toString(36).slice(2, 8)}`;
+  const nodes: Node[] = [];
+  const sockets: Socket[] = [];
+  try {
+    for (let i = 0; i < nodeCount; i++) nodes.push(await startNode(redisUrl ? { redisUrl, nodeId: `node-${i}`, keyPrefix } : undefined));
+    const driver = await connect(nodes[0]!.url, 'driver', TOKENS.control);
+    sockets.push(driver);
+    const { session } = await request<{ session: { id: string } }>(driver, 'session:create', { title: 'cluster fan-out' });
+    await request(driver, 'session:attach', { sessionId: session.id, role: 'driver' });
+    for (let i = 0; i < VIEWERS; i++) {
+      const viewer = await connect(nodes[i % nodeCount]!.url, `viewer-${i}`, TOKENS.view);
+      sockets.push(viewer);
+      await request(viewer, 'session:attach', { sessionId: session.id, role: 'viewer' });
+    }
+    const latencies: number[] = [];
+    let received = 0;
+    for (const socket of sockets) {
+      socket.on(SESSION_EVENT, (event: SessionEvent) => {
+        if (event.type !== 'text_delta') return;
+        received++;
+        latencies.push(performance.now() - Number(event.delta.slice(0, -1)));
+      });
+    }
+    const done = Promise.all(sockets.map((s) => waitForEvent(s, 'turn_done')));
+    const started = performance.now();
+    await request(driver, 'session:send', { sessionId: session.id, text: 'stream' });
+    await done;
+    const seconds = (performance.now() - started) / 1000;
+    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), eventsPerSec: received / seconds };
+  } finally {
+    for (const socket of sockets) socket.disconnect();
+    for (const node of nodes) {
+      await node.app.close();
+      await rm(node.dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * `tandem serve --redis`: the same streaming turn as the fan-out table, 100 viewers, on one
+ * node without Redis (the baseline), one node through socket.io's Redis streams adapter, and
+ * two nodes (driver on the first, viewers split evenly). All nodes run in this process, so the
+ * table shows what the Redis path costs, not the capacity a second machine adds.
+ */
+export async function benchClusterFanOut(): Promise<void> {
+  const redis = await startBenchRedis();
+  if (!redis) {
+    console.log('\nCluster fan-out: skipped (redis-server is not installed; apt-get install redis-server)');
+    return;
+  }
+  try {
+    const rows: string[][] = [];
+    const cases: Array<[string, number, string | undefined]> = [
+      ['1 node, no Redis (baseline)', 1, undefined],
+      ['1 node, Redis adapter', 1, redis.url],
+      ['2 nodes, Redis adapter', 2, redis.url],
+    ];
+    await run(1, undefined); // warm-up (JIT, first connections), not shown
+    for (const [label, nodeCount, url] of cases) {
+      const r = await run(nodeCount, url);
+      rows.push([label, String(VIEWERS + 1), fmt(r.p50), fmt(r.p99), fmt(r.eventsPerSec, 0)]);
+    }
+    printTable(
+      `Cluster fan-out: one turn streaming ${DELTAS} text deltas to a driver and ${VIEWERS} viewers (nodes in one process)`,
+      ['setup', 'clients', 'p50 ms', 'p99 ms', 'deliveries / s'],
+      rows,
+    );
+  } finally {
+    await redis.stop();
+  }
+}
