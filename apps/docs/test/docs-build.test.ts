@@ -27,6 +27,7 @@ describe('docs site', () => {
       'safety',
       'providers',
       'context-and-memory',
+      'cluster',
     ]) {
       expect(site(`${page}.html`)).toContain('<main>');
     }
@@ -39,6 +40,15 @@ describe('docs site', () => {
         .subarray(1, 4)
         .toString(),
     ).toBe('PNG');
+  });
+
+  it('documents running several nodes: the flags, the lease, each fault, a load balancer', () => {
+    const cluster = site('cluster.html');
+    for (const flag of ['--redis', '--node-id', '--lease-seconds', '--redis-optional']) expect(cluster).toContain(`<code>${flag}`);
+    expect(cluster).toContain('offline');
+    expect(cluster).toContain('upstream tandem');
+    expect(site('cli.html')).toContain('href="cluster.html"');
+    expect(site('index.html')).toContain('href="cluster.html"');
   });
 
   it('documents every command and every session event of the protocol', () => {
