@@ -149,7 +149,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
 
   program
     .command('serve')
-    .description('run the headless server in the foreground: serve [--host 127.0.0.1] [--port 7777] [--data-dir ~/.tandem]')
+    .description(
+      'run the headless server in the foreground: serve [--host 127.0.0.1] [--port 7777] [--data-dir ~/.tandem] [--redis URL [--node-id ID] [--lease-seconds 15] [--redis-optional]]',
+    )
     .helpOption(false)
     .allowUnknownOption()
     .allowExcessArguments()
