@@ -2,6 +2,8 @@ import type { Role } from '@tandem/shared';
 import { TandemClient } from './client.js';
 import { dialogFocusView } from './input/dialog-focus.js';
 import type { KeyPress } from './input/line-editor.js';
+import { mentionCandidates } from './input/mention-complete.js';
+import { mentionNames } from './state/agents.js';
 import { chooseSession, type SessionChoice } from './session-choice.js';
 import { panelContent } from './panels/panel-content.js';
 import type { ViewState } from './state/types.js';
@@ -109,6 +111,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         scopeIndex: tui.scopeIndex,
         dialog: dialogFocusView(tui.dialog, now, tui.editor.text),
         question: tui.confirm?.question,
+        mentions: mentionCandidates(tui.editor, mentionNames(tui.state)),
       };
       const panel = tui.panels.panel;
       screen.render(tui.state, local, panel ? { panel, content: panelContent(panel, tui.state) } : null);

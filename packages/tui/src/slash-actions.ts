@@ -62,6 +62,8 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
       return tui.ask('Clear the conversation for everyone attached? It is discarded without saving to memory. y / n', () => {
         void tui.run('/clear', () => tui.request('session:clear', { sessionId }));
       });
+    case 'workers':
+      return tui.toggleHidden();
     case 'bad':
       return tui.notice('warn', command.message);
     case 'unknown':

@@ -3,7 +3,9 @@ import type { ClientSignal } from './client.js';
 import { NO_DIALOG, focusDialog, trackDialog, unfocusDialog, type DialogFocus } from './input/dialog-focus.js';
 import { keyIntent, type KeyIntent } from './input/key-intent.js';
 import { editLine, emptyEditor, type KeyPress, type LineEditor } from './input/line-editor.js';
+import { completeMention, mentionAt } from './input/mention-complete.js';
 import { parseInput } from './input/slash-commands.js';
+import { mentionNames } from './state/agents.js';
 import { PanelController } from './panels/panel-controller.js';
 import { type Action, MAX_ITEMS, initialState, reduce, runningCommand } from './state/reducer.js';
 import type { ViewState } from './state/types.js';
@@ -150,6 +152,7 @@ export class TuiController {
       dialogFocused: this.dialog.focused,
       inputEmpty: this.editor.text.length === 0,
       confirming: this.confirm !== null,
+      mention: mentionAt(this.editor) !== null,
     });
     this.act(intent, press);
   }
@@ -209,6 +212,10 @@ export class TuiController {
       }
       case 'leave_command_focus':
         return this.dispatch({ kind: 'command_focus', callId: null });
+      case 'toggle_hidden':
+        return this.toggleHidden();
+      case 'complete_mention':
+        return this.completeMention();
       case 'watch_only':
         return this.showFlash('watch-only: attached with the view token; a driver must send messages');
       case 'edit': {
@@ -223,6 +230,30 @@ export class TuiController {
       case 'none':
         return;
     }
+  }
+
+  /** Ctrl-O or /workers: this terminal shows anonymous workers' steps, or hides them again. */
+  toggleHidden(): void {
+    const show = !this.state.showHidden;
+    this.dispatch({ kind: 'show_hidden', show });
+    const hidden = this.state.agents.filter((run) => !run.visible).length;
+    if (show)
+      this.showFlash(
+        hidden > 0
+          ? `showing the steps of ${hidden} anonymous worker${hidden === 1 ? '' : 's'} · Ctrl-O hides them`
+          : 'no anonymous workers yet; their steps will show (Ctrl-O hides them)',
+      );
+    else this.showFlash("anonymous workers' steps hidden · Ctrl-O shows them");
+  }
+
+  /** Tab after `@…`: the agent name completed, or the choices shown. */
+  private completeMention(): void {
+    const names = mentionNames(this.state);
+    const result = completeMention(this.editor, names);
+    this.editor = result.editor;
+    this.dirty = true;
+    if (result.candidates.length === 0) this.showFlash(`no agent by that name; known: ${names.map((name) => `@${name}`).join(' ')}`);
+    else if (result.candidates.length > 1) this.showFlash(result.candidates.map((name) => `@${name}`).join(' '));
   }
 
   /** At the top of the transcript: the page of events before the oldest one shown, if there is one. */

@@ -33,6 +33,10 @@ export type KeyIntent =
   | { kind: 'toggle_command_focus' }
   /** Esc while typing into a command: back to chat. */
   | { kind: 'leave_command_focus' }
+  /** Ctrl-O (or /workers): show or hide anonymous workers' steps in this terminal. */
+  | { kind: 'toggle_hidden' }
+  /** Tab after `@…` in the input line: complete an agent name. */
+  | { kind: 'complete_mention' }
   | { kind: 'none' };
 
 /** Function keys that open a panel; they work for viewers too (the panel says what they may not do). */
@@ -46,6 +50,8 @@ export interface KeyContext {
   inputEmpty: boolean;
   /** A yes/no question waits (e.g. "clear the conversation?"). */
   confirming: boolean;
+  /** The input line has an `@name` being typed at the cursor (Tab completes it). */
+  mention?: boolean;
 }
 
 const NO_CONTEXT: KeyContext = { dialogFocused: false, inputEmpty: true, confirming: false };
@@ -64,6 +70,7 @@ export function keyIntent(state: ViewState, key: KeyPress, context: KeyContext =
   if (key.name === 'pagedown') return { kind: 'scroll', pages: 1 };
   const panel = key.name ? PANEL_KEYS[key.name] : undefined;
   if (panel) return { kind: 'open_panel', panel };
+  if (key.ctrl && key.name === 'o') return { kind: 'toggle_hidden' };
   const typed = printable(key);
   if (state.role === 'viewer') {
     if (key.ctrl && key.name === 't') return { kind: 'watch_only' };
@@ -85,6 +92,7 @@ export function keyIntent(state: ViewState, key: KeyPress, context: KeyContext =
   }
   if (pending && (key.name === 'f2' || (key.name === 'enter' && context.inputEmpty && !state.commandFocus))) return { kind: 'focus_dialog' };
   if (key.name === 'tab' && key.shift) return { kind: 'cycle_mode' };
+  if (key.name === 'tab' && context.mention && !state.commandFocus) return { kind: 'complete_mention' };
   if (key.ctrl && key.name === 'g') return { kind: 'compose' };
   if (key.ctrl && key.name === 't') return { kind: 'toggle_command_focus' };
   if (key.name === 'escape') return state.commandFocus ? { kind: 'leave_command_focus' } : { kind: 'none' };

@@ -19,6 +19,8 @@ export type InputCommand =
   /** Discard the conversation (after a yes/no question), without memory consolidation. */
   | { kind: 'clear' }
   | { kind: 'search'; on: boolean | null }
+  /** Show or hide anonymous workers' steps in this terminal (also Ctrl-O). */
+  | { kind: 'workers' }
   | { kind: 'bad'; message: string }
   | { kind: 'unknown'; name: string };
 
@@ -29,7 +31,8 @@ export const SLASH_HELP =
   'Ctrl-J newline · Ctrl-G compose in $VISUAL/$EDITOR · F2 or Enter on an empty line: answer a permission request · ' +
   '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · ' +
   '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · /mcp or F8 (MCP servers and skills, with status) · ' +
-  'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · /quit · //text sends "/text"';
+  'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · ' +
+  '@NAME message (to that agent; Tab completes the name) · /workers or Ctrl-O (show or hide anonymous workers\' steps) · /quit · //text sends "/text"';
 
 export function parseInput(line: string): InputCommand {
   const text = line.trim();
@@ -57,6 +60,8 @@ export function parseInput(line: string): InputCommand {
       if (word === 'on' || word === 'off') return { kind: 'search', on: word === 'on' };
       return { kind: 'bad', message: `/search: "${rest}" is not on or off` };
     }
+    case 'workers':
+      return { kind: 'workers' };
     case 'sessions':
     case 'session':
       return { kind: 'panel', panel: 'sessions' };

@@ -11,6 +11,8 @@ export function summarizeArgs(tool: string, args: unknown): string {
   const record = isRecord(args) ? args : null;
   if (!record) return cap(args === undefined ? '' : safeJson(args));
   if (tool === 'run_command' && typeof record.command === 'string') return cap(oneLine(record.command));
+  const orchestration = orchestrationSummary(tool, record);
+  if (orchestration !== null) return cap(oneLine(orchestration));
   if (PATH_TOOLS.has(tool) && typeof record.path === 'string') return cap(record.path + lineRange(record));
   if (tool === 'grep_files' && typeof record.pattern === 'string') {
     const glob = typeof record.glob === 'string' ? ` in ${record.glob}` : '';
@@ -19,6 +21,15 @@ export function summarizeArgs(tool: string, args: unknown): string {
   if (typeof record.pattern === 'string') return cap(record.pattern);
   if (typeof record.query === 'string') return cap(record.query);
   return cap(genericSummary(record));
+}
+
+/** `reviewer: review main.ts` for dispatch_to, `[name: ]task` for run_worker, `pair[: message]` for hand_off_to. */
+function orchestrationSummary(tool: string, record: Record<string, unknown>): string | null {
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : null);
+  if (tool === 'dispatch_to' && text(record.agent) && text(record.task)) return `${record.agent}: ${record.task}`;
+  if (tool === 'run_worker' && text(record.task)) return text(record.name) ? `${record.name}: ${record.task}` : (record.task as string);
+  if (tool === 'hand_off_to' && text(record.agent)) return text(record.message) ? `${record.agent}: ${record.message}` : (record.agent as string);
+  return null;
 }
 
 function lineRange(record: Record<string, unknown>): string {

@@ -7,3 +7,4 @@ export { initialState, reduce, reduceAll, excerpt, runningCommand, MAX_ITEMS, RE
 export { summarizeArgs, formatDuration } from './arg-summary.js';
 export { outputTail, MAX_OUTPUT_LINES, type OutputBuffer } from './output-buffer.js';
 export type * from './types.js';
+export { COMMANDER, mentionNames, runningAgents, shownItem } from './agents.js';

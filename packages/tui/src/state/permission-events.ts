@@ -1,4 +1,5 @@
 import type { EventOf } from '@tandem/shared';
+import { commanderTool } from './agents.js';
 import { summarizeArgs } from './arg-summary.js';
 import { notice, updateTool } from './items.js';
 import type { NoticeLevel, ViewState } from './types.js';
@@ -41,7 +42,7 @@ export function permissionResolved(state: ViewState, event: EventOf<'permission_
   const stillWaiting = pendingPermissions.length > 0;
   const turn =
     state.turn.phase === 'waiting_permission' && !stillWaiting
-      ? { phase: 'running_tool' as const, turnId: state.turn.turnId, tool: state.turn.tool }
+      ? { phase: 'running_tool' as const, turnId: state.turn.turnId, tool: request?.taskId ? (commanderTool(state) ?? state.turn.tool) : state.turn.tool }
       : state.turn;
   return {
     ...next,

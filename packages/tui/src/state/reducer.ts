@@ -1,13 +1,15 @@
 import type { EventOf, JobInfo, Role, SessionEvent, SessionInfo } from '@tandem/shared';
 import { summarizeArgs } from './arg-summary.js';
 import { noticeFor } from './event-notices.js';
-import { MAX_ITEMS, notice, pushItem, replaceAt, updateTool } from './items.js';
+import { MAX_ITEMS, notice, pushItem, updateTool } from './items.js';
 import { jobExited, jobStarted, jobsListed } from './jobs.js';
 import { permissionRequest, permissionResolved } from './permission-events.js';
 import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
 import { imageLine } from './image-line.js';
 import { prependItems } from './history.js';
-import type { AssistantItem, ConnectionStatus, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
+import { agentDone, agentStarted, finishAgents, floorChanged, isWorkerEvent, noteAgent, tagOf } from './agents.js';
+import { appendDelta, closeAllSegments, closeSegment, finaliseText } from './segments.js';
+import type { ConnectionStatus, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
 
 /**
  * The whole view is a pure fold: `state = actions.reduce(reduce, initialState(...))`.
@@ -28,7 +30,9 @@ export type Action =
   /** An older page of the log (`session:history`): its items go above the view's. */
   | { kind: 'history'; events: readonly SessionEvent[] }
   /** Ctrl-T: type into this running command (a callId), or back to chat (null). */
-  | { kind: 'command_focus'; callId: string | null };
+  | { kind: 'command_focus'; callId: string | null }
+  /** Ctrl-O: this terminal shows (or hides again) anonymous workers' items. */
+  | { kind: 'show_hidden'; show: boolean };
 
 /** Result lines kept per tool call. */
 export const RESULT_LINES = 4;
@@ -53,6 +57,10 @@ export function initialState(options: { url: string; me: string; role: Role }): 
     focus: 'input',
     jobs: [],
     commandFocus: null,
+    agents: [],
+    agentNames: [],
+    floor: null,
+    showHidden: false,
   };
 }
 
@@ -74,6 +82,8 @@ export function reduce(state: ViewState, action: Action): ViewState {
       return olderPage(state, action.events);
     case 'command_focus':
       return focusCommand(state, action.callId);
+    case 'show_hidden':
+      return state.showHidden === action.show ? state : { ...state, showHidden: action.show };
   }
 }
 
@@ -109,13 +119,14 @@ function attached(state: ViewState, session: SessionInfo, role: Role): ViewState
       searchOnly: session.searchOnly,
     },
     model: base.model ?? session.model,
+    floor: session.floor ?? base.floor,
   };
 }
 
 function reduceEvent(state: ViewState, event: SessionEvent): ViewState {
   if (state.session && event.sessionId !== state.session.id) return state;
   if (!event.ephemeral && event.seq <= state.lastSeq) return state;
-  const next = applyEvent(state, event);
+  const next = applyEvent(noteAgent(state, event), event);
   return event.ephemeral ? next : { ...next, lastSeq: event.seq };
 }
 
@@ -139,11 +150,19 @@ function applyEvent(state: ViewState, event: SessionEvent): ViewState {
         run: { turnId: event.turnId, model: event.model, calls: [] },
       };
     case 'thinking':
-      return withPhase(state, 'thinking');
-    case 'text_delta':
-      return withPhase(appendDelta(state, event.turnId, event.delta), 'writing');
+      return isWorkerEvent(event) ? state : withPhase(state, 'thinking');
+    case 'text_delta': {
+      const next = appendDelta(state, event.turnId, event.delta, tagOf(state, event));
+      return isWorkerEvent(event) ? next : withPhase(next, 'writing');
+    }
     case 'assistant_text':
-      return finaliseText(state, event.turnId, event.text);
+      return finaliseText(state, event.turnId, event.text, tagOf(state, event));
+    case 'agent_started':
+      return agentStarted(state, event);
+    case 'agent_done':
+      return agentDone(state, event);
+    case 'floor_changed':
+      return floorChanged(state, event);
     case 'tool_call':
       return toolCall(state, event);
     case 'command_output':
@@ -151,11 +170,11 @@ function applyEvent(state: ViewState, event: SessionEvent): ViewState {
     case 'tool_result':
       return toolResult(state, event);
     case 'turn_done':
-      return turnDone(state, event);
+      return finishAgents(turnDone(state, event), event.turnId);
     case 'turn_cancelled':
-      return endEarly(state, event.turnId, 'cancelled', `turn cancelled: ${event.note}`);
+      return finishAgents(endEarly(state, event.turnId, 'cancelled', `turn cancelled: ${event.note}`), event.turnId);
     case 'turn_interrupted':
-      return endEarly(state, event.turnId, 'interrupted', `turn interrupted: ${event.reason}`);
+      return finishAgents(endEarly(state, event.turnId, 'interrupted', `turn interrupted: ${event.reason}`), event.turnId);
     case 'presence':
       return { ...state, presence: event.clients };
     case 'permission_request':
@@ -233,32 +252,6 @@ function withPhase(state: ViewState, phase: 'thinking' | 'writing'): ViewState {
   return { ...state, turn: { phase, turnId: state.turn.turnId } };
 }
 
-function openAssistant(state: ViewState, turnId: string): number {
-  const last = state.items[state.items.length - 1];
-  return last && last.kind === 'assistant' && !last.final && last.turnId === turnId ? state.items.length - 1 : -1;
-}
-
-function appendDelta(state: ViewState, turnId: string, delta: string): ViewState {
-  const index = openAssistant(state, turnId);
-  if (index < 0) return pushItem(state, { kind: 'assistant', turnId, text: delta, final: false });
-  const item = state.items[index] as AssistantItem;
-  return replaceAt(state, index, { ...item, text: item.text + delta });
-}
-
-function finaliseText(state: ViewState, turnId: string, text: string): ViewState {
-  const index = openAssistant(state, turnId);
-  if (index >= 0) return replaceAt(state, index, { kind: 'assistant', turnId, text, final: true });
-  if (text.trim().length === 0) return state;
-  return pushItem(state, { kind: 'assistant', turnId, text, final: true });
-}
-
-/** Streamed text whose assistant_text never came (cancelled, error) stays as it was, final. */
-function closeOpenText(state: ViewState): ViewState {
-  const last = state.items[state.items.length - 1];
-  if (!last || last.kind !== 'assistant' || last.final) return state;
-  return replaceAt(state, state.items.length - 1, { ...last, final: true });
-}
-
 function toolCall(state: ViewState, event: EventOf<'tool_call'>): ViewState {
   const summary = summarizeArgs(event.tool, event.args);
   const item: ToolItem = {
@@ -270,9 +263,11 @@ function toolCall(state: ViewState, event: EventOf<'tool_call'>): ViewState {
     danger: event.danger,
     status: 'running',
     ...(event.reason ? { reason: event.reason } : {}),
+    ...tagOf(state, event),
   };
+  const next = pushItem(closeSegment(state, tagOf(state, event)), item);
+  if (isWorkerEvent(event)) return next;
   const run = runFor(state, event.turnId);
-  const next = pushItem(closeOpenText(state), item);
   return {
     ...next,
     turn: state.turn.phase === 'waiting_permission' ? state.turn : { phase: 'running_tool', turnId: event.turnId, tool: event.tool },
@@ -290,7 +285,7 @@ function toolResult(state: ViewState, event: EventOf<'tool_result'>): ViewState 
     next = { ...next, run: { ...next.run, calls } };
   }
   if (next.commandFocus === event.callId) next = { ...next, commandFocus: null };
-  if (next.turn.phase === 'running_tool' && next.pendingPermissions.length === 0) {
+  if (next.turn.phase === 'running_tool' && next.pendingPermissions.length === 0 && !isWorkerEvent(event)) {
     next = { ...next, turn: { phase: 'thinking', turnId: next.turn.turnId } };
   }
   return next;
@@ -317,7 +312,7 @@ function turnDone(state: ViewState, event: EventOf<'turn_done'>): ViewState {
   const run = runFor(state, event.turnId);
   const usage = event.usage ?? run.usage;
   const model = event.model ?? run.model;
-  const next = pushItem(closeOpenText(state), {
+  const next = pushItem(closeAllSegments(state), {
     kind: 'run_summary',
     turnId: event.turnId,
     model,
@@ -338,7 +333,7 @@ function turnDone(state: ViewState, event: EventOf<'turn_done'>): ViewState {
 }
 
 function endEarly(state: ViewState, turnId: string, outcome: string, text: string): ViewState {
-  let next = closeOpenText(state);
+  let next = closeAllSegments(state);
   const run = runFor(next, turnId);
   const stopped = new Set(run.calls.filter((call) => call.status === 'running').map((call) => call.callId));
   if (stopped.size > 0) {

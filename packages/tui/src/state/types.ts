@@ -18,7 +18,15 @@ export interface UserItem {
   steer: boolean;
 }
 
-export interface AssistantItem {
+/** Who caused an item: the event's `agent` (absent: a session without agents) and, for a worker, its `taskId`. */
+export interface AgentTag {
+  agent?: string;
+  taskId?: string;
+  /** The item belongs to an anonymous worker (agent_started.visible false): drawn only when hidden workers are expanded. */
+  hidden?: true;
+}
+
+export interface AssistantItem extends AgentTag {
   kind: 'assistant';
   turnId: string;
   text: string;
@@ -38,7 +46,7 @@ export interface ResultExcerpt {
 
 export type ToolStatus = 'running' | 'ok' | 'error' | 'stopped';
 
-export interface ToolItem {
+export interface ToolItem extends AgentTag {
   kind: 'tool';
   turnId: string;
   callId: string;
@@ -74,6 +82,15 @@ export interface RunCall {
   durationMs?: number;
 }
 
+/** One worker's line in a run summary. */
+export interface RunAgent {
+  agent: string;
+  taskId: string;
+  status: AgentStatus;
+  iterations: number;
+  usage?: Usage;
+}
+
 export interface RunSummaryItem {
   kind: 'run_summary';
   turnId: string;
@@ -82,9 +99,51 @@ export interface RunSummaryItem {
   outcome: string;
   calls: RunCall[];
   usage?: Usage;
+  /** The workers the turn started, in start order (absent when it started none). */
+  agents?: RunAgent[];
 }
 
-export type TranscriptItem = UserItem | AssistantItem | ToolItem | NoticeItem | RunSummaryItem;
+/** A worker started (agent_started) or finished (agent_done): one line each, in event order. */
+export interface AgentItem {
+  kind: 'agent';
+  phase: 'started' | 'done';
+  agent: string;
+  taskId: string;
+  /** Who dispatched it (agent_started.parent). */
+  parent: string;
+  /** The task it was given (started), or its final answer or error (done). */
+  text: string;
+  /** An anonymous worker: its other items are hidden unless expanded. */
+  visible: boolean;
+  /** Started lines follow the worker (running, then done/error/stopped); a done line says how it ended. */
+  status: AgentStatus;
+  /** The done line of an anonymous worker is drawn only when hidden workers are expanded. */
+  hidden?: true;
+  isError?: boolean;
+  iterations?: number;
+  usage?: Usage;
+}
+
+export type TranscriptItem = UserItem | AssistantItem | ToolItem | NoticeItem | RunSummaryItem | AgentItem;
+
+export type AgentStatus = 'running' | 'done' | 'error' | 'stopped';
+
+/** A worker of the session (one per agent_started), what it is doing and what it used. */
+export interface AgentRun {
+  agent: string;
+  taskId: string;
+  parent: string;
+  task: string;
+  visible: boolean;
+  turnId?: string;
+  status: AgentStatus;
+  /** What it is doing while running: thinking, writing, or the tool it runs. */
+  activity: 'thinking' | 'writing' | 'tool' | 'permission';
+  tool?: string;
+  /** Highest iteration seen in its events, then agent_done.iterations. */
+  iterations: number;
+  usage?: Usage;
+}
 
 export type TurnPhase = 'idle' | 'thinking' | 'writing' | 'running_tool' | 'waiting_permission';
 
@@ -142,4 +201,12 @@ export interface ViewState {
    * Cleared when that command reports its result or the turn ends.
    */
   commandFocus: string | null;
+  /** The session's workers in start order (agent_started), with their state; the last MAX_AGENT_RUNS. */
+  agents: AgentRun[];
+  /** Agent names seen on the wire (`commander`, agent_started, floor_changed, events' `agent`), for `@` completion. */
+  agentNames: string[];
+  /** Who answers a message that names no one (SessionInfo.floor, then floor_changed); null until the server says. */
+  floor: string | null;
+  /** This terminal shows anonymous workers' items (Ctrl-O); a local choice, not part of the session. */
+  showHidden: boolean;
 }

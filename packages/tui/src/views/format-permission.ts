@@ -1,6 +1,7 @@
 import type { Decision, Role } from '@tandem/shared';
 import type { PendingPermission } from '../state/types.js';
 import type { DialogFocusView } from '../input/dialog-focus.js';
+import { agentLabel } from './agent-label.js';
 import { visibleWidth } from './fit-line.js';
 import { bold, color, dim, esc } from './tags.js';
 
@@ -40,7 +41,9 @@ export interface PermissionViewOptions {
 export function formatPermission(request: PendingPermission, options: PermissionViewOptions): string[] {
   const width = options.width ?? 100;
   const dangerColor = request.danger === 'dangerous' ? 'red' : request.danger === 'medium' ? 'yellow' : 'green';
-  const head = [`${bold(`Permission needed: ${esc(request.tool)}`)}  ${color(dangerColor, `[${request.danger.toUpperCase()}]`)}`];
+  // In a session with agents, which agent asks (a worker's request names the worker).
+  const asker = request.agent ? `  ${dim('asked by')} ${agentLabel(request.agent)}` : '';
+  const head = [`${bold(`Permission needed: ${esc(request.tool)}`)}  ${color(dangerColor, `[${request.danger.toUpperCase()}]`)}${asker}`];
   const body = [...argLines(request.tool, request.args)];
   const command = isRecord(request.args) && typeof request.args.command === 'string' ? request.args.command : undefined;
   if (request.preview && request.preview.trim() !== command?.trim()) {

@@ -1,5 +1,5 @@
 import { formatDuration } from '../state/arg-summary.js';
-import type { RunCall, RunSummaryItem } from '../state/types.js';
+import type { RunAgent, RunCall, RunSummaryItem } from '../state/types.js';
 import { color, dim, esc } from './tags.js';
 
 /** Widest the box gets (border included); longer lines are cut with … so the box never wraps. */
@@ -11,6 +11,13 @@ export function formatRunCall(call: RunCall, index: number): string {
   const outcome = call.status === 'ok' ? 'OK' : call.status === 'error' ? 'ERROR' : call.status === 'stopped' ? 'STOPPED' : 'RUNNING';
   const took = call.durationMs !== undefined ? ` (${formatDuration(call.durationMs)})` : '';
   return `[${index + 1}] ${call.tool}(${JSON.stringify(call.summary)}) → ${outcome}${took}`;
+}
+
+/** `reviewer (task-1) → DONE · 3 iterations · 1200 in / 300 out tokens` */
+export function formatRunAgent(agent: RunAgent): string {
+  const iterations = agent.iterations > 0 ? ` · ${agent.iterations} iteration${agent.iterations === 1 ? '' : 's'}` : '';
+  const usage = agent.usage ? ` · ${agent.usage.inputTokens} in / ${agent.usage.outputTokens} out tokens` : '';
+  return `${agent.agent} (${agent.taskId}) → ${agent.status.toUpperCase()}${iterations}${usage}`;
 }
 
 const FINAL: Record<string, string> = {
@@ -37,6 +44,13 @@ export function formatRunSummary(item: RunSummaryItem): string[] {
       const tint = call.status === 'ok' ? undefined : call.status === 'error' ? 'red' : 'yellow';
       rows.push({ text: formatRunCall(call, index), ...(tint ? { tint } : {}) });
     });
+  }
+  if (item.agents && item.agents.length > 0) {
+    rows.push({ text: '' });
+    for (const agent of item.agents) {
+      const tint = agent.status === 'done' ? undefined : agent.status === 'error' ? 'red' : 'yellow';
+      rows.push({ text: formatRunAgent(agent), ...(tint ? { tint } : {}) });
+    }
   }
   rows.push({ text: '' });
   const usage = item.usage ? ` · ${item.usage.inputTokens} in / ${item.usage.outputTokens} out tokens` : '';

@@ -3,7 +3,9 @@ import type { ViewState } from '../state/types.js';
 import type { ApprovalMode } from '@tandem/shared';
 import type { DialogFocusView } from '../input/dialog-focus.js';
 import { countdownText } from '../reconnect-backoff.js';
+import { COMMANDER, hasHiddenItems } from '../state/agents.js';
 import { fitParts, type LinePart } from './fit-line.js';
+import { floorPart, workersPart } from './format-workers.js';
 import { bold, color, dim, esc } from './tags.js';
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -32,6 +34,9 @@ export function formatStatus(state: ViewState, spinnerFrame: number, options: St
   parts.push({ text: state.role === 'driver' ? 'driver' : color('magenta', 'viewer'), priority: 5 });
   if (state.commandFocus) parts.push({ text: color('yellow', bold('⌨ typing into command')), priority: 9 });
   parts.push({ text: turnPart(state, spinnerFrame), priority: 9, short: turnPart(state, spinnerFrame, true) });
+  const workers = workersPart(state, tokens);
+  if (workers) parts.push({ text: workers.text, short: workers.short, priority: 6 });
+  if (state.floor) parts.push({ text: floorPart(state.floor), priority: state.floor === COMMANDER ? 2 : 8 });
   const jobs = state.jobs.filter((job) => job.status === 'running').length;
   if (jobs > 0) parts.push({ text: color('cyan', `${jobs} job${jobs === 1 ? '' : 's'} (F3)`), priority: 3 });
   if (state.context) parts.push({ text: contextPart(state.context.percent), priority: 3 });
@@ -120,9 +125,16 @@ function shortId(id: string): string {
 }
 
 /** The help line under the input: what the keys do right now, shortened to `width`. */
-export function formatHelp(state: ViewState, options: { width?: number; dialog?: DialogFocusView; confirming?: boolean; flash?: string } = {}): string {
+export function formatHelp(
+  state: ViewState,
+  options: { width?: number; dialog?: DialogFocusView; confirming?: boolean; flash?: string; mentions?: readonly string[] } = {},
+): string {
   const width = options.width ?? Number.POSITIVE_INFINITY;
   if (options.flash) return color('magenta', ` ${esc(options.flash)}`);
+  if (options.mentions && options.mentions.length > 0 && state.role === 'driver' && !state.commandFocus)
+    return color('cyan', ` Tab completes: ${esc(options.mentions.map((name) => `@${name}`).join(' '))}`);
+  // Ctrl-O is offered where people look once a session has anonymous workers.
+  const workers: Array<[string, number]> = hasHiddenItems(state) ? [[state.showHidden ? 'Ctrl-O hide workers' : 'Ctrl-O show workers', 6]] : [];
   const hints = (parts: Array<[string, number, string?]>) =>
     dim(
       fitParts(
@@ -137,14 +149,7 @@ export function formatHelp(state: ViewState, options: { width?: number; dialog?:
       ['n or Esc no', 9],
     ]);
   if (state.role === 'viewer')
-    return hints([
-      ['watching', 9],
-      ['PgUp/PgDn scroll', 5],
-      ['F3 jobs', 3],
-      ['F6 memory', 3],
-      ['F7 sessions', 2],
-      ['Ctrl-D or Ctrl-C quit', 8],
-    ]);
+    return hints([['watching', 9], ...workers, ['PgUp/PgDn scroll', 5], ['F3 jobs', 3], ['F6 memory', 3], ['F7 sessions', 2], ['Ctrl-D or Ctrl-C quit', 8]]);
   if (state.pendingPermissions.length > 0) {
     if (options.dialog === 'focused')
       return hints([
@@ -181,6 +186,7 @@ export function formatHelp(state: ViewState, options: { width?: number; dialog?:
     ...focus,
     ['Ctrl-D quit', 2],
     ['Shift-Tab mode', 5],
+    ...workers,
     ['PgUp/PgDn', 1],
     ['F3 jobs F4 perms F5 audit F6 memory F7 sessions', 2],
     ['Ctrl-G editor', 3],

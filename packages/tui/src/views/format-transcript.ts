@@ -1,6 +1,9 @@
 import { formatDuration } from '../state/arg-summary.js';
 import { outputTail } from '../state/output-buffer.js';
+import { COMMANDER, shownItem } from '../state/agents.js';
 import type { ToolItem, TranscriptItem } from '../state/types.js';
+import { agentLabel, workerGutter } from './agent-label.js';
+import { formatAgentItem } from './format-agent-item.js';
 import { formatRunSummary } from './format-run-summary.js';
 
 export { formatRunCall } from './format-run-summary.js';
@@ -11,17 +14,26 @@ export const LIVE_LINES = 8;
 /** Lines kept in the transcript widget; older ones scroll away for good. */
 export const MAX_TRANSCRIPT_LINES = 3000;
 
-// Items are immutable: an item object that did not change keeps its rendered lines.
-const cache = new WeakMap<TranscriptItem, string[]>();
+// Items are immutable: an item object that did not change keeps its rendered lines (one cache
+// per choice of showing anonymous workers, whose summary line says how to flip it).
+const caches = { collapsed: new WeakMap<TranscriptItem, string[]>(), expanded: new WeakMap<TranscriptItem, string[]>() };
+
+export interface TranscriptOptions {
+  /** Draw anonymous workers' items (Ctrl-O); without it each shows as its one summary line. */
+  showHidden?: boolean;
+}
 
 /** The transcript as blessed-tagged lines, newest last, at most MAX_TRANSCRIPT_LINES. */
-export function formatTranscript(items: readonly TranscriptItem[]): string[] {
+export function formatTranscript(items: readonly TranscriptItem[], options: TranscriptOptions = {}): string[] {
+  const showHidden = options.showHidden ?? false;
+  const cache = showHidden ? caches.expanded : caches.collapsed;
   const out: string[] = [];
   for (let i = items.length - 1; i >= 0 && out.length < MAX_TRANSCRIPT_LINES; i--) {
     const item = items[i] as TranscriptItem;
+    if (!shownItem(item, showHidden)) continue;
     let lines = cache.get(item);
     if (!lines) {
-      lines = formatItem(item);
+      lines = formatItem(item, showHidden);
       cache.set(item, lines);
     }
     for (let j = lines.length - 1; j >= 0; j--) out.push(lines[j] as string);
@@ -30,7 +42,7 @@ export function formatTranscript(items: readonly TranscriptItem[]): string[] {
   return out.length > MAX_TRANSCRIPT_LINES ? out.slice(out.length - MAX_TRANSCRIPT_LINES) : out;
 }
 
-export function formatItem(item: TranscriptItem): string[] {
+export function formatItem(item: TranscriptItem, showHidden = false): string[] {
   switch (item.kind) {
     case 'user': {
       const who = bold(color('cyan', `${esc(item.by)}${item.steer ? ' ↪ steer' : ''} ›`));
@@ -40,10 +52,18 @@ export function formatItem(item: TranscriptItem): string[] {
     case 'assistant': {
       const lines = item.text.replace(/\s+$/, '').split(/\r?\n/).map(esc);
       if (!item.final) lines[lines.length - 1] = `${lines[lines.length - 1] ?? ''}${color('green', '▍')}`;
-      return lines;
+      if (item.agent) lines[0] = `${agentLabel(item.agent)} ${lines[0] ?? ''}`;
+      return item.taskId && item.agent ? withGutter(item.agent, lines) : lines;
     }
-    case 'tool':
-      return formatTool(item);
+    case 'tool': {
+      // The commander's calls go unlabelled (its text above them is labelled); every other agent's are.
+      const lines = formatTool(item);
+      if (!item.agent || item.agent === COMMANDER) return lines;
+      lines[0] = `${agentLabel(item.agent)} ${lines[0] ?? ''}`;
+      return item.taskId ? withGutter(item.agent, lines) : lines;
+    }
+    case 'agent':
+      return formatAgentItem(item, showHidden);
     case 'notice':
       if (item.level === 'error') return [color('red', `✗ ${esc(item.text)}`)];
       if (item.level === 'warn') return [color('yellow', `! ${esc(item.text)}`)];
@@ -51,6 +71,12 @@ export function formatItem(item: TranscriptItem): string[] {
     case 'run_summary':
       return formatRunSummary(item);
   }
+}
+
+/** A worker's lines behind a gutter in its colour. */
+function withGutter(agent: string, lines: string[]): string[] {
+  const gutter = workerGutter(agent);
+  return lines.map((line) => `${gutter}${line}`);
 }
 
 function formatTool(item: ToolItem): string[] {

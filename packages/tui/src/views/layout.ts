@@ -25,6 +25,8 @@ export interface LocalView {
   dialog: DialogFocusView;
   /** A yes/no question waiting in the input line (e.g. before /clear). */
   question?: string | undefined;
+  /** Agent names matching the `@…` being typed (the key-hint line offers them). */
+  mentions?: readonly string[] | undefined;
 }
 
 /**
@@ -43,6 +45,7 @@ export class Layout {
   /** Follow new output unless the user scrolled up. */
   private follow = true;
   private lastItems: ViewState['items'] | null = null;
+  private lastShowHidden = false;
 
   constructor() {
     this.screen = blessed.screen({ smartCSR: true, fullUnicode: true, title: 'tandem' });
@@ -109,9 +112,10 @@ export class Layout {
     const prepended = this.lastItems !== null && this.lastItems.length > 0 && state.items.indexOf(this.lastItems[0]!) > 0;
     const rowsBefore = this.transcript.getScrollHeight();
     const scrolledTo = this.transcript.getScroll();
-    if (state.items !== this.lastItems) {
-      this.transcript.setContent(formatTranscript(state.items).join('\n'));
+    if (state.items !== this.lastItems || state.showHidden !== this.lastShowHidden) {
+      this.transcript.setContent(formatTranscript(state.items, { showHidden: state.showHidden }).join('\n'));
       this.lastItems = state.items;
+      this.lastShowHidden = state.showHidden;
     }
     if (prepended && !this.follow) this.transcript.scrollTo(scrolledTo + this.transcript.getScrollHeight() - rowsBefore);
     if (this.follow) this.transcript.setScrollPerc(100);
@@ -120,7 +124,9 @@ export class Layout {
     this.input.setContent(
       formatInput(local.editor, width, { viewer: state.role === 'viewer', command: state.commandFocus !== null, question: local.question }),
     );
-    this.help.setContent(formatHelp(state, { width, dialog: local.dialog, confirming: local.question !== undefined, flash: local.flash }));
+    this.help.setContent(
+      formatHelp(state, { width, dialog: local.dialog, confirming: local.question !== undefined, flash: local.flash, mentions: local.mentions }),
+    );
     this.renderPanel(open);
     this.renderDialog(state, local);
     this.screen.render();
