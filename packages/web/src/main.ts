@@ -1,6 +1,6 @@
 import './style.css';
 import './transcript.css';
-import type { PendingPermission } from '@tandem/tui/state';
+import { type PendingPermission, shownItem } from '@tandem/tui/state';
 import { byId } from './element.js';
 import { renderPermissions } from './permissions-view.js';
 import { renderSessions } from './sessions-view.js';
@@ -49,7 +49,7 @@ function draw(): void {
     renderSessions(sessionList, current.sessions, current.openId, (id) => void current.open(id));
   }
   sessionHead.textContent = sessionHeadText(state);
-  transcript.update(state.items);
+  transcript.update(state.items.filter((item) => shownItem(item, state.showHidden)));
   if (drawn.pending !== state.pendingPermissions || drawn.driving !== driving) {
     const current = viewer;
     renderPermissions(permissions, state.pendingPermissions, driving, (request, decision) => {

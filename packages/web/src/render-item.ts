@@ -1,4 +1,4 @@
-import { formatDuration, outputTail, type RunSummaryItem, type ToolItem, type TranscriptItem } from '@tandem/tui/state';
+import { type AgentItem, COMMANDER, formatDuration, outputTail, type RunSummaryItem, type ToolItem, type TranscriptItem } from '@tandem/tui/state';
 import { el } from './element.js';
 
 /** Live output lines shown under a running command. */
@@ -15,14 +15,28 @@ export function renderItem(item: TranscriptItem): HTMLLIElement {
         el('div', { class: 'text' }, item.text),
       );
     case 'assistant':
-      return el('li', { class: `item assistant${item.final ? '' : ' streaming'}` }, el('div', { class: 'text' }, item.text));
+      return el(
+        'li',
+        { class: `item assistant${item.final ? '' : ' streaming'}${item.taskId ? ' worker' : ''}` },
+        item.agent ? el('span', { class: 'agent' }, item.agent) : null,
+        el('div', { class: 'text' }, item.text),
+      );
     case 'tool':
       return renderTool(item);
     case 'notice':
       return el('li', { class: `item notice ${item.level}` }, item.text);
     case 'run_summary':
       return renderSummary(item);
+    case 'agent':
+      return renderAgent(item);
   }
+}
+
+/** A worker's started / done line (the transcript leaves out an anonymous worker's other items). */
+function renderAgent(item: AgentItem): HTMLLIElement {
+  const head = item.phase === 'started' ? `started by ${item.parent}${item.visible ? '' : ' (anonymous, hidden)'}: ` : item.isError ? 'failed: ' : 'done: ';
+  const status = item.phase === 'started' && item.status !== 'running' ? ` · ${item.status}` : '';
+  return el('li', { class: `item agent-line ${item.phase} ${item.status}` }, el('span', { class: 'agent' }, item.agent), ` ${head}${item.text}${status}`);
 }
 
 function renderTool(item: ToolItem): HTMLLIElement {
@@ -30,6 +44,8 @@ function renderTool(item: ToolItem): HTMLLIElement {
   const head = el(
     'div',
     { class: 'tool-head' },
+    item.agent && item.agent !== COMMANDER ? el('span', { class: 'agent' }, item.agent) : null,
+    item.agent && item.agent !== COMMANDER ? ' ' : null,
     el('span', { class: 'tool-name' }, item.tool),
     ' ',
     el('code', { class: 'args' }, item.summary),

@@ -1,4 +1,4 @@
-import type { ViewState } from '@tandem/tui/state';
+import { runningAgents, type ViewState } from '@tandem/tui/state';
 
 /** The connection as the header shows it. */
 export function connectionText(state: ViewState): string {
@@ -17,8 +17,13 @@ export function connectionText(state: ViewState): string {
   }
 }
 
-/** What the session is doing, one line under the transcript. */
+/** What the session is doing, one line under the transcript, then the running workers. */
 export function turnText(state: ViewState): string {
+  const workers = runningAgents(state).map((run) => `${run.agent}: ${run.activity === 'tool' ? (run.tool ?? 'tool') : run.activity}`);
+  return [phaseText(state), workers.length > 0 ? `workers: ${workers.join(', ')}` : ''].filter(Boolean).join(' · ');
+}
+
+function phaseText(state: ViewState): string {
   const turn = state.turn;
   switch (turn.phase) {
     case 'idle':
@@ -40,5 +45,6 @@ export function sessionHeadText(state: ViewState): string {
   if (!session) return 'Pick a session.';
   const people = state.presence.map((client) => `${client.name} (${client.role})`).join(', ');
   const model = state.model ?? session.model;
-  return [session.title || session.id.slice(0, 8), model, `mode ${session.mode}`, session.cwd, people && `here: ${people}`].filter(Boolean).join(' · ');
+  const floor = state.floor && `floor ${state.floor}`;
+  return [session.title || session.id.slice(0, 8), model, `mode ${session.mode}`, floor, session.cwd, people && `here: ${people}`].filter(Boolean).join(' · ');
 }
