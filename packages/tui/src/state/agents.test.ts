@@ -238,6 +238,28 @@ describe('agents in the transcript', () => {
     expect(start('driver', { ...SESSION, floor: undefined }).floor).toBeNull();
   });
 
+  it("takes a worker's own turn events as its run's, never as the session's turn", () => {
+    const events = stamp([
+      ...TURN.slice(0, 8),
+      { type: 'turn_started', turnId: 'r-turn', model: 'openai/gpt-4.1-mini', ...R },
+      { type: 'context_usage', usedTokens: 90_000, windowTokens: 100_000, percent: 90, ...R },
+      { type: 'text_delta', turnId: 'r-turn', delta: 'Half a thought', ...R },
+      { type: 'tool_call', turnId: 'r-turn', iteration: 1, callId: 'r1', tool: 'read_file', args: { path: 'a.ts' }, danger: 'safe', ...R },
+      { type: 'turn_interrupted', turnId: 'r-turn', reason: 'time limit', ...R },
+      { type: 'turn_done', turnId: 'r-turn', iterations: 3, outcome: 'error', usage: { inputTokens: 10, outputTokens: 2 }, ...R },
+    ]);
+    const state = fold(events);
+    expect(state.turn).toMatchObject({ phase: 'running_tool', turnId: 't1', tool: 'dispatch_to' });
+    expect(state.run?.turnId).toBe('t1');
+    expect(state.context).toBeNull();
+    expect(state.items.some((item) => item.kind === 'run_summary')).toBe(false);
+    expect(state.items.filter((item) => item.kind === 'notice')).toEqual([]);
+    const reviewer = state.agents.find((run) => run.agent === 'reviewer');
+    expect(reviewer).toMatchObject({ status: 'running', iterations: 3, usage: { inputTokens: 10, outputTokens: 2 } });
+    expect(state.items.find((item) => item.kind === 'tool' && item.callId === 'r1')).toMatchObject({ status: 'stopped' });
+    expect(state.items.find((item) => item.kind === 'assistant' && item.taskId === 'task-1')).toMatchObject({ text: 'Half a thought', final: true });
+  });
+
   it('keeps a session without agents as it was: no labels, no workers', () => {
     const state = fold(
       stamp([

@@ -95,6 +95,41 @@ export function noteAgent(state: ViewState, event: SessionEvent): ViewState {
   }
 }
 
+/**
+ * A worker's own run events (turn_started, turn_done, turn_cancelled, turn_interrupted,
+ * context_usage with its taskId) describe its run, not the session's turn: they update the
+ * worker and never start, end or measure the commander's turn. Null for any other event.
+ */
+export function workerRunEvent(state: ViewState, event: SessionEvent): ViewState | null {
+  if (!event.taskId) return null;
+  const taskId = event.taskId;
+  switch (event.type) {
+    case 'turn_started':
+      return updateRun(state, taskId, (run) => ({ ...run, activity: 'thinking', tool: undefined }));
+    case 'turn_done':
+      return updateRun(state, taskId, (run) => ({
+        ...run,
+        iterations: Math.max(run.iterations, event.iterations),
+        ...(event.usage ? { usage: event.usage } : {}),
+        tool: undefined,
+      }));
+    case 'turn_cancelled':
+    case 'turn_interrupted': {
+      // Its streamed text stays as it was; its running calls stopped with it.
+      const items = state.items.map((item) => {
+        if (item.kind === 'assistant' && !item.final && item.taskId === taskId) return { ...item, final: true };
+        if (item.kind === 'tool' && item.status === 'running' && item.taskId === taskId) return { ...item, status: 'stopped' as const };
+        return item;
+      });
+      return { ...state, items };
+    }
+    case 'context_usage':
+      return state;
+    default:
+      return null;
+  }
+}
+
 function withIteration(run: AgentRun, iteration: number | undefined): AgentRun {
   return iteration !== undefined && iteration > run.iterations ? { ...run, iterations: iteration } : run;
 }

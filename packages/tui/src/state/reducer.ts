@@ -7,7 +7,7 @@ import { permissionRequest, permissionResolved } from './permission-events.js';
 import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
 import { imageLine } from './image-line.js';
 import { prependItems } from './history.js';
-import { agentDone, agentStarted, finishAgents, floorChanged, isWorkerEvent, noteAgent, tagOf } from './agents.js';
+import { agentDone, agentStarted, finishAgents, floorChanged, isWorkerEvent, noteAgent, tagOf, workerRunEvent } from './agents.js';
 import { appendDelta, closeAllSegments, closeSegment, finaliseText } from './segments.js';
 import type { ConnectionStatus, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
 
@@ -126,7 +126,8 @@ function attached(state: ViewState, session: SessionInfo, role: Role): ViewState
 function reduceEvent(state: ViewState, event: SessionEvent): ViewState {
   if (state.session && event.sessionId !== state.session.id) return state;
   if (!event.ephemeral && event.seq <= state.lastSeq) return state;
-  const next = applyEvent(noteAgent(state, event), event);
+  const noted = noteAgent(state, event);
+  const next = workerRunEvent(noted, event) ?? applyEvent(noted, event);
   return event.ephemeral ? next : { ...next, lastSeq: event.seq };
 }
 
