@@ -136,6 +136,40 @@ describe.skipIf(!redis)('cluster faults', () => {
     bob.close();
   }, 60_000);
 
+  it("a node killed with clients attached to another node's session: the owner drops them from presence within the lease", async () => {
+    const leaseMs = 1500;
+    const a = await startNode(redis!, 'node-a', { keyPrefix: 'tandem', leaseMs, env: bed.env() });
+    nodes.push(a);
+    const nodeB = await serveProcess([
+      '--data-dir',
+      await tempDir('tandem-node-b-'),
+      '--redis',
+      redis!.url,
+      '--node-id',
+      'node-b',
+      '--lease-seconds',
+      String(leaseMs / 1000),
+    ]);
+    const alice = await a.connect('alice');
+    const { session } = await alice.ok('session:create', { title: 'watched through b' });
+    const driver = await AttachedView.attach(alice, session.id, 'driver');
+    const vera = await connectClient(nodeB.url, 'vera', TOKENS.view);
+    await AttachedView.attach(vera, session.id, 'viewer');
+    await driver.waitFor((e) => e.type === 'presence' && e.clients.some((c) => c.name === 'vera'));
+    const mark = driver.seqs().at(-1)!;
+    const killedAt = Date.now();
+    nodeB.child.kill('SIGKILL');
+    await driver.waitFor((e) => e.seq > mark && e.type === 'presence' && !e.clients.some((c) => c.name === 'vera'), leaseMs * 4);
+    expect(Date.now() - killedAt).toBeLessThan(leaseMs + leaseMs / 3 + 1000);
+    expect(
+      a.app.sessions
+        .require(session.id)
+        .presence.list()
+        .map((c) => c.name),
+    ).toEqual(['alice']);
+    vera.close();
+  }, 60_000);
+
   it('Redis restarted mid-turn: nodes reconnect, events keep flowing, no event lost or repeated', async () => {
     const keyPrefix = clusterPrefix();
     const leaseMs = 1500;
@@ -174,10 +208,8 @@ describe.skipIf(!redis)('cluster faults', () => {
     const bobView = await AttachedView.attach(bob, session.id, 'driver');
     bed.fake.enqueue({ text: 'second turn after the restart' });
     await bob.ok('session:send', { sessionId: session.id, text: 'still there?' });
-    await bobView.waitFor((e) => e.type === 'assistant_text' && e.text === 'second turn after the restart');
-    await viewer.waitFor((e) => e.type === 'assistant_text' && e.text === 'second turn after the restart');
-    await driver.waitFor((e) => e.type === 'assistant_text' && e.text === 'second turn after the restart');
-    await viewer.waitFor((e) => e.type === 'turn_done' && e.seq > bobView.seqs()[0]!);
+    const answer = await bobView.waitFor((e) => e.type === 'assistant_text' && e.text === 'second turn after the restart');
+    for (const view of [bobView, viewer, driver]) await view.waitFor((e) => e.type === 'turn_done' && e.seq > answer.seq);
     expect(viewer.seqs()).toEqual(driver.seqs());
     expect(viewer.gaps).toEqual([]);
 

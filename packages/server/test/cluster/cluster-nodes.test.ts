@@ -86,6 +86,33 @@ describe.skipIf(!redis)('two nodes on one Redis', () => {
     expect(listed.sessions.find((s) => s.id === session.id)?.status).toBe('idle');
   });
 
+  it('presence on the owner follows clients of other nodes: attach, detach, disconnect', async () => {
+    const { a, b } = await twoNodes();
+    const alice = await a.connect('alice');
+    const vera = await b.connect('vera', TOKENS.view);
+    const bob = await b.connect('bob');
+    const { session } = await alice.ok('session:create', { title: 'presence' });
+    const driver = await AttachedView.attach(alice, session.id, 'driver');
+    await AttachedView.attach(vera, session.id, 'viewer');
+    await AttachedView.attach(bob, session.id, 'driver');
+    const names = (e: SessionEvent) => (e.type === 'presence' ? e.clients.map((c) => `${c.name}:${c.role}`).sort() : []);
+    await driver.waitFor((e) => names(e).join() === 'alice:driver,bob:driver,vera:viewer');
+    let mark = driver.seqs().at(-1)!;
+    await bob.ok('session:detach', { sessionId: session.id });
+    await driver.waitFor((e) => e.seq > mark && names(e).join() === 'alice:driver,vera:viewer');
+    const detached = await bob.request('session:send', { sessionId: session.id, text: 'not attached' });
+    expect(detached.ok === false && detached.error.code).toBe('forbidden');
+    mark = driver.seqs().at(-1)!;
+    vera.close();
+    await driver.waitFor((e) => e.seq > mark && names(e).join() === 'alice:driver');
+    expect(
+      a.app.sessions
+        .require(session.id)
+        .presence.list()
+        .map((c) => c.name),
+    ).toEqual(['alice']);
+  });
+
   it('a viewer on B gets the permission request and a driver on B answers it; the command runs on A', async () => {
     const { a, b } = await twoNodes();
     const alice = await a.connect('alice');
