@@ -1,0 +1,92 @@
+import type { SessionEvent, SessionInfo } from '@tandem/shared';
+import { describe, expect, it } from 'vitest';
+import { TuiController, type TuiHost } from './tui-controller.js';
+
+// Agents through the controller, without a terminal: Ctrl-O and /workers, Tab after @.
+
+const SESSION: SessionInfo = {
+  id: 's1',
+  title: 'demo',
+  cwd: '/w/demo',
+  model: 'openai/gpt-4.1-mini',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  status: 'idle',
+  lastSeq: 0,
+  floor: 'commander',
+};
+
+function setup(role: 'driver' | 'viewer' = 'driver') {
+  const sent: Array<{ command: string; payload: unknown }> = [];
+  const host: TuiHost = {
+    request: (command, payload) => {
+      sent.push({ command, payload });
+      return Promise.resolve({ mode: 'turn' } as never);
+    },
+    now: () => 1_000_000,
+    quit: () => undefined,
+    scroll: () => undefined,
+    atTop: () => false,
+    pageRows: () => 10,
+    switchSession: () => Promise.resolve(),
+    compose: (text) => Promise.resolve(text),
+  };
+  const tui = new TuiController(host, { url: 'http://127.0.0.1:7777', me: 'ana', role });
+  tui.onSignal({ kind: 'connection', connection: { status: 'connected' } });
+  tui.onSignal({ kind: 'attached', session: SESSION, role, replayed: 0 });
+  let seq = 0;
+  const event = (body: Record<string, unknown>) => {
+    seq += 1;
+    tui.onSignal({ kind: 'event', event: { sessionId: 's1', seq, ts: '2026-01-01T00:00:00.000Z', ...body } as SessionEvent });
+  };
+  const type = (text: string) => {
+    for (const ch of text) tui.key({ ch, name: /[a-z]/.test(ch) ? ch : undefined, ctrl: false, meta: false });
+  };
+  const press = (name: string, ctrl = false) => tui.key({ name, ctrl, meta: false });
+  return { tui, sent, event, type, press };
+}
+
+describe('agents at the keyboard', () => {
+  it('Ctrl-O and /workers show and hide anonymous workers in this terminal, for a viewer too', () => {
+    for (const role of ['driver', 'viewer'] as const) {
+      const { tui, event, press, type } = setup(role);
+      event({ type: 'agent_started', agent: 'worker-1', taskId: 'k1', parent: 'commander', task: 'grep', visible: false });
+      press('o', true);
+      expect(tui.state.showHidden).toBe(true);
+      expect(tui.currentFlash()).toBe('showing the steps of 1 anonymous worker · Ctrl-O hides them');
+      press('o', true);
+      expect(tui.state.showHidden).toBe(false);
+      if (role === 'driver') {
+        type('/workers');
+        press('enter');
+        expect(tui.state.showHidden).toBe(true);
+      }
+    }
+  });
+
+  it('Tab after @ completes an agent name seen in the session, then Enter sends it', () => {
+    const { tui, sent, event, type, press } = setup();
+    event({ type: 'agent_started', agent: 'reviewer', taskId: 'k1', parent: 'commander', task: 'review', visible: true });
+    event({ type: 'floor_changed', agent: 'pair', by: 'commander' });
+    type('@r');
+    press('tab');
+    expect(tui.editor.text).toBe('@reviewer ');
+    type('again');
+    press('enter');
+    expect(sent).toEqual([{ command: 'session:send', payload: { sessionId: 's1', text: '@reviewer again' } }]);
+
+    type('@');
+    press('tab');
+    expect(tui.editor.text).toBe('@');
+    expect(tui.currentFlash()).toBe('@commander @pair @reviewer');
+    type('x');
+    press('tab');
+    expect(tui.currentFlash()).toBe('no agent by that name; known: @commander @pair @reviewer');
+  });
+
+  it('Tab without an @name types as before', () => {
+    const { tui, type, press } = setup();
+    type('a');
+    tui.key({ name: 'tab', ch: '\t', ctrl: false, meta: false });
+    expect(tui.editor.text).toBe('a  ');
+  });
+});
