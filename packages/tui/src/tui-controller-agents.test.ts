@@ -84,7 +84,7 @@ describe('agents at the keyboard', () => {
   });
 
   it('Tab without an @name types as before', () => {
-    const { tui, type, press } = setup();
+    const { tui, type } = setup();
     type('a');
     tui.key({ name: 'tab', ch: '\t', ctrl: false, meta: false });
     expect(tui.editor.text).toBe('a  ');
