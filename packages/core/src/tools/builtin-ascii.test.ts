@@ -16,6 +16,17 @@ describe('built-in text sent with every request', () => {
     for (const tool of builtinTools()) expect(nonAscii(JSON.stringify(toToolSpec(tool))), tool.name).toEqual([]);
   });
 
+  it("tool definitions leave out zod's +-(2^53 - 1) integer bounds and keep the real ones", () => {
+    const specs = builtinTools().map((tool) => toToolSpec(tool));
+    for (const spec of specs) expect(JSON.stringify(spec), spec.name).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    const readFile = specs.find((spec) => spec.name === 'read_file')!;
+    expect((readFile.parameters.properties as Record<string, unknown>).offset).toEqual({
+      description: 'First line to return (1-based)',
+      type: 'integer',
+      minimum: 1,
+    });
+  });
+
   it("the system prompt is ASCII only (its own text; the workspace path and AGENTS.md are the user's)", () => {
     const prompt = buildSystemPrompt({ cwd: '/work/space', tools: builtinTools(), agentsMd: 'project notes', now: new Date('2026-12-02T00:00:00Z') });
     expect(nonAscii(prompt)).toEqual([]);

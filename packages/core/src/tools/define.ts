@@ -107,5 +107,22 @@ export function toToolSpec(tool: AnyTool): ToolSpec {
   if (tool.parameters) return { name: tool.name, description: tool.description, parameters: tool.parameters };
   const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
-  return { name: tool.name, description: tool.description, parameters: schema };
+  return { name: tool.name, description: tool.description, parameters: withoutSafeIntegerBounds(schema) as Record<string, unknown> };
+}
+
+/**
+ * zod writes `.int()` as bounds of +-(2^53 - 1), which constrain nothing a model would send; they
+ * cost ~30 bytes per integer parameter in every request, so they are left out of the spec.
+ * (Arguments are still validated with the zod schema itself.)
+ */
+function withoutSafeIntegerBounds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === 'maximum' && inner === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'minimum' && inner === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = withoutSafeIntegerBounds(inner);
+  }
+  return out;
 }

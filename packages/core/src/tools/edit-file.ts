@@ -4,8 +4,8 @@ import { defineTool, ToolError } from './define.js';
 import { contentLines, joinLines, splitLines } from './text-lines.js';
 
 const description = `Changes part of an existing text file and returns a unified diff of the change. Two ways:
-1. old_string + new_string: old_string must occur exactly once in the file (copy it exactly, including indentation, without read_file's line-number prefixes); include enough surrounding lines to make it unique.
-2. start_line + end_line + new_string: replaces that line range (1-based, inclusive) with new_string (an empty new_string deletes the lines).
+1. old_string + new_string: old_string must occur exactly once (copy it exactly, indentation included, without read_file's line-number prefixes; add surrounding lines to make it unique).
+2. start_line + end_line + new_string: replaces those lines (an empty new_string deletes them).
 The file must have been read in this session (read_file) and not changed since; after a successful edit you can edit again without re-reading.
 Prefer write_file for new files or complete rewrites, insert_line to add lines without replacing any.`;
 
@@ -14,7 +14,7 @@ export const editFileTool = defineTool({
   description,
   schema: z.object({
     path: z.string().describe('File path, relative to the workspace or absolute'),
-    old_string: z.string().optional().describe('Exact text to replace; must occur exactly once'),
+    old_string: z.string().optional().describe('Exact text to replace'),
     new_string: z.string().describe('Replacement text'),
     start_line: z.number().int().min(1).optional().describe('First line of the range to replace (1-based)'),
     end_line: z.number().int().min(1).optional().describe('Last line of the range to replace (inclusive)'),

@@ -12,7 +12,7 @@ const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 export const grepFilesTool = defineTool({
   name: 'grep_files',
-  description: `Searches file contents with a regular expression (JavaScript syntax) and prints matches as "path:line: text", paths relative to the workspace. At most ${GREP_MAX_MATCHES} matches are shown, then only the number of further matches. Honours .gitignore files (nested ones too), skips .git, node_modules, binary files and files over 5 MB. Use glob to limit which files are searched, e.g. "**/*.ts" or "*.md".
+  description: `Searches file contents with a regular expression (JavaScript syntax) and prints matches as "path:line: text", paths relative to the workspace. At most ${GREP_MAX_MATCHES} matches are shown, then only the number of further matches. Honours .gitignore files (nested ones too), skips .git, node_modules, binary files and files over 5 MB.
 Prefer search_files to find files by name, read_file to read around a match.`,
   schema: z.object({
     pattern: z.string().min(1).describe('Regular expression to search for'),
@@ -20,7 +20,7 @@ Prefer search_files to find files by name, read_file to read around a match.`,
     glob: z
       .string()
       .optional()
-      .describe('Only search files whose path (relative to path) matches this glob; a pattern without "/" matches file names at any depth'),
+      .describe('Only files whose path (relative to path) matches this glob, e.g. "**/*.ts"; without "/" it matches file names at any depth'),
     case_insensitive: z.boolean().optional(),
     include_ignored: z.boolean().optional().describe('Also search files that .gitignore excludes, and node_modules'),
   }),

@@ -9,8 +9,8 @@ export const READ_FILE_MAX_BYTES = 1024 * 1024;
 const MAX_RANGED_BYTES = 64 * 1024 * 1024;
 
 const description = `Reads a text file from the workspace and returns its lines numbered as "<line>\\t<text>" (the number and tab are not part of the file; do not copy them into edits).
-Files up to 1 MB are returned whole. For larger files, or to save context, pass a line range (offset = first line, 1-based; limit = number of lines) or a character range (char_offset, char_limit; returned raw, without numbering).
-Reading a file is required before editing it with edit_file, write_file (overwrite), insert_line or delete_lines.
+Files up to 1 MB are returned whole; for larger files, or to save context, pass offset/limit (lines) or char_offset/char_limit (characters, unnumbered).
+Read a file before editing it (edit_file, write_file overwrite, insert_line, delete_lines).
 Prefer grep_files to find where something is in many files, search_files to find files by name, list_directory to see what a directory holds.`;
 
 export const readFileTool = defineTool({
@@ -20,7 +20,7 @@ export const readFileTool = defineTool({
     path: z.string().describe('File path, relative to the workspace or absolute'),
     offset: z.number().int().min(1).optional().describe('First line to return (1-based)'),
     limit: z.number().int().min(1).optional().describe('How many lines to return'),
-    char_offset: z.number().int().min(0).optional().describe('First character to return (0-based); returns raw text'),
+    char_offset: z.number().int().min(0).optional().describe('First character to return (0-based)'),
     char_limit: z.number().int().min(1).optional().describe('How many characters to return'),
   }),
   danger: 'safe',

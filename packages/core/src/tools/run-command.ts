@@ -8,10 +8,10 @@ import { commandEnvOf, commandTimeouts, jobsOf } from './tool-services.js';
 /** Beyond the command's timeout: time for the runner to kill it and hand back the output. */
 const COMMAND_GRACE_MS = 10_000;
 
-const description = `Runs a shell command in the workspace (a pty, non-interactive: CI=1, no pagers, no prompts) and returns its output and exit code. Default timeout 60 s; timeout_seconds raises it up to the host's maximum (600 s by default). On timeout you get the output so far and a timeout line.
+const description = `Runs a shell command in the workspace (a pty, non-interactive: CI=1, no pagers, no prompts) and returns its output and exit code. On timeout you get the output so far and a timeout line.
 Long output is cut to its first and last 8 KB; when that happens the result says where the full log is.
 Chain dependent commands with &&. Some commands are always refused (command blacklist: rm -rf of /, ~ or ., dd and disk formatting, sudo/su, chmod 777, fork bombs, reverse shells, shutdown/reboot), and so is what the blacklist cannot verify: rm/shred/truncate/chown fed by xargs, parallel, a loop variable or a substitution; recursive deletes outside the workspace; text piped into sh; inline python/node/perl code that deletes files, starts programs or opens connections. Write paths literally, relative to the workspace.
-For long-running processes (servers, watchers) pass background: true: it returns a job id at once; read its output with read_job_output, stop it with stop_job.
+For servers and watchers pass background: true, then read_job_output / stop_job with the job id.
 Prefer read_file, list_directory, search_files and grep_files for looking at files, and edit_file / write_file for changing them: they are safer and need no shell.`;
 
 export const runCommandTool = defineTool({
@@ -19,7 +19,7 @@ export const runCommandTool = defineTool({
   description,
   schema: z.object({
     command: z.string().min(1).describe('The shell command line'),
-    timeout_seconds: z.number().positive().optional().describe('Timeout for this call, in seconds (default 60)'),
+    timeout_seconds: z.number().positive().optional().describe("Seconds (default 60, at most the host's maximum, 600 by default)"),
     background: z.boolean().optional().describe('Start detached and return a job id immediately'),
   }),
   danger: 'dangerous',

@@ -10,8 +10,8 @@ export const CLONE_SKIPPED_DIRECTORIES = new Set(['node_modules', 'dist', 'build
 
 export const selfCloneTool = defineTool({
   name: 'self_clone',
-  description: `Copies the whole workspace (the project, including .git) to a new local directory outside it, e.g. to try a risky change on a copy. Skips node_modules and build outputs (dist, build, .turbo, .next, target, coverage) unless include_all is true. Symbolic links are copied as links. Reports the number of files and bytes copied.
-The target may be outside the workspace (this is the one tool allowed to write there), but it must not be inside the workspace, must not be an existing non-empty directory, and may not be in a system directory, a credential directory or Tandem's data directory.
+  description: `Copies the whole workspace (including .git) to a new directory, e.g. to try a risky change on a copy. Skips node_modules and build outputs (dist, build, .turbo, .next, target, coverage) unless include_all is true. Symbolic links are copied as links. Reports the number of files and bytes copied.
+The target must be outside the workspace (the one tool allowed to write there), not an existing non-empty directory, and not in a system, credential or Tandem data directory.
 Prefer run_command with git (git worktree, git clone) when you only need another checkout of committed work.`,
   schema: z.object({
     target: z.string().min(1).describe('Absolute path of the new directory (or relative to the workspace)'),

@@ -39,7 +39,7 @@ export const createRoutineTool = defineTool({
   description: `Schedules a prompt to run later as a turn in this session, once or repeatedly (e.g. "every weekday at 9, summarise my inbox"). Turn the user's words into a cron expression (5 fields "min hour day month weekday", or 6 with seconds first) or an ISO date-time for a single run. The answer states the schedule in words and the next three run times: tell the user, so a wrong reading is caught at once. Prefer checking list_routines first rather than adding a duplicate.`,
   schema: z.object({
     name: z.string().min(1).max(80).describe('Short name, e.g. "inbox-summary"'),
-    schedule: z.string().min(1).max(100).describe('Cron (5 or 6 fields) or an ISO date-time for one run'),
+    schedule: z.string().min(1).max(100).describe('Cron expression or ISO date-time'),
     prompt: z.string().min(1).max(10_000).describe('What to do at each run, as a message to you'),
     timezone: z.string().optional().describe("IANA zone for the schedule; default the user's zone"),
   }),
