@@ -1,4 +1,5 @@
 import { programName } from './command-invocations.js';
+import { C_ESCAPES } from './shell-quoting.js';
 
 /**
  * What `echo …` / `printf …` print, so text they pipe into a shell can be checked like any
@@ -60,21 +61,6 @@ function formatRaw(format: string, args: readonly string[]): string {
   return next < args.length ? `${once}${args.slice(next).join('')}` : once;
 }
 
-const SIMPLE: Record<string, string> = {
-  n: '\n',
-  t: '\t',
-  r: '\r',
-  a: '\x07',
-  b: '\b',
-  e: '\x1b',
-  E: '\x1b',
-  f: '\f',
-  v: '\v',
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-};
-
 /** Backslash escapes as echo -e / printf decode them; `\c` ends the output. */
 export function decodeEscapes(text: string): string {
   let out = '';
@@ -87,8 +73,8 @@ export function decodeEscapes(text: string): string {
     const rest = text.slice(i + 1);
     let m: RegExpExecArray | null;
     if (rest[0] === 'c') return out;
-    if (rest[0]! in SIMPLE) {
-      out += SIMPLE[rest[0]!];
+    if (rest[0]! in C_ESCAPES) {
+      out += C_ESCAPES[rest[0]!];
       i += 1;
     } else if ((m = /^x([0-9a-fA-F]{1,2})/.exec(rest))) {
       out += String.fromCharCode(parseInt(m[1]!, 16));

@@ -50,25 +50,29 @@ export function closingBrace(s: string, start: number): number {
   return close === -1 ? s.length : close + 1;
 }
 
+/** The one-letter backslash escapes bash decodes, in `$'…'` strings and in echo -e / printf text. */
+export const C_ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+};
+
+/** `$'…'` also decodes `\?`. */
+const ANSI_C_ESCAPES: Readonly<Record<string, string>> = { ...C_ESCAPES, '?': '?' };
+
 /** `$'…'` strings: backslash escapes as bash reads them (\n, \t, \xHH, \NNN octal, \uHHHH). */
 export function readAnsiC(s: string, start: number): { text: string; end: number } {
   let i = start;
   let text = '';
-  const simple: Record<string, string> = {
-    n: '\n',
-    t: '\t',
-    r: '\r',
-    a: '\x07',
-    b: '\b',
-    e: '\x1b',
-    E: '\x1b',
-    f: '\f',
-    v: '\v',
-    '\\': '\\',
-    "'": "'",
-    '"': '"',
-    '?': '?',
-  };
   while (i < s.length && s[i] !== "'") {
     if (s[i] !== '\\') {
       text += s[i];
@@ -77,8 +81,8 @@ export function readAnsiC(s: string, start: number): { text: string; end: number
     }
     const n = s[i + 1] ?? '';
     let m: RegExpMatchArray | null;
-    if (n in simple) {
-      text += simple[n];
+    if (n in ANSI_C_ESCAPES) {
+      text += ANSI_C_ESCAPES[n];
       i += 2;
     } else if ((m = /^x([0-9a-fA-F]{1,2})/.exec(s.slice(i + 1)))) {
       text += String.fromCharCode(parseInt(m[1]!, 16));
