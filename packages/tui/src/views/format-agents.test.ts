@@ -62,6 +62,21 @@ describe('status line with agents', () => {
     expect(formatStatus(handed, 0)).toContain('{magenta-fg}floor {bold}pair{/bold}{/magenta-fg}');
     expect(plain(formatStatus(handed, 0, { width: 60 }))).toContain('floor pair');
     expect(plain(formatStatus({ ...base, floor: null }, 0))).not.toContain('floor');
+    // The usual `floor commander` is the first to go when the line is too long, before tokens and who else is attached.
+    const crowded: ViewState = {
+      ...base,
+      turn: { phase: 'idle' },
+      presence: [
+        { id: '1', name: 'ana', role: 'driver' },
+        { id: '2', name: 'bo', role: 'viewer' },
+      ],
+      lastUsage: { inputTokens: 11_924, outputTokens: 19 },
+    };
+    const full = plain(formatStatus(crowded, 0));
+    const tight = plain(formatStatus(crowded, 0, { width: full.length }));
+    expect(tight).not.toContain('floor commander');
+    expect(tight).toContain('in 11.9k out 19');
+    expect(tight).toContain('with bo (watching)');
   });
 
   it('offers Ctrl-O once anonymous workers exist, and the names while an @name is typed', () => {

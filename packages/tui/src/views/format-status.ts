@@ -36,7 +36,8 @@ export function formatStatus(state: ViewState, spinnerFrame: number, options: St
   parts.push({ text: turnPart(state, spinnerFrame), priority: 9, short: turnPart(state, spinnerFrame, true) });
   const workers = workersPart(state, tokens);
   if (workers) parts.push({ text: workers.text, short: workers.short, priority: 6 });
-  if (state.floor) parts.push({ text: floorPart(state.floor), priority: state.floor === COMMANDER ? 2 : 8 });
+  // `floor commander` is the usual case: it goes first on a narrow line (after the sandbox name); another holder stays long.
+  if (state.floor) parts.push({ text: floorPart(state.floor), priority: state.floor === COMMANDER ? 0.5 : 8 });
   const jobs = state.jobs.filter((job) => job.status === 'running').length;
   if (jobs > 0) parts.push({ text: color('cyan', `${jobs} job${jobs === 1 ? '' : 's'} (F3)`), priority: 3 });
   if (state.context) parts.push({ text: contextPart(state.context.percent), priority: 3 });
