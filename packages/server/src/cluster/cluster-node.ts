@@ -54,6 +54,7 @@ export class ClusterNode {
   private host: ClusterHost | undefined;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  private watching: Promise<void> | undefined;
   private healthy = true;
   private stopped = false;
   private lastRemote: ClusterSession[] = [];
@@ -185,10 +186,11 @@ export class ClusterNode {
   async leave(): Promise<void> {
     if (this.stopped) return;
     clearInterval(this.timer);
+    this.rpc.close(); // nothing waits on another node past this point
     await this.ticking;
+    await this.watching;
     await this.publishPending();
     this.stopped = true;
-    this.rpc.close();
     try {
       await this.leases.releaseAll();
       await this.presence.release();
@@ -221,10 +223,15 @@ export class ClusterNode {
     try {
       await this.presence.renew();
       await Promise.all(host.sessions.all().map((session) => this.adopt(session.id)));
-      for (const socketId of this.remoteClients.dropDead(await this.presence.alive(this.remoteClients.nodeIds()))) {
-        this.detachEverywhere(socketId);
-      }
-      await watchRemoteSessions({ io: host.io, index: this.index, rpc: this.rpc, attachments: this.attachments, logger: this.logger });
+      const alive = await this.presence.alive([...new Set([...this.remoteClients.nodeIds(), ...this.rpc.waitingOn()])]);
+      for (const socketId of this.remoteClients.dropDead(alive)) this.detachEverywhere(socketId);
+      for (const nodeId of this.rpc.waitingOn()) if (!alive.has(nodeId)) this.rpc.failPendingTo(nodeId);
+      // Apart from the renewal: attaching clients again waits on other nodes, the leases must not.
+      this.watching ??= watchRemoteSessions({ io: host.io, index: this.index, rpc: this.rpc, attachments: this.attachments, logger: this.logger })
+        .catch((err: unknown) => this.warnOnce(err))
+        .finally(() => {
+          this.watching = undefined;
+        });
       if (!this.healthy) this.logger.info('cluster state in Redis renewed again');
       this.healthy = true;
     } catch (err) {

@@ -38,7 +38,7 @@ interface Reply {
  */
 export class NodeRpc {
   private readonly handlers = new Map<string, Handler>();
-  private readonly pending = new Map<string, { resolve(value: unknown): void; reject(err: Error): void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<string, { to: string; resolve(value: unknown): void; reject(err: Error): void; timer: NodeJS.Timeout }>();
 
   constructor(
     private readonly pub: Redis,
@@ -68,7 +68,7 @@ export class NodeRpc {
         this.pending.delete(id);
         reject(new RpcError('timeout', `node ${nodeId} did not answer ${method} within ${Math.round(this.timeoutMs / 1000)} s`));
       }, this.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { to: nodeId, resolve, reject, timer });
     });
     const request: Request = { kind: 'request', id, from: this.nodeId, method, params };
     let receivers: number;
@@ -80,6 +80,18 @@ export class NodeRpc {
     }
     if (receivers === 0) this.settle(id, undefined, new RpcError('unreachable', `node ${nodeId} is not connected to the cluster`));
     return answered;
+  }
+
+  /** The nodes that requests are waiting on. */
+  waitingOn(): string[] {
+    return [...new Set([...this.pending.values()].map((p) => p.to))];
+  }
+
+  /** Fails the requests waiting on `nodeId` at once (it is gone: no reply will come). */
+  failPendingTo(nodeId: string): void {
+    for (const [id, waiting] of [...this.pending]) {
+      if (waiting.to === nodeId) this.settle(id, undefined, new RpcError('unreachable', `node ${nodeId} went away before answering`));
+    }
   }
 
   /** Fails every request still waiting (the node is stopping). */

@@ -138,15 +138,16 @@ describe.skipIf(!redis)('cluster faults', () => {
 
   it("a node killed with clients attached to another node's session: the owner drops them from presence within the lease", async () => {
     const leaseMs = 1500;
-    const a = await startNode(redis!, 'node-a', { keyPrefix: 'tandem', leaseMs, env: bed.env() });
+    // Other ids than the first test's: the keys of its killed processes may still be expiring.
+    const a = await startNode(redis!, 'node-c', { keyPrefix: 'tandem', leaseMs, env: bed.env() });
     nodes.push(a);
     const nodeB = await serveProcess([
       '--data-dir',
-      await tempDir('tandem-node-b-'),
+      await tempDir('tandem-node-d-'),
       '--redis',
       redis!.url,
       '--node-id',
-      'node-b',
+      'node-d',
       '--lease-seconds',
       String(leaseMs / 1000),
     ]);
