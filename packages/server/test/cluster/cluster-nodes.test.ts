@@ -86,6 +86,31 @@ describe.skipIf(!redis)('two nodes on one Redis', () => {
     expect(listed.sessions.find((s) => s.id === session.id)?.status).toBe('idle');
   });
 
+  it('a driver on B types into a command running on A, then cancels the next turn', async () => {
+    const { a, b } = await twoNodes();
+    const alice = await a.connect('alice');
+    const bob = await b.connect('bob');
+    const { session } = await alice.ok('session:create', { title: 'typed from b' });
+    const driver = await AttachedView.attach(bob, session.id, 'driver');
+    bob.approveAll(session.id);
+    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'read -p "name? " who; echo "hello $who"' } }] }, { text: 'Greeted.' });
+    await bob.ok('session:send', { sessionId: session.id, text: 'greet' });
+    const prompt = await driver.waitFor((e) => e.type === 'command_output' && e.data.includes('name?'));
+    const callId = prompt.type === 'command_output' ? prompt.callId : '';
+    await bob.ok('command:input', { sessionId: session.id, callId, data: 'tandem\r' });
+    const result = await driver.waitFor((e) => e.type === 'tool_result');
+    expect(result.type === 'tool_result' && result.output).toContain('hello tandem');
+    await driver.waitFor((e) => e.type === 'turn_done');
+
+    // One reply only: the cancelled turn never asks the model again (the fake's queue is shared by this file's tests).
+    bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo waiting; sleep 30' } }] });
+    await bob.ok('session:send', { sessionId: session.id, text: 'wait' });
+    await driver.waitFor((e) => e.type === 'command_output' && e.data.includes('waiting'));
+    await bob.ok('session:cancel', { sessionId: session.id });
+    await driver.waitFor((e) => e.type === 'turn_cancelled');
+    expect(a.app.sessions.require(session.id).status).toBe('idle');
+  });
+
   it('presence on the owner follows clients of other nodes: attach, detach, disconnect', async () => {
     const { a, b } = await twoNodes();
     const alice = await a.connect('alice');
