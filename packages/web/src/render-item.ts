@@ -71,6 +71,6 @@ function renderSummary(item: RunSummaryItem): HTMLLIElement {
   const calls = item.calls.length;
   const tokens = item.usage ? ` · ${item.usage.inputTokens} in / ${item.usage.outputTokens} out tokens` : '';
   const iterations = item.iterations > 0 ? ` · ${item.iterations} iteration${item.iterations === 1 ? '' : 's'}` : '';
-  const line = `${item.outcome} · ${item.model}${iterations} · ${calls} tool call${calls === 1 ? '' : 's'}${tokens}`;
+  const line = `${item.agent ? `${item.agent}: ` : ''}${item.outcome} · ${item.model}${iterations} · ${calls} tool call${calls === 1 ? '' : 's'}${tokens}`;
   return el('li', { class: `item summary ${item.outcome}` }, line);
 }

@@ -260,6 +260,24 @@ describe('agents in the transcript', () => {
     expect(state.items.find((item) => item.kind === 'assistant' && item.taskId === 'task-1')).toMatchObject({ text: 'Half a thought', final: true });
   });
 
+  it("names the floor holder on its answers and in its run summary's title", () => {
+    const P = { agent: 'pair' } as const;
+    const state = fold(
+      stamp([
+        { type: 'floor_changed', by: 'commander', agent: 'pair' },
+        { type: 'user_message', text: 'how about a trie?', by: 'ana@box', mode: 'turn' },
+        { type: 'turn_started', turnId: 't2', model: 'm', ...P },
+        { type: 'text_delta', turnId: 't2', delta: 'A trie works.', ...P },
+        { type: 'tool_call', turnId: 't2', iteration: 1, callId: 'p1', tool: 'read_file', args: { path: 'trie.ts' }, danger: 'safe', ...P },
+        { type: 'turn_done', turnId: 't2', iterations: 1, ...P },
+      ]),
+    );
+    const lines = plain(formatTranscript(state.items));
+    expect(lines).toContain('[pair] A trie works.');
+    expect(lines).toContain('[pair] ⚙ read_file trie.ts');
+    expect(lines.find((line) => line.startsWith('┌─'))).toMatch(/^┌─ Agent run: pair ─+┐$/);
+  });
+
   it('keeps a session without agents as it was: no labels, no workers', () => {
     const state = fold(
       stamp([

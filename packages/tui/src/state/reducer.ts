@@ -7,7 +7,7 @@ import { permissionRequest, permissionResolved } from './permission-events.js';
 import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
 import { imageLine } from './image-line.js';
 import { prependItems } from './history.js';
-import { agentDone, agentStarted, finishAgents, floorChanged, isWorkerEvent, noteAgent, tagOf, workerRunEvent } from './agents.js';
+import { COMMANDER, agentDone, agentStarted, finishAgents, floorChanged, isWorkerEvent, noteAgent, tagOf, workerRunEvent } from './agents.js';
 import { appendDelta, closeAllSegments, closeSegment, finaliseText } from './segments.js';
 import type { ConnectionStatus, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
 
@@ -148,7 +148,7 @@ function applyEvent(state: ViewState, event: SessionEvent): ViewState {
         ...state,
         model: event.model,
         turn: { phase: 'thinking', turnId: event.turnId },
-        run: { turnId: event.turnId, model: event.model, calls: [] },
+        run: { turnId: event.turnId, model: event.model, calls: [], ...(event.agent && event.agent !== COMMANDER ? { agent: event.agent } : {}) },
       };
     case 'thinking':
       return isWorkerEvent(event) ? state : withPhase(state, 'thinking');
@@ -316,6 +316,7 @@ function turnDone(state: ViewState, event: EventOf<'turn_done'>): ViewState {
   const next = pushItem(closeAllSegments(state), {
     kind: 'run_summary',
     turnId: event.turnId,
+    ...(run.agent ? { agent: run.agent } : {}),
     model,
     iterations: event.iterations,
     outcome: event.outcome ?? 'answered',

@@ -101,6 +101,8 @@ export interface RunSummaryItem {
   usage?: Usage;
   /** The workers the turn started, in start order (absent when it started none). */
   agents?: RunAgent[];
+  /** The agent whose turn it was when not the commander: the box's title names it. */
+  agent?: string;
 }
 
 /** A worker started (agent_started) or finished (agent_done): one line each, in event order. */
@@ -169,6 +171,8 @@ export interface RunInProgress {
   model: string;
   calls: RunCall[];
   usage?: Usage;
+  /** The agent whose turn it is when not the commander (the floor holder, or one addressed with @NAME). */
+  agent?: string;
 }
 
 export interface ViewState {

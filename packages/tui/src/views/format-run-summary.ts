@@ -57,7 +57,7 @@ export function formatRunSummary(item: RunSummaryItem): string[] {
   const final = FINAL[item.outcome] ?? `Stopped: ${item.outcome}`;
   rows.push({ text: `${final}${usage}`, ...(item.outcome === 'answered' ? {} : { tint: 'yellow' }) });
 
-  const title = 'Agent run';
+  const title = item.agent ? `Agent run: ${item.agent}` : 'Agent run';
   const longest = Math.max(title.length + 3, ...rows.map((row) => row.text.length));
   const inner = Math.min(SUMMARY_MAX_WIDTH - 4, Math.max(MIN_INNER, longest));
   const top = dim(`┌─ ${title} ${'─'.repeat(Math.max(0, inner - title.length - 1))}┐`);
