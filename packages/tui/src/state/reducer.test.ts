@@ -376,6 +376,16 @@ describe('a tail that starts mid-turn (attach with tail: N)', () => {
     expect(older.lastSeq).toBe(tail.lastSeq);
     expect(older.turn).toEqual(tail.turn);
     expect(older.pendingPermissions).toEqual(tail.pendingPermissions);
+    // The result of c1b came in the tail; its call arrives with an older page that has it.
+    expect(tail.orphanResults?.map((orphan) => orphan.callId)).toEqual(['c1b']);
+    const withCall = reduce(tail, {
+      kind: 'history',
+      events: stamp([{ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'c1b', tool: 'grep', args: { pattern: 'x' }, danger: 'safe' }] as Body[]),
+    });
+    const call = withCall.items.find((item): item is ToolItem => item.kind === 'tool' && item.callId === 'c1b');
+    expect(call?.status).toBe('ok');
+    expect(call?.result?.lines).toEqual(['late']);
+    expect(withCall.orphanResults).toEqual([]);
     // At the item cap, nothing more is put above.
     const full: ViewState = { ...tail, items: Array.from({ length: MAX_ITEMS }, () => ({ kind: 'notice', level: 'info', text: 'x' }) as const) };
     expect(reduce(full, { kind: 'history', events: log.slice(0, 6) }).items).toBe(full.items);

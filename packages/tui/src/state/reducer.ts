@@ -6,7 +6,7 @@ import { jobExited, jobStarted, jobsListed } from './jobs.js';
 import { permissionRequest, permissionResolved } from './permission-events.js';
 import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
 import { imageLine } from './image-line.js';
-import { prependItems } from './history.js';
+import { prependItems, rememberOrphan } from './history.js';
 import { COMMANDER, agentDone, agentStarted, finishAgents, floorChanged, isWorkerEvent, noteAgent, tagOf, workerRunEvent } from './agents.js';
 import { appendDelta, closeAllSegments, closeSegment, finaliseText } from './segments.js';
 import type { ConnectionStatus, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
@@ -281,6 +281,7 @@ function toolResult(state: ViewState, event: EventOf<'tool_result'>): ViewState 
   const text = excerpt(event.output, event.tool === 'run_command' ? 'tail' : 'head');
   const result = event.images?.length ? { ...text, images: event.images.map(imageLine) } : text;
   let next = updateTool(state, event.callId, (item) => ({ ...item, status, durationMs: event.durationMs, result }));
+  if (next === state) next = rememberOrphan(state, { callId: event.callId, status, durationMs: event.durationMs, result });
   if (next.run) {
     const calls = next.run.calls.map((call) => (call.callId === event.callId ? { ...call, status, durationMs: event.durationMs } : call));
     next = { ...next, run: { ...next.run, calls } };

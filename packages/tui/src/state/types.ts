@@ -213,4 +213,17 @@ export interface ViewState {
   floor: string | null;
   /** This terminal shows anonymous workers' items (Ctrl-O); a local choice, not part of the session. */
   showHidden: boolean;
+  /**
+   * Results whose tool_call is older than the events this view holds (it was attached with a
+   * tail): given to the call's item when an older page brings it. Absent until there is one.
+   */
+  orphanResults?: readonly OrphanResult[];
+}
+
+/** A tool_result that found no item for its call (yet). */
+export interface OrphanResult {
+  callId: string;
+  status: ToolStatus;
+  durationMs: number;
+  result: ResultExcerpt;
 }
