@@ -107,6 +107,11 @@ describe('attaching to a long session with a tail, then paging up', () => {
     expect(attached.events.map((e) => e.seq)).toEqual(Array.from({ length: attached.events.length }, (_, i) => i + 1));
     expect(attached.events.at(-1)!.seq).toBeGreaterThanOrEqual(done.seq);
 
+    // afterSeq: 0 is a first attach too: the tail applies.
+    const zero = await viewer.ok('session:attach', { sessionId: session.id, role: 'viewer', afterSeq: 0, tail: 3 });
+    expect(zero.events.filter((e) => e.seq >= zero.firstSeq!)).toHaveLength(3);
+    expect(zero.hasMore).toBe(true);
+
     const old = await server.connect('old-client');
     const full = await old.ok('session:attach', { sessionId: session.id, role: 'viewer' });
     expect(full.hasMore).toBeUndefined();

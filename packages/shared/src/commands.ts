@@ -42,7 +42,7 @@ export const Commands = {
   ),
   /**
    * Replays the events after `afterSeq` (all of them by default), then live. With `tail: N` (and
-   * no `afterSeq`) only the last N events come, after the events still in effect before them
+   * no `afterSeq`, or 0) only the last N events come, after the events still in effect before them
    * (the open turn's start, unanswered permission requests, the last presence and context
    * usage): one screen, however long the log. `hasMore`: older events exist before `firstSeq`,
    * the oldest seq of the tail; fetch them with `session:history`.

@@ -25,7 +25,7 @@ export function sessionHandlers(sessions: SessionManager): HandlerMap {
         throw new CommandError('forbidden', 'attaching as driver needs the control token; this connection uses the view token, attach as viewer');
       }
       // A tail (one screen) for a first attach; a reconnect's afterSeq replays all it missed.
-      const page = tail !== undefined && afterSeq === undefined ? await tailPage(session.log, tail) : undefined;
+      const page = tail !== undefined && !afterSeq ? await tailPage(session.log, tail) : undefined;
       const replay = page ? page.events : await session.log.after(afterSeq ?? 0);
       // Synchronous from here to the ack: whatever was appended during the read is added now.
       const lastReplayed = replay.length > 0 ? replay[replay.length - 1]!.seq : (afterSeq ?? 0);
