@@ -10,7 +10,7 @@ import { SessionLeases } from '../../src/cluster/session-lease.js';
 import { SharedSessionIndex } from '../../src/cluster/shared-session-index.js';
 import { parseServeArgs } from '../../src/serve/run-serve.js';
 import type { TestServer } from '../server-harness.js';
-import { clusterPrefix, startNode } from './cluster-harness.js';
+import { clusterPrefix, startNode, until } from './cluster-harness.js';
 import { startRedis } from './redis-process.js';
 
 const redis = await startRedis();
@@ -131,6 +131,44 @@ describe.skipIf(!redis)('leases and fencing (real Redis)', () => {
     const restarted = new NodePresence(client(), keys, 'same', 'third-process', 300, silent);
     await restarted.claim();
     expect(await restarted.alive(['same', 'other'])).toEqual(new Set(['same']));
+  });
+
+  it("a node that lost a session's lease refuses to drive it until it holds the lease again", async () => {
+    const keyPrefix = clusterPrefix();
+    const a = await startNode(redis!, 'node-a', { keyPrefix, leaseMs: 900 });
+    nodes.push(a);
+    const alice = await a.connect('alice');
+    const { session } = await alice.ok('session:create', { title: 'fenced' });
+    await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
+    expect((await alice.request('session:cancel', { sessionId: session.id })).ok).toBe(true);
+    // Another holder took the lease (as if node-a had paused past it).
+    const keys = clusterKeys(keyPrefix);
+    const redisClient = client();
+    await redisClient.set(keys.lease(session.id), 'intruder|999', 'PX', 60_000);
+    const refused = await until(
+      () => alice.request('session:cancel', { sessionId: session.id }),
+      (reply) => !reply.ok,
+      'node-a notices it lost the lease',
+    );
+    expect(!refused.ok && refused.error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/lost its lease/) });
+    // The index entry stays the intruder's to write: node-a's renewals do not overwrite it.
+    await redisClient.hset(keys.index, session.id, JSON.stringify({ info: { ...info(session.id), title: 'written by the holder' }, nodeId: 'intruder' }));
+    await until(
+      () => alice.request('session:cancel', { sessionId: session.id }),
+      (reply) => !reply.ok,
+      'still refused after a renewal',
+    );
+    expect(JSON.parse((await redisClient.hget(keys.index, session.id))!).info.title).toBe('written by the holder');
+    // The holder lets it go: node-a takes it back at its next renewal, with a larger token.
+    await redisClient.del(keys.lease(session.id));
+    await until(
+      () => alice.request('session:cancel', { sessionId: session.id }),
+      (reply) => reply.ok,
+      'node-a holds the lease again',
+    );
+    const lease = await redisClient.get(keys.lease(session.id));
+    expect(lease).toMatch(/^node-a\|\d+$/);
+    expect(Number(lease!.split('|')[1])).toBeGreaterThan(1);
   });
 
   it('a node whose session was deleted removes it from every list', async () => {
