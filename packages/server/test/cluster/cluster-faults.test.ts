@@ -13,6 +13,8 @@ import { startRedis } from './redis-process.js';
  * redis-server itself stopped and started again under a running session.
  */
 const repoRoot = resolve(import.meta.dirname, '../../../..');
+/** Event-loop lag allowed on a loaded machine (CI shares its cores with the whole suite). */
+const SLACK_MS = 2500;
 const redis = await startRedis();
 afterAll(() => redis?.stop());
 const bed = fakeModelBed({ fakePer: 'test' });
@@ -101,8 +103,8 @@ describe.skipIf(!redis)('cluster faults', () => {
     );
     const offlineAfterMs = Date.now() - killedAt;
     // Within the lease (the key expires) plus one check (a third of it), with room for a loaded machine.
-    expect(toldAfterMs).toBeLessThan(leaseMs + leaseMs / 3 + 1000);
-    expect(offlineAfterMs).toBeLessThan(leaseMs + leaseMs / 3 + 1000);
+    expect(toldAfterMs).toBeLessThan(leaseMs + leaseMs / 3 + SLACK_MS);
+    expect(offlineAfterMs).toBeLessThan(leaseMs + leaseMs / 3 + SLACK_MS);
     // The last known state stays: its title, and a seq inside the second turn (published at most 50 ms behind).
     const offline = listed.sessions.find((s) => s.id === session.id)!;
     expect(offline.title).toBe('on a');
@@ -134,7 +136,7 @@ describe.skipIf(!redis)('cluster faults', () => {
     expect(done.type).toBe('turn_done');
     vera.close();
     bob.close();
-  }, 60_000);
+  }, 120_000);
 
   it("a node killed with clients attached to another node's session: the owner drops them from presence within the lease", async () => {
     const leaseMs = 1500;
@@ -161,7 +163,7 @@ describe.skipIf(!redis)('cluster faults', () => {
     const killedAt = Date.now();
     nodeB.child.kill('SIGKILL');
     await driver.waitFor((e) => e.seq > mark && e.type === 'presence' && !e.clients.some((c) => c.name === 'vera'), leaseMs * 4);
-    expect(Date.now() - killedAt).toBeLessThan(leaseMs + leaseMs / 3 + 1000);
+    expect(Date.now() - killedAt).toBeLessThan(leaseMs + leaseMs / 3 + SLACK_MS);
     expect(
       a.app.sessions
         .require(session.id)
@@ -169,7 +171,7 @@ describe.skipIf(!redis)('cluster faults', () => {
         .map((c) => c.name),
     ).toEqual(['alice']);
     vera.close();
-  }, 60_000);
+  }, 120_000);
 
   it('Redis restarted mid-turn: nodes reconnect, events keep flowing, no event lost or repeated', async () => {
     const keyPrefix = clusterPrefix();
@@ -218,5 +220,5 @@ describe.skipIf(!redis)('cluster faults', () => {
     const log = await a.app.sessions.require(session.id).log.after(0);
     const seqs = log.map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
-  }, 60_000);
+  }, 120_000);
 });
