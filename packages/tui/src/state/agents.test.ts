@@ -195,6 +195,15 @@ describe('agents in the transcript', () => {
     expect(shown).toContain('│ [worker-1] No TODO left.');
   });
 
+  it("hides an anonymous worker's items whose agent_started is not in the view (older than the attach's tail)", () => {
+    const state = fold(stamp(TURN.filter((body) => body.type !== 'agent_started')));
+    expect(state.items.filter((item) => 'hidden' in item && item.hidden).map(describeItem)).toEqual([
+      'tool worker-1: grep_files',
+      'text worker-1/task-3: No TODO left.',
+      'done worker-1',
+    ]);
+  });
+
   it('folds the same events into the same transcript for a driver and a viewer', () => {
     const events = stamp(TURN);
     const driver = fold(events, start('driver'));

@@ -27,7 +27,7 @@ export function tagOf(state: ViewState, event: { agent?: string | undefined; tas
   if (event.agent) tag.agent = event.agent;
   if (event.taskId) {
     tag.taskId = event.taskId;
-    if (isHiddenTask(state, event.taskId)) tag.hidden = true;
+    if (isHiddenTask(state, event.taskId, event.agent)) tag.hidden = true;
   }
   return tag;
 }
@@ -37,9 +37,14 @@ export function isWorkerEvent(event: { taskId?: string | undefined }): boolean {
   return Boolean(event.taskId);
 }
 
-function isHiddenTask(state: ViewState, taskId: string): boolean {
+/**
+ * Whether a task's items are hidden: its agent_started said so, or, when that event is not in
+ * this view (older than an attach's tail), its name is an anonymous worker's (`worker-N` is
+ * reserved for them).
+ */
+function isHiddenTask(state: ViewState, taskId: string, agent: string | undefined): boolean {
   const run = findRun(state, taskId);
-  return run !== undefined && !run.visible;
+  return run ? !run.visible : agent !== undefined && ANONYMOUS.test(agent);
 }
 
 function findRun(state: ViewState, taskId: string): AgentRun | undefined {
@@ -170,7 +175,7 @@ export function agentDone(state: ViewState, event: EventOf<'agent_done'>): ViewS
   const usage = event.usage ?? known?.usage;
   let next = updateRun(state, event.taskId, (run) => ({ ...run, status, iterations, ...(usage ? { usage } : {}), tool: undefined }));
   next = markStarted(next, event.taskId, status);
-  const visible = known?.visible ?? true;
+  const visible = known?.visible ?? !ANONYMOUS.test(agent);
   const item: AgentItem = {
     kind: 'agent',
     phase: 'done',
