@@ -17,7 +17,8 @@ const ALLOWED: Record<string, string[]> = {
   // The web viewer's page: the TUI's reducer and client (browser-safe subpaths), never core or server.
   web: ['shared', 'tui'],
   cli: ['shared', 'server', 'tui'],
-  bench: ['shared', 'core', 'server', 'testkit'],
+  // The bench drives real servers and times the TUI's reducer over a long session (attach-long-session.ts).
+  bench: ['shared', 'core', 'server', 'tui', 'testkit'],
 };
 /** Test-only helpers any package may use in its tests. */
 const TEST_ONLY = new Set(['testkit']);
