@@ -109,9 +109,10 @@ export class Layout {
 
   render(state: ViewState, local: LocalView, open: OpenPanel = null): void {
     // Older history put above what is shown keeps the same lines on screen.
+    // (Only after a first render: blessed has no wrapped lines to measure before its first content.)
     const prepended = this.lastItems !== null && this.lastItems.length > 0 && state.items.indexOf(this.lastItems[0]!) > 0;
-    const rowsBefore = this.transcript.getScrollHeight();
-    const scrolledTo = this.transcript.getScroll();
+    const rowsBefore = prepended ? this.transcript.getScrollHeight() : 0;
+    const scrolledTo = prepended ? this.transcript.getScroll() : 0;
     if (state.items !== this.lastItems || state.showHidden !== this.lastShowHidden) {
       this.transcript.setContent(formatTranscript(state.items, { showHidden: state.showHidden }).join('\n'));
       this.lastItems = state.items;
