@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { type Application, type ClusterOptions, createApplication } from '@tandem/server';
-import { PROTOCOL_VERSION, SESSION_EVENT, type SessionEvent } from '@tandem/shared';
-import { request, waitForEvent } from './bench-server.js';
-import { DELTAS, streamingTurn } from './fan-out.js';
+import { PROTOCOL_VERSION } from '@tandem/shared';
+import { request } from './bench-server.js';
+import { DELTAS, streamingTurn, timeStream } from './fan-out.js';
 import { startBenchRedis } from './redis-server-process.js';
-import { fmt, median, percentile } from './stats.js';
+import { fmt, median } from './stats.js';
 import { printTable } from './table.js';
 
 const VIEWERS = 100;
@@ -55,21 +55,7 @@ async function run(nodeCount: number, redisUrl: string | undefined): Promise<{ p
       sockets.push(viewer);
       await request(viewer, 'session:attach', { sessionId: session.id, role: 'viewer' });
     }
-    const latencies: number[] = [];
-    let received = 0;
-    for (const socket of sockets) {
-      socket.on(SESSION_EVENT, (event: SessionEvent) => {
-        if (event.type !== 'text_delta') return;
-        received++;
-        latencies.push(performance.now() - Number(event.delta.slice(0, -1)));
-      });
-    }
-    const done = Promise.all(sockets.map((s) => waitForEvent(s, 'turn_done')));
-    const started = performance.now();
-    await request(driver, 'session:send', { sessionId: session.id, text: 'stream' });
-    await done;
-    const seconds = (performance.now() - started) / 1000;
-    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), eventsPerSec: received / seconds };
+    return await timeStream(driver, sockets, session.id);
   } finally {
     for (const socket of sockets) socket.disconnect();
     for (const node of nodes) {

@@ -27,10 +27,32 @@ export async function* streamingTurn(options: TurnOptions): AsyncGenerator<Engin
   yield { type: 'turn_done', turnId: options.turnId, iterations: 1, outcome: 'answered' };
 }
 
-interface FanOutResult {
+export interface FanOutResult {
   p50: number;
   p99: number;
   eventsPerSec: number;
+}
+
+/**
+ * Sends the streaming message from `driver` and times each text_delta on every attached socket
+ * (from the time it carries to its arrival) until every socket has seen turn_done.
+ */
+export async function timeStream(driver: Socket, sockets: readonly Socket[], sessionId: string): Promise<FanOutResult> {
+  const latencies: number[] = [];
+  let received = 0;
+  for (const socket of sockets) {
+    socket.on(SESSION_EVENT, (event: SessionEvent) => {
+      if (event.type !== 'text_delta') return;
+      received++;
+      latencies.push(performance.now() - Number(event.delta.slice(0, -1)));
+    });
+  }
+  const done = Promise.all(sockets.map((s) => waitForEvent(s, 'turn_done')));
+  const started = performance.now();
+  await request(driver, 'session:send', { sessionId, text: 'stream' });
+  await done;
+  const seconds = (performance.now() - started) / 1000;
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), eventsPerSec: received / seconds };
 }
 
 /** Collects text_delta latencies on every socket; resolves once each has seen turn_done. */
@@ -99,21 +121,7 @@ async function run(clients: number): Promise<FanOutResult> {
     for (let i = 1; i < clients; i++) sockets.push(await server.connect(`viewer-${i}`));
     await Promise.all(sockets.map((s, i) => request(s, 'session:attach', { sessionId: session.id, role: i === 0 ? 'driver' : 'viewer' })));
 
-    const latencies: number[] = [];
-    let received = 0;
-    for (const socket of sockets) {
-      socket.on(SESSION_EVENT, (event: SessionEvent) => {
-        if (event.type !== 'text_delta') return;
-        received++;
-        latencies.push(performance.now() - Number(event.delta.slice(0, -1)));
-      });
-    }
-    const done = Promise.all(sockets.map((s) => waitForEvent(s, 'turn_done')));
-    const started = performance.now();
-    await request(driver, 'session:send', { sessionId: session.id, text: 'stream' });
-    await done;
-    const seconds = (performance.now() - started) / 1000;
-    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), eventsPerSec: received / seconds };
+    return await timeStream(driver, sockets, session.id);
   } finally {
     await server.close();
   }
