@@ -141,7 +141,7 @@ describe('the TUI with a commander and workers', () => {
     });
     server.emit({ type: 'assistant_text', turnId: 't1', iteration: 2, text: 'One more check.', ...C });
     const after = await tmux.waitFor('driver', (s) => s.includes('[commander] One more check.'));
-    expect(after).toContain('│ ■ [reviewer] done · 2 iterations · 2.0k tokens: Looks fine.');
+    expect(after).toMatch(/│ \[reviewer\] Looks fine\.\n│ ■ \[reviewer\] done · 2 iterations · 2\.0k tokens\n/);
     expect(after).toContain('│ ✗ [tester] failed · 2 iterations: tester failed: model error');
     expect(after).not.toMatch(/\d workers?:/);
   }, 600_000);

@@ -91,7 +91,7 @@ const TURN: Body[] = [
   { type: 'agent_done', isError: false, result: 'Looks fine.', iterations: 2, usage: { inputTokens: 1900, outputTokens: 60 }, ...R },
   { type: 'tool_result', turnId: 't1', callId: 'x1', tool: 'run_command', isError: false, output: 'ok', durationMs: 900, ...T },
   { type: 'assistant_text', turnId: 't1', iteration: 2, text: 'Tests pass.', ...T },
-  { type: 'agent_done', isError: false, result: 'Tests pass.', iterations: 2, ...T },
+  { type: 'agent_done', isError: false, result: 'Tests pass: 12 of 12.', iterations: 2, ...T },
   { type: 'tool_result', turnId: 't1', callId: 'd1', tool: 'dispatch_to', isError: false, output: 'Looks fine.', durationMs: 1200, ...C },
   { type: 'tool_result', turnId: 't1', callId: 'd2', tool: 'dispatch_to', isError: false, output: 'Tests pass.', durationMs: 1300, ...C },
   { type: 'text_delta', turnId: 't1', delta: 'Both done; one more check.', ...C },
@@ -184,7 +184,9 @@ describe('agents in the transcript', () => {
     expect(collapsed).toContain('│ [reviewer] Reading the file.');
     expect(collapsed).toContain('│ [tester] ⚙ run_command npm test [dangerous]');
     expect(collapsed).toContain('▶ [reviewer] started (by commander): review main.ts · done');
-    expect(collapsed).toContain('│ ■ [reviewer] done · 2 iterations · 2.0k tokens: Looks fine.');
+    // A result that is the worker's last answer, already on screen, is not repeated on its done line.
+    expect(collapsed).toMatch(/│ ■ \[reviewer\] done · 2 iterations · 2\.0k tokens\n/);
+    expect(collapsed).toContain('│ ■ [tester] done · 2 iterations: Tests pass: 12 of 12.');
     expect(collapsed).toContain('[commander] Both done; one more check.');
 
     const expanded = reduce(state, { kind: 'show_hidden', show: true });

@@ -189,8 +189,16 @@ export function agentDone(state: ViewState, event: EventOf<'agent_done'>): ViewS
     iterations,
     ...(usage ? { usage } : {}),
     ...(visible ? {} : { hidden: true as const }),
+    ...(!event.isError && lastAnswer(next, event.taskId) === event.result.trim() ? { echoed: true as const } : {}),
   };
   return pushItem(next, item);
+}
+
+/** The text of the worker's newest answer segment, trimmed. */
+function lastAnswer(state: ViewState, taskId: string): string | undefined {
+  const index = findLast(state.items, (item) => item.kind === 'assistant' && item.taskId === taskId);
+  const item = state.items[index];
+  return item?.kind === 'assistant' ? item.text.trim() : undefined;
 }
 
 /** The worker's started line follows it: running, then how it ended. */

@@ -124,6 +124,8 @@ export interface AgentItem {
   isError?: boolean;
   iterations?: number;
   usage?: Usage;
+  /** The done line's result is the worker's last answer, already on screen above it: not repeated. */
+  echoed?: true;
 }
 
 export type TranscriptItem = UserItem | AssistantItem | ToolItem | NoticeItem | RunSummaryItem | AgentItem;

@@ -28,7 +28,8 @@ export function formatAgentItem(item: AgentItem, showHidden: boolean): string[] 
   const head = item.isError ? color('red', '✗') : color('green', '■');
   const verb = item.isError ? color('red', 'failed') : dim('done');
   const text = item.isError ? color('red', esc(oneLine(item.text))) : esc(oneLine(item.text));
-  return [`${workerGutter(item.agent)}${head} ${label} ${verb}${facts ? dim(` · ${facts}`) : ''}${dim(':')} ${text}`];
+  const result = item.echoed ? '' : `${dim(':')} ${text}`;
+  return [`${workerGutter(item.agent)}${head} ${label} ${verb}${facts ? dim(` · ${facts}`) : ''}${result}`];
 }
 
 function startedState(item: AgentItem): string {
