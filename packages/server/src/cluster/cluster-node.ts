@@ -95,8 +95,9 @@ export class ClusterNode {
     this.adapterClient = openRedis(options.redisUrl, 'adapter', logger, { waitForever: true });
     this.leases = new SessionLeases(this.state, this.keys, this.nodeId, options.leaseMs, logger);
     this.index = new SharedSessionIndex(this.state, this.keys);
-    this.presence = new NodePresence(this.state, this.keys, this.nodeId, randomUUID(), options.leaseMs, logger);
-    this.rpc = new NodeRpc(this.state, this.sub, this.keys, this.nodeId, options.requestTimeoutMs, logger);
+    const instance = randomUUID();
+    this.presence = new NodePresence(this.state, this.keys, this.nodeId, instance, options.leaseMs, logger);
+    this.rpc = new NodeRpc(this.state, this.sub, this.keys, this.nodeId, instance, options.requestTimeoutMs, logger);
     this.adapter = redisStreamsAdapter(this.adapterClient, this.keys);
   }
 

@@ -58,11 +58,11 @@ export class NodePresence {
     if (reply === -1) this.logger.error({ nodeId: this.nodeId }, 'another process runs under this node id; give each node its own --node-id');
   }
 
-  /** Which of `nodeIds` have a live process. */
-  async alive(nodeIds: string[]): Promise<Set<string>> {
-    if (nodeIds.length === 0) return new Set();
+  /** The process running under each of `nodeIds` (absent: none, the node is gone). */
+  async alive(nodeIds: string[]): Promise<Map<string, string>> {
+    if (nodeIds.length === 0) return new Map();
     const values = await this.redis.mget(...nodeIds.map((id) => this.keys.node(id)));
-    return new Set(nodeIds.filter((_, i) => values[i] !== null));
+    return new Map(nodeIds.flatMap((id, i) => (values[i] ? [[id, values[i]] as [string, string]] : [])));
   }
 
   async release(): Promise<void> {

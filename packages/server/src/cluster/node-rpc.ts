@@ -13,12 +13,19 @@ export class RpcError extends Error {
   }
 }
 
-type Handler = (params: unknown, from: string) => Promise<unknown>;
+/** Who sent a request: the node id and the process running under it now. */
+export interface RpcSender {
+  nodeId: string;
+  instance: string;
+}
+
+type Handler = (params: unknown, from: RpcSender) => Promise<unknown>;
 
 interface Request {
   kind: 'request';
   id: string;
   from: string;
+  instance: string;
   method: string;
   params: unknown;
 }
@@ -45,6 +52,7 @@ export class NodeRpc {
     private readonly sub: Redis,
     private readonly keys: ClusterKeys,
     private readonly nodeId: string,
+    private readonly instance: string,
     private readonly timeoutMs: number,
     private readonly logger: Logger,
   ) {}
@@ -70,7 +78,7 @@ export class NodeRpc {
       }, this.timeoutMs);
       this.pending.set(id, { to: nodeId, resolve, reject, timer });
     });
-    const request: Request = { kind: 'request', id, from: this.nodeId, method, params };
+    const request: Request = { kind: 'request', id, from: this.nodeId, instance: this.instance, method, params };
     let receivers: number;
     try {
       receivers = await this.pub.publish(this.keys.rpc(nodeId), JSON.stringify(request));
@@ -117,7 +125,7 @@ export class NodeRpc {
     let reply: Reply;
     try {
       if (!handler) throw new Error(`no handler for ${request.method} on node ${this.nodeId}`);
-      reply = { kind: 'reply', id: request.id, ok: true, result: await handler(request.params, request.from) };
+      reply = { kind: 'reply', id: request.id, ok: true, result: await handler(request.params, { nodeId: request.from, instance: request.instance }) };
     } catch (err) {
       this.logger.error({ err, method: request.method, from: request.from }, 'a request from another node failed');
       reply = { kind: 'reply', id: request.id, ok: false, error: errorText(err) };

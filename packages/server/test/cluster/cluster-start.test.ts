@@ -130,7 +130,7 @@ describe.skipIf(!redis)('leases and fencing (real Redis)', () => {
     // Once the first one stops renewing (crashed), its key expires and the id is free again.
     const restarted = new NodePresence(client(), keys, 'same', 'third-process', 300, silent);
     await restarted.claim();
-    expect(await restarted.alive(['same', 'other'])).toEqual(new Set(['same']));
+    expect(await restarted.alive(['same', 'other'])).toEqual(new Map([['same', 'third-process']]));
   });
 
   it("a node that lost a session's lease refuses to drive it until it holds the lease again", async () => {
