@@ -69,7 +69,7 @@ export function parseServeArgs(
     redisOptional?: boolean;
   }>();
   if (!opts.redis && (opts.nodeId || opts.leaseSeconds !== undefined || opts.redisOptional)) {
-    throw new InvalidArgumentError('--node-id, --lease-seconds and --redis-optional go with --redis URL');
+    command.error('error: --node-id, --lease-seconds and --redis-optional go with --redis URL (the cluster to join)');
   }
   return {
     host: opts.host,
