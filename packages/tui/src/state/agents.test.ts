@@ -289,6 +289,18 @@ describe('agents in the transcript', () => {
     expect(lines.find((line) => line.startsWith('┌─'))).toMatch(/^┌─ Agent run: pair ─+┐$/);
   });
 
+  it('completes the agents the session lists (SessionInfo.agents) before they have said anything', () => {
+    const listed = {
+      ...SESSION,
+      agents: [
+        { name: 'reviewer', description: 'Reviews.', interactive: false },
+        { name: 'pair', description: 'Pairs.', interactive: true },
+      ],
+    };
+    expect(mentionNames(start('driver', listed as SessionInfo))).toEqual(['commander', 'pair', 'reviewer']);
+    expect(mentionNames(start())).toEqual(['commander']);
+  });
+
   it('keeps a session without agents as it was: no labels, no workers', () => {
     const state = fold(
       stamp([

@@ -63,6 +63,19 @@ function updateRun(state: ViewState, taskId: string, update: (run: AgentRun) => 
   return { ...state, agents };
 }
 
+/**
+ * The agent names the session lists (`SessionInfo.agents`, where the server sends it) added to
+ * those seen so far, so `@` completes a defined agent before it has said anything.
+ */
+export function withListedAgents(names: string[], session: object): string[] {
+  const listed = (session as { agents?: unknown }).agents;
+  if (!Array.isArray(listed)) return names;
+  const added = listed
+    .map((entry) => (typeof entry === 'object' && entry !== null ? (entry as { name?: unknown }).name : undefined))
+    .filter((name): name is string => typeof name === 'string' && !ANONYMOUS.test(name) && !names.includes(name));
+  return added.length === 0 ? names : [...names, ...new Set(added)].sort();
+}
+
 function rememberName(state: ViewState, name: string | undefined): ViewState {
   if (!name || ANONYMOUS.test(name) || state.agentNames.includes(name)) return state;
   return { ...state, agentNames: [...state.agentNames, name].sort() };

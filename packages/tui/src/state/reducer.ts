@@ -7,7 +7,7 @@ import { permissionRequest, permissionResolved } from './permission-events.js';
 import { appendOutput, emptyOutput, stripAnsi } from './output-buffer.js';
 import { imageLine } from './image-line.js';
 import { prependItems, rememberOrphan } from './history.js';
-import { COMMANDER, agentDone, agentStarted, finishAgents, floorChanged, isWorkerEvent, noteAgent, tagOf, workerRunEvent } from './agents.js';
+import { COMMANDER, agentDone, agentStarted, finishAgents, floorChanged, isWorkerEvent, noteAgent, tagOf, withListedAgents, workerRunEvent } from './agents.js';
 import { appendDelta, closeAllSegments, closeSegment, finaliseText } from './segments.js';
 import type { ConnectionStatus, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
 
@@ -120,6 +120,7 @@ function attached(state: ViewState, session: SessionInfo, role: Role): ViewState
     },
     model: base.model ?? session.model,
     floor: session.floor ?? base.floor,
+    agentNames: withListedAgents(base.agentNames, session),
   };
 }
 
