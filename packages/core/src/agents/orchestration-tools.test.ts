@@ -5,7 +5,7 @@ import type { AgentDefinition } from './agent-file.js';
 import type { AgentRunner, AgentRunRequest, AgentRunResult } from './agent-runner.js';
 import { createLimiter } from './concurrency-limit.js';
 import { emptyLedger, type Ledger } from './ledger.js';
-import { createOrchestrationTools, endsTurn, type LedgerStore, type OrchestrationOptions } from './orchestration-tools.js';
+import { createOrchestrationTools, type LedgerStore, type OrchestrationOptions } from './orchestration-tools.js';
 
 const agent = (name: string, interactive = false): AgentDefinition => ({
   name,
@@ -219,17 +219,15 @@ describe('orchestration tools', () => {
   it('hand_off_to gives the floor to an interactive agent and ends the turn; a non-interactive or unknown one is an error and the floor stays', async () => {
     const { runner, byName } = setup();
     const ok = await call(byName('hand_off_to'), { agent: 'pair', message: 'the user wants to pair on the parser' });
-    expect(ok).toEqual({ output: 'pair has the floor now; it answers the user until it hands back.' });
+    expect(ok).toEqual({ output: 'pair has the floor now; it answers the user until it hands back.', endsTurn: true });
     expect(runner.handOffs).toEqual([{ agent: 'pair', message: 'the user wants to pair on the parser', by: 'commander' }]);
-    expect(endsTurn('hand_off_to', false)).toBe(true);
 
     const refused = await call(byName('hand_off_to'), { agent: 'reviewer' });
     expect(refused).toMatchObject({ isError: true, output: expect.stringContaining('reviewer is not interactive') });
     expect(refused.output).toContain('the floor stays with commander');
     expect(await call(byName('hand_off_to'), { agent: 'ghost' })).toMatchObject({ isError: true, output: expect.stringContaining('the floor stays') });
     expect(runner.handOffs).toHaveLength(1);
-    expect(endsTurn('hand_off_to', true)).toBe(false);
-    expect(endsTurn('dispatch_to', false)).toBe(false);
+    expect(refused.endsTurn).toBeUndefined();
   });
 
   it('stopping: a run aborted while waiting for a slot never starts, and the ledger marks it cancelled', async () => {

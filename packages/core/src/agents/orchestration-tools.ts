@@ -58,7 +58,7 @@ const HandOffArgs = z.object({
  * `hand_off_to` gives the floor to an interactive agent. They are `readOnly` so the loop runs
  * neighbouring calls of one reply in one concurrent batch, results in declared order; each
  * worker's own tool calls pass the session's gate as usual. The loop must end the commander's
- * turn after a `hand_off_to` that succeeded (`endsTurn`).
+ * turn after a `hand_off_to` that succeeded: its outcome says `endsTurn`.
  */
 export function createOrchestrationTools(options: OrchestrationOptions): AnyTool[] {
   const self = options.self ?? COMMANDER;
@@ -154,16 +154,11 @@ export function createOrchestrationTools(options: OrchestrationOptions): AnyTool
           output: `${definition.name} is not interactive (its definition lacks interactive: true), so it cannot take the floor; the floor stays with ${self}. Use dispatch_to for a task.`,
         };
       await options.runner.handOff({ agent: definition.name, ...(args.message ? { message: args.message } : {}), by: self });
-      return { output: `${definition.name} has the floor now; it answers the user until it hands back.` };
+      return { output: `${definition.name} has the floor now; it answers the user until it hands back.`, endsTurn: true };
     },
   });
 
   return [dispatchTo, runWorker, handOffTo];
-}
-
-/** Whether the loop ends the turn after this call: a `hand_off_to` that succeeded (no synthesis after it). */
-export function endsTurn(toolName: string, isError: boolean): boolean {
-  return toolName === HAND_OFF_TO && !isError;
 }
 
 function unknownAgent(name: string, agents: readonly AgentDefinition[]): string {

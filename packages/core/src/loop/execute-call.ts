@@ -36,6 +36,8 @@ export interface CallResult {
   cancelled?: boolean;
   /** Images the tool returned beside its text. */
   images?: ToolImage[];
+  /** The tool asked to end the turn after its result (an answer needs no more model calls). */
+  endsTurn?: boolean;
 }
 
 /** The danger shown with a tool_call event; unknown tools and bad arguments count as safe (they never run). */
@@ -89,7 +91,12 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
       .then((out) =>
         typeof out === 'string'
           ? { output: out, isError: false }
-          : { output: out.output, isError: out.isError ?? false, ...(out.images?.length ? { images: out.images } : {}) },
+          : {
+              output: out.output,
+              isError: out.isError ?? false,
+              ...(out.images?.length ? { images: out.images } : {}),
+              ...(out.endsTurn ? { endsTurn: true } : {}),
+            },
       )
       .catch((err: unknown) => ({
         output: err instanceof ToolError ? err.message : `Tool ${tool.name} failed: ${errorMessage(err)}`,
@@ -111,7 +118,11 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
       return done(`Tool ${tool.name} timed out after ${formatSeconds(limitMs)} and was stopped.`, true, 'timeout');
     }
     if (outcome === 'cancelled' || outcome === 'stopped') return done('Cancelled while running.', true, 'cancelled', { cancelled: true });
-    return done(outcome.output, outcome.isError, outcome.isError ? 'error' : 'ok', 'images' in outcome ? { images: outcome.images } : {});
+    const extra: Partial<CallResult> = {
+      ...('images' in outcome ? { images: outcome.images } : {}),
+      ...('endsTurn' in outcome && !outcome.isError ? { endsTurn: true } : {}),
+    };
+    return done(outcome.output, outcome.isError, outcome.isError ? 'error' : 'ok', extra);
   } catch (err) {
     // Only the gate can throw here (tool failures are caught above).
     if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });

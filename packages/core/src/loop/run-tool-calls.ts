@@ -52,6 +52,8 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
       record(p.call, { ...result, output }, ctx);
       if (result.stopTurn && !stop) {
         stop = { kind: 'error', outcome: result.stopTurn, code: result.stopTurn, message: result.output };
+      } else if (result.endsTurn && !stop) {
+        stop = { kind: 'answered' };
       }
     });
     done += batch.length;
