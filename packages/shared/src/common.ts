@@ -41,6 +41,8 @@ export const SessionInfoSchema = z.object({
   searchOnly: z.boolean().optional(),
   /** Who answers a message that names no one: `commander`, or the agent it handed the floor to. */
   floor: z.string().optional(),
+  /** The agents defined for this session's workspace, which `@NAME` can address (the commander is always there). */
+  agents: z.array(z.object({ name: z.string(), description: z.string(), interactive: z.boolean() })).optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
@@ -55,6 +57,8 @@ export const AuditRecordSchema = z.object({
   ts: z.string(),
   sessionId: z.string(),
   turnId: z.string().optional(),
+  /** The agent that made the call (`commander`, a defined agent, a worker); absent from older records. */
+  agent: z.string().optional(),
   callId: z.string(),
   tool: z.string(),
   danger: DangerSchema,
