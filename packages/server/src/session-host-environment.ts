@@ -67,6 +67,14 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
       gate: parts.gate?.(session) ?? parts.guards?.gateFactory(session),
       services,
       context: context.status === 'fulfilled' ? (context.value as TurnContext) : undefined,
+      agentContext: (agent, model) =>
+        parts.contexts.forAgent(session, agent, model).then(
+          (c) => c as TurnContext,
+          (err: unknown) => {
+            logger.warn({ err, sessionId: session.id, agent }, 'context accounting is off for this agent');
+            return undefined;
+          },
+        ),
       sandbox: parts.runner ? undefined : osSandbox.describe(),
       turnSteps,
     };

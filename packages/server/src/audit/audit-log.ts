@@ -13,6 +13,8 @@ export const AUDIT_FILE = 'agent-audit.jsonl';
 export interface AuditEntry {
   sessionId: string;
   turnId?: string;
+  /** The agent that made the call. */
+  agent?: string;
   callId: string;
   tool: string;
   danger: Danger;
@@ -127,6 +129,7 @@ export class AuditLog {
       decision: entry.decision,
     };
     if (entry.turnId !== undefined) record.turnId = entry.turnId;
+    if (entry.agent !== undefined) record.agent = entry.agent;
     if (entry.decidedBy !== undefined) record.decidedBy = entry.decidedBy;
     if (entry.outcome !== undefined) record.outcome = entry.outcome;
     this.ring.push(record);

@@ -6,6 +6,8 @@ type Outcome = NonNullable<AuditRecord['outcome']>;
 
 interface OpenCall {
   turnId?: string;
+  /** The agent that made the call. */
+  agent?: string;
   tool: string;
   args: unknown;
   danger: Danger;
@@ -73,6 +75,7 @@ export class SessionAuditRecorder {
     if (event.type === 'tool_call') {
       const call: OpenCall = { tool: String(event.tool), args: event.args, danger: isDanger(event.danger) ? event.danger : 'dangerous' };
       if (typeof event.turnId === 'string') call.turnId = event.turnId;
+      if (typeof event.agent === 'string') call.agent = event.agent;
       const startedAt = timeOf(event);
       if (startedAt !== undefined) call.startedAt = startedAt;
       this.open.set(callId, call);
@@ -113,6 +116,7 @@ export class SessionAuditRecorder {
     this.log.record({
       sessionId: this.sessionId,
       ...(turnId !== undefined ? { turnId } : {}),
+      ...(call?.agent !== undefined ? { agent: call.agent } : {}),
       callId,
       tool: call?.tool ?? end.tool,
       danger: call?.danger ?? 'dangerous',

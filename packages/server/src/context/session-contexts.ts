@@ -49,9 +49,27 @@ export class SessionContexts {
     return context;
   }
 
-  private async create(session: ContextSession): Promise<SessionContext> {
+  /**
+   * Another agent's own context in this session (SPEC G5: each agent has its own accounting and
+   * compaction): kept per agent name for agents that hold the floor, new for each worker run
+   * (`agent` undefined). Dropped with the session.
+   */
+  forAgent(session: ContextSession, agent: string | undefined, modelSpec: string): Promise<SessionContext> {
+    if (agent === undefined) return this.create(session, modelSpec);
+    const key = `${session.id}\u0000${agent}`;
+    let context = this.contexts.get(key);
+    if (!context) {
+      context = this.create(session, modelSpec);
+      this.contexts.set(key, context);
+      context.catch(() => this.contexts.delete(key));
+      session.onClose(async () => void this.contexts.delete(key));
+    }
+    return context;
+  }
+
+  private async create(session: ContextSession, modelSpec = session.meta.model): Promise<SessionContext> {
     const { env, config, clock, governor, estimateTokens } = this.options;
-    const model = await resolveModelInfo(session.meta.model, env, config);
+    const model = await resolveModelInfo(modelSpec, env, config);
     const compactionClient = resolveMemoryClient({ env, config, clock, governor, estimateTokens, onEvent: (event) => void session.emit(event) });
     return new SessionContext({ model, compactionClient, calibration: this.calibration, clock });
   }

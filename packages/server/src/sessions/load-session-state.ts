@@ -1,4 +1,5 @@
 import type { SessionEvent } from '@tandem/shared';
+import { AgentSlices } from '../agents/agent-slices.js';
 import type { SessionEngine } from './engine.js';
 import type { LoadedState } from './session.js';
 import type { SessionLog } from './session-log.js';
@@ -17,7 +18,7 @@ export interface LoadResult extends LoadedState {
 
 /** Reads a session's log once: last seq, granted paths, the conversation, an unfinished turn. */
 export async function loadSessionState(log: SessionLog, engine: SessionEngine): Promise<LoadResult> {
-  const conversation = engine.createConversation();
+  const conversation = new AgentSlices(() => engine.createConversation());
   const granted: string[] = [];
   let openTurnId: string | undefined;
   let info: LoadResult['info'];

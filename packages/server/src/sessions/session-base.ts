@@ -2,9 +2,11 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { EventBody, SessionEvent } from '@tandem/shared';
 import type { Clock, EngineEvent } from '@tandem/core';
+import type { AgentSlices } from '../agents/agent-slices.js';
+import { CallAttribution } from '../agents/call-attribution.js';
 import { ForbiddenError } from '../errors/domain-errors.js';
 import { CallTracker } from './call-tracker.js';
-import type { ConversationFold, GrantablePaths } from './engine.js';
+import type { GrantablePaths } from './engine.js';
 import { EventPipeline } from './event-pipeline.js';
 import type { SessionHost } from './session-environment.js';
 import type { SessionMeta } from './session-index.js';
@@ -14,8 +16,8 @@ export interface SessionBaseParts {
   meta: SessionMeta;
   dir: string;
   log: SessionLog;
-  /** Already fed with every event of the log. */
-  conversation: ConversationFold;
+  /** Already fed with every event of the log: each agent's conversation and the floor. */
+  conversation: AgentSlices;
   paths: GrantablePaths;
   /** Directories granted before (from the log). */
   granted: string[];
@@ -34,9 +36,10 @@ export class SessionBase implements SessionHost {
   readonly dir: string;
   readonly log: SessionLog;
   readonly pipeline: EventPipeline;
-  readonly conversation: ConversationFold;
+  readonly conversation: AgentSlices;
   readonly calls = new CallTracker();
   readonly paths: GrantablePaths;
+  private readonly attribution = new CallAttribution();
   private readonly grantedDirs: string[];
   private readonly closers: Array<() => Promise<void>> = [];
 
@@ -60,8 +63,9 @@ export class SessionBase implements SessionHost {
     return join(this.dir, 'commands');
   }
 
+  /** Every event of the session comes through here; those about a call get the call's agent. */
   emit(body: EventBody | EngineEvent): SessionEvent {
-    return this.pipeline.emit(body);
+    return this.pipeline.emit(this.attribution.tag(body));
   }
 
   writableRoots(): string[] {

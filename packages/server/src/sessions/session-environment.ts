@@ -39,6 +39,8 @@ export interface HostEnvironment {
   gate?: ToolGate | undefined;
   services: ToolServices;
   context?: TurnContext | undefined;
+  /** Another agent's own context accounting: per agent name, or new for a worker run (`agent` undefined). */
+  agentContext?: ((agent: string | undefined, model: string) => Promise<TurnContext | undefined>) | undefined;
   /** The OS sandbox around the session's commands, as SessionInfo.sandbox shows it. */
   sandbox?: string | undefined;
   /** Applied in order to every turn's options. */

@@ -3,7 +3,8 @@ import { rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { SessionEvent, SessionInfo } from '@tandem/shared';
-import type { AnyTool, Clock, EngineEvent, TurnLimits } from '@tandem/core';
+import { AgentRegistry, type AnyTool, agentRoots, type Clock, type EngineEvent, type TurnLimits } from '@tandem/core';
+import { AgentSlices } from '../agents/agent-slices.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors/domain-errors.js';
 import { expireDanglingRequests } from '../permissions/index.js';
 import type { ModelFactory, SessionEngine } from './engine.js';
@@ -34,6 +35,8 @@ export interface SessionManagerDeps {
   clock: Clock;
   logger: Logger;
   limits?: Partial<TurnLimits> | undefined;
+  /** How many dispatched agents and workers of one session run at once (default 4). */
+  agentConcurrency?: number | undefined;
   hooks: SessionHooks;
   broadcast(sessionId: string, event: SessionEvent): void;
   /** After a session is deleted (the application lets its room go). */
@@ -162,7 +165,14 @@ export class SessionManager {
     const dir = join(deps.dataDir, 'sessions', meta.id);
     const log = new SessionLog(join(dir, 'events.jsonl'), (message) => deps.logger.warn({ sessionId: meta.id }, message));
     const loaded = fresh
-      ? { lastSeq: 0, granted: [], conversation: deps.engine.createConversation(), openTurnId: undefined, permissionEvents: [], stalePresence: false }
+      ? {
+          lastSeq: 0,
+          granted: [],
+          conversation: new AgentSlices(() => deps.engine.createConversation()),
+          openTurnId: undefined,
+          permissionEvents: [],
+          stalePresence: false,
+        }
       : await loadSessionState(log, deps.engine);
     const logger = deps.logger.child({ sessionId: meta.id });
     const base = new SessionBase({
@@ -189,6 +199,7 @@ export class SessionManager {
       engine: deps.engine,
       modelFactory: deps.modelFactory,
       tools: deps.toolsFactory(),
+      agents: { registry: new AgentRegistry(agentRoots({ workspace: meta.cwd, dataDir: deps.dataDir })), concurrency: deps.agentConcurrency },
       clock: deps.clock,
       limits: deps.limits,
       logger,

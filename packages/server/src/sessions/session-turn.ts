@@ -6,6 +6,8 @@ import { SHUTDOWN_REASON, TURN_END_TYPES } from './turn-end-types.js';
 /** What a turn asks of its session to build the engine's options. */
 export interface TurnRequest {
   turnId: string;
+  /** The agent the turn is for (`commander`, or the agent holding the floor or addressed). */
+  agent: string;
   text: string;
   by: string;
   signal: AbortSignal;
@@ -29,6 +31,10 @@ export interface TurnHost {
 export class SessionTurn {
   readonly turnId = randomUUID();
   readonly done: Promise<void>;
+  /** The turn's last assistant text (its answer once it ended answered). */
+  answer = '';
+  /** Whether it ended with a final answer. */
+  answered = false;
   private readonly abort = new AbortController();
   private steering: SteeringMessage[] = [];
   private stopping: 'cancel' | 'shutdown' | undefined;
@@ -39,6 +45,7 @@ export class SessionTurn {
     private readonly host: TurnHost,
     text: string,
     by: string,
+    readonly agent: string,
   ) {
     this.done = this.pump(text, by);
   }
@@ -78,6 +85,7 @@ export class SessionTurn {
     try {
       const options = await this.host.turnOptions({
         turnId: this.turnId,
+        agent: this.agent,
         text,
         by,
         signal: this.abort.signal,
@@ -106,6 +114,8 @@ export class SessionTurn {
 
   private record(event: EngineEvent): void {
     if (event.type === 'turn_started') this.started = true;
+    else if (event.type === 'assistant_text') this.answer = event.text;
+    else if (event.type === 'turn_done') this.answered = event.outcome === undefined || event.outcome === 'answered';
     if (this.stopping === 'shutdown' && event.type === 'turn_cancelled') {
       this.finish();
       return;

@@ -1,15 +1,30 @@
 import type { Logger } from 'pino';
 import type { EventBody, Role, SessionEvent, SessionInfo, SessionStatus } from '@tandem/shared';
-import type { Clock, EngineEvent, Message, ModelClient, ToolServices, TurnEnvironment, TurnOptions } from '@tandem/core';
+import { join } from 'node:path';
+import {
+  type AgentRegistry,
+  type Clock,
+  COMMANDER,
+  type EngineEvent,
+  type Message,
+  type ModelClient,
+  type SteeringMessage,
+  type ToolServices,
+  type TurnEnvironment,
+  type TurnOptions,
+} from '@tandem/core';
+import type { AgentSlices } from '../agents/agent-slices.js';
+import { type AgentProfile, shapeAgentTurn } from '../agents/agent-turn.js';
+import { LedgerFile } from '../agents/ledger-file.js';
+import { SessionAgents } from '../agents/session-agents.js';
 import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
-import type { ConversationFold, ModelFactory, SessionEngine } from './engine.js';
+import type { ModelFactory, SessionEngine } from './engine.js';
 import { PartialText } from './partial-text.js';
 import { Presence } from './presence.js';
 import type { SessionBase } from './session-base.js';
 import type { HostEnvironment, SessionRunner } from './session-environment.js';
 import type { SessionMeta } from './session-index.js';
 import type { SessionLog } from './session-log.js';
-import type { TurnRequest } from './session-turn.js';
 import { TurnRunner } from './turn-runner.js';
 
 export type { SessionRunner } from './session-environment.js';
@@ -30,15 +45,30 @@ export interface SessionParts {
   tools: TurnEnvironment['tools'];
   clock: Clock;
   limits?: TurnEnvironment['limits'] | undefined;
+  /** The workspace's agent definitions, and how many dispatched agents run at once. */
+  agents: { registry: AgentRegistry; concurrency?: number | undefined };
   logger: Logger;
+}
+
+/** What one turn is built from (a worker's has no steering and an empty conversation). */
+interface TurnSpec {
+  turnId: string;
+  text: string;
+  by: string;
+  signal: AbortSignal;
+  takeSteering?: () => SteeringMessage[];
+  conversation: Message[];
+  profile: AgentProfile;
+  /** A dispatched run (its own slice, ended with the run), not a turn of an agent talking with the user. */
+  worker?: boolean;
 }
 
 /** What the session learned from its log at load time. */
 export interface LoadedState {
   lastSeq: number;
   granted: string[];
-  /** Already fed with every event of the log. */
-  conversation: ConversationFold;
+  /** Already fed with every event of the log: each agent's conversation and the floor. */
+  conversation: AgentSlices;
 }
 
 /**
@@ -50,6 +80,8 @@ export class Session {
   readonly presence = new Presence();
   /** The engine environment every turn of this session starts from. */
   readonly environment: TurnEnvironment & { runner: SessionRunner };
+  /** The commander, the defined agents and their workers; the floor. */
+  readonly agents: SessionAgents;
   private readonly partial = new PartialText();
   private readonly turns: TurnRunner;
   private model: ModelClient | undefined;
@@ -73,10 +105,25 @@ export class Session {
       ...(parts.limits ? { limits: parts.limits } : {}),
       ...(host.context ? { context: host.context } : {}),
     };
+    const ledger = new LedgerFile(join(base.dir, 'ledger.json'), parts.logger);
+    base.onClose(() => ledger.flushed());
+    this.agents = new SessionAgents({
+      registry: parts.agents.registry,
+      slices: base.conversation,
+      ledger,
+      clock: parts.clock,
+      emit: (body) => this.emit(withSandbox(body, host.sandbox)),
+      turnOptions: (spec) => this.turnOptions(spec),
+      runTurn: (options) => parts.engine.runTurn(options),
+      modelFactory: (spec, onEvent) => parts.modelFactory(spec, { clock: parts.clock, onEvent }),
+      currentTurnId: () => this.turns.current?.turnId,
+      concurrency: parts.agents.concurrency,
+    });
     this.turns = new TurnRunner({
       emit: (body) => this.emit(withSandbox(body, host.sandbox)),
-      conversation: () => base.conversation.messages,
-      turnOptions: (request, conversation) => this.turnOptions(request, conversation),
+      conversation: (agent) => (agent === COMMANDER ? base.conversation.messages : this.agents.conversationOf(agent)),
+      turnOptions: (request, conversation) => this.turnOptions({ ...request, conversation, profile: this.agents.profileOf(request.agent) }),
+      afterTurn: (ended) => this.agents.afterTurn(ended),
       runTurn: (options) => parts.engine.runTurn(options),
       clock: parts.clock,
       logger: parts.logger,
@@ -139,6 +186,8 @@ export class Session {
       clients: this.presence.list().length,
       ...(this.sandbox ? { sandbox: this.sandbox } : {}),
       ...(searchOnly ? { searchOnly: true } : {}),
+      floor: this.agents.floor,
+      agents: this.agents.definitions().map(({ name, description, interactive }) => ({ name, description, interactive })),
     };
   }
 
@@ -193,14 +242,23 @@ export class Session {
     }
   }
 
-  /** A driver's message: starts a turn when idle, otherwise steers the running one. */
+  /**
+   * A driver's message: steers the running turn, or starts a turn for the agent it is for (the
+   * floor holder, or `@NAME`; `@commander` alone only takes the floor back).
+   */
   send(text: string, by: string): 'turn' | 'steer' {
     if (this.closed) throw new ConflictError(`session ${this.id} is shutting down`);
     if (this.busy) throw new ConflictError(`the session is busy (${this.busy}); send your message again when that finishes`);
-    return this.turns.send(text, by);
+    const running = this.turns.current;
+    if (running) return this.turns.send(text, by, running.agent);
+    const route = this.agents.route(text, by);
+    if ('floorOnly' in route) return 'turn';
+    return this.turns.send(route.text, route.by, route.agent);
   }
 
+  /** The one stop path: the running turn, every agent and worker it started, their commands. */
   cancel(): boolean {
+    this.agents.cancelled();
     return this.turns.cancel();
   }
 
@@ -255,19 +313,32 @@ export class Session {
     await this.parts.base.pipeline.close();
   }
 
-  private async turnOptions(request: TurnRequest, conversation: Message[]): Promise<TurnOptions> {
+  private async turnOptions(spec: TurnSpec): Promise<TurnOptions> {
     const system = await this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: this.environment.tools, now: new Date(this.parts.clock.now()) });
     let options: TurnOptions = {
       environment: this.environment,
-      turnId: request.turnId,
+      turnId: spec.turnId,
       // The loop works on a copy; the session's own conversation follows the events it emits.
-      conversation,
-      user: { text: request.text, name: request.by },
+      conversation: spec.conversation,
+      user: { text: spec.text, name: spec.by },
       prompt: { system },
       model: this.modelClient(),
-      control: { signal: request.signal, takeSteering: request.takeSteering },
+      control: { signal: spec.signal, ...(spec.takeSteering ? { takeSteering: spec.takeSteering } : {}) },
     };
     for (const step of this.parts.host.turnSteps) options = await step(options);
+    const { agents } = this;
+    options = shapeAgentTurn(options, spec.profile, {
+      agents: agents.definitions(),
+      orchestration: agents.orchestration,
+      modelFor: (model) => agents.modelFor(model),
+    });
+    const { agentContext } = this.parts.host;
+    if (spec.profile.kind !== 'commander' && agentContext) {
+      // A defined agent keeps its context across its turns; a worker's lives as long as its run.
+      const holder = spec.profile.kind === 'agent' && !spec.worker ? spec.profile.definition.name : undefined;
+      const context = await agentContext(holder, options.model.id);
+      if (context) options = { ...options, environment: { ...options.environment, context } };
+    }
     return this.meta.searchOnly ? searchOnlyTurn(options) : options;
   }
 

@@ -4,13 +4,22 @@ import type { Clock, EngineEvent, Message, SteeringMessage, TurnOptions } from '
 import { SessionTurn, type TurnRequest } from './session-turn.js';
 import { TURN_END_TYPES } from './turn-end-types.js';
 
+/** A turn to start: for `agent`, with `text` from `by`. */
+export interface NextTurn {
+  agent: string;
+  text: string;
+  by: string;
+}
+
 /** What the turn runner needs from its session. */
 export interface TurnRunnerHost {
-  emit(body: EngineEvent | { type: 'user_message'; text: string; by: string; mode: 'turn' }): void;
-  /** The model conversation as the log describes it now. */
-  conversation(): Message[];
+  emit(body: EngineEvent | { type: 'user_message'; text: string; by: string; mode: 'turn'; agent: string }): void;
+  /** An agent's conversation as the log describes it now. */
+  conversation(agent: string): Message[];
   /** The engine's options for one turn (may throw: an unknown model, a broken config). */
   turnOptions(request: TurnRequest, conversation: Message[]): Promise<TurnOptions>;
+  /** The turn that follows an ended one, if any (a hand-off, a hand-back). */
+  afterTurn?(ended: { agent: string; answer: string; answered: boolean }): NextTurn | undefined;
   runTurn(options: TurnOptions): AsyncIterable<EngineEvent>;
   clock: Clock;
   logger: Logger;
@@ -31,13 +40,18 @@ export class TurnRunner {
     return this.turn !== undefined;
   }
 
-  /** A message: starts a turn when idle, otherwise steers the running one. */
-  send(text: string, by: string): 'turn' | 'steer' {
+  /** The running turn's id and agent, if a turn runs. */
+  get current(): { turnId: string; agent: string } | undefined {
+    return this.turn ? { turnId: this.turn.turnId, agent: this.turn.agent } : undefined;
+  }
+
+  /** A message: starts a turn for `agent` when idle, otherwise steers the running one. */
+  send(text: string, by: string, agent: string): 'turn' | 'steer' {
     if (this.turn) {
       this.turn.steer({ text, by });
       return 'steer';
     }
-    this.start(text, by);
+    this.start({ text, by, agent });
     return 'turn';
   }
 
@@ -71,32 +85,38 @@ export class TurnRunner {
     }
   }
 
-  private start(text: string, by: string): void {
+  private start({ text, by, agent }: NextTurn): void {
     // The loop appends the user's message itself: it gets the conversation as it was before it.
-    const before = this.host.conversation();
-    this.host.emit({ type: 'user_message', text, by, mode: 'turn' });
+    const before = this.host.conversation(agent);
+    this.host.emit({ type: 'user_message', text, by, mode: 'turn', agent });
     const turn = new SessionTurn(
       {
-        emit: (event) => this.host.emit(event),
+        // Every event of the turn says whose turn it is (a worker's events carry their own agent).
+        emit: (event) => this.host.emit(event.agent ? event : { ...event, agent }),
         turnOptions: (request) => this.host.turnOptions(request, before),
         runTurn: (options) => this.host.runTurn(options),
         logger: this.host.logger,
       },
       text,
       by,
+      agent,
     );
     this.turn = turn;
     // Normally the terminal event ends the turn (observe); this covers a turn that failed before it started.
     void turn.done.catch((err: unknown) => this.host.logger.error({ err }, 'turn pump failed')).then(() => this.end(turn));
   }
 
-  /** Steering that arrived too late to be folded in starts a new turn. */
+  /** Steering that arrived too late to be folded in starts a new turn; otherwise a hand-off or hand-back may. */
   private end(turn: SessionTurn): void {
     if (this.turn !== turn) return;
     this.turn = undefined;
+    if (this.stopped) return;
     const left = turn.leftoverSteering();
-    if (left.length > 0 && !this.stopped) {
-      this.start(left.map((m: SteeringMessage) => m.text).join('\n\n'), left.map((m) => m.by).join(', '));
+    if (left.length > 0) {
+      this.start({ text: left.map((m: SteeringMessage) => m.text).join('\n\n'), by: left.map((m) => m.by).join(', '), agent: turn.agent });
+      return;
     }
+    const next = this.host.afterTurn?.({ agent: turn.agent, answer: turn.answer, answered: turn.answered });
+    if (next) this.start(next);
   }
 }

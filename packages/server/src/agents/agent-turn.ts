@@ -1,0 +1,81 @@
+import {
+  type AgentDefinition,
+  type AnyTool,
+  agentsPromptSection,
+  DISPATCH_TO,
+  HAND_OFF_TO,
+  isOrchestrationTool,
+  type ModelClient,
+  selectAgentTools,
+  type TurnOptions,
+} from '@tandem/core';
+
+/** Who a turn is for. */
+export type AgentProfile =
+  /** The session's default agent: every tool plus orchestration, and the agents list in its prompt. */
+  | { kind: 'commander' }
+  /** A defined agent (holding the floor, addressed with @NAME, or dispatched): its prompt, tools and model. */
+  | { kind: 'agent'; definition: AgentDefinition }
+  /** A `run_worker` subtask: the commander's tools minus orchestration, the session's prompt and model. */
+  | { kind: 'worker' };
+
+export interface AgentTurnParts {
+  /** The usable definitions now. */
+  agents: readonly AgentDefinition[];
+  /** The commander's orchestration tools (all three; only the useful ones are offered). */
+  orchestration: readonly AnyTool[];
+  /** A client for a definition's own `model`. */
+  modelFor(spec: string): ModelClient;
+}
+
+export const WORKER_NOTE =
+  'You are a worker: you were given one task by the commander. Do it with your tools and end with your answer to the task; nobody reads your text except the commander, as the result.';
+
+/**
+ * Shapes a turn's options (built for the session) for one agent (ARCHITECTURE.md "Agents"):
+ * the commander gets the orchestration tools — `run_worker` always, `dispatch_to` when an agent
+ * is defined, `hand_off_to` when an interactive one is — and the agents section of its prompt;
+ * any other agent gets its definition's prompt ahead of the session's, its allow-listed tools
+ * (no orchestration: workers cannot dispatch at the default depth limit) and its model. The
+ * commander's context accounting is taken off another agent's turn; the session gives it its own.
+ */
+export function shapeAgentTurn(options: TurnOptions, profile: AgentProfile, parts: AgentTurnParts): TurnOptions {
+  if (profile.kind === 'commander') {
+    const offered = parts.orchestration.filter((t) => offersTool(t.name, parts.agents));
+    const section = agentsPromptSection(parts.agents);
+    return {
+      ...options,
+      environment: { ...options.environment, tools: [...options.environment.tools, ...offered] },
+      prompt: { ...options.prompt, system: section ? `${options.prompt.system}\n\n${section}` : options.prompt.system },
+    };
+  }
+  const definition = profile.kind === 'agent' ? profile.definition : undefined;
+  const { context: _commanders, dynamicTools, ...environment } = options.environment;
+  const available = environment.tools.map((t) => t.name);
+  const names = new Set(selectAgentTools(definition, available, { depth: 1 }).names);
+  const allowed = definition?.tools;
+  const system = definition ? `${definition.prompt}\n\n${options.prompt.system}` : `${options.prompt.system}\n\n${WORKER_NOTE}`;
+  return {
+    ...options,
+    environment: {
+      ...environment,
+      tools: environment.tools.filter((t) => names.has(t.name)),
+      ...(dynamicTools
+        ? {
+            dynamicTools: () => {
+              const extra = dynamicTools();
+              return allowed ? { ...extra, tools: extra.tools.filter((t) => allowed.includes(t.name) && !isOrchestrationTool(t.name)) } : extra;
+            },
+          }
+        : {}),
+    },
+    prompt: { ...options.prompt, system },
+    model: definition?.model ? parts.modelFor(definition.model) : options.model,
+  };
+}
+
+function offersTool(name: string, agents: readonly AgentDefinition[]): boolean {
+  if (name === DISPATCH_TO) return agents.length > 0;
+  if (name === HAND_OFF_TO) return agents.some((a) => a.interactive);
+  return true;
+}
