@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm bench`: prints tables comparing Tandem against baselines measured in the same run.
 // Numbers are informational; nothing here is a pass/fail test.
+import { benchAgentDispatch } from './agent-dispatch.js';
 import { benchAttachLongSession } from './attach-long-session.js';
 import { benchClusterFanOut } from './cluster-fan-out.js';
 import { benchFanOut } from './fan-out.js';
@@ -18,6 +19,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['fan-out', benchFanOut],
   ['attach long session', benchAttachLongSession],
   ['cluster fan-out', benchClusterFanOut],
+  ['agent dispatch', benchAgentDispatch],
   ['pty vs spawn', benchPtyVsSpawn],
   ['context accounting', benchContext],
   ['memory recall', benchMemoryRecall],
