@@ -40,7 +40,7 @@ function orchestrationSection(core) {
     '',
     '## Orchestration tools',
     '',
-    "Only the commander has these (see [Multi-agent sessions](multi-agent.html)); they are built in the engine and the session wiring is coming. A dispatched agent's or worker's own tool calls pass the same pipeline as above.",
+    "Only the commander has these (see [Multi-agent sessions](multi-agent.html)): `run_worker` always, `dispatch_to` once an agent is defined, `hand_off_to` once an interactive one is. A dispatched agent's or worker's own tool calls pass the same pipeline as above.",
     '',
     '| tool | arguments | read-only | description |',
     '|---|---|---|---|',
