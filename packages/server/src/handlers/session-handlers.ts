@@ -34,8 +34,7 @@ export function sessionHandlers(sessions: SessionManager): HandlerMap {
       afterAck(() => {
         // Events appended between the ack's creation and now go out before anything live.
         for (const event of session.log.tailAfter(sentUpTo)) socket.emit(SESSION_EVENT, event);
-        const partial = session.partialTextEvent();
-        if (partial) socket.emit(SESSION_EVENT, partial);
+        for (const partial of session.partialTextEvents()) socket.emit(SESSION_EVENT, partial);
         void socket.join(sessionRoom(sessionId));
         session.attachClient(socket.id, client.name, role);
       });

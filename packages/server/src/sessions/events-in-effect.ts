@@ -16,6 +16,15 @@ export class EventsInEffect {
   private readonly latest = new Map<string, SessionEvent>();
 
   observe(event: SessionEvent): void {
+    // A worker's own turn and context events describe its run, not the session's turn.
+    if (
+      event.taskId !== undefined &&
+      event.type !== 'agent_started' &&
+      event.type !== 'agent_done' &&
+      event.type !== 'permission_request' &&
+      event.type !== 'permission_resolved'
+    )
+      return;
     switch (event.type) {
       case 'turn_started':
         this.turn = event;

@@ -201,12 +201,13 @@ export class Session {
     return this.parts.base.pipeline.flushed();
   }
 
-  /** The text broadcast so far in the current reply, as one ephemeral `text_delta`, if any. */
-  partialTextEvent(): SessionEvent | undefined {
-    const partial = this.partial.current();
-    if (!partial) return undefined;
+  /** The text broadcast so far in each current reply (the turn's and its workers'), one ephemeral `text_delta` each. */
+  partialTextEvents(): SessionEvent[] {
     const ts = new Date(this.parts.clock.now()).toISOString();
-    return { sessionId: this.id, seq: this.log.lastWrittenSeq, ts, ephemeral: true, type: 'text_delta', turnId: partial.turnId, delta: partial.text };
+    const seq = this.log.lastWrittenSeq;
+    return this.partial
+      .current()
+      .map(({ turnId, text, ...speaker }) => ({ sessionId: this.id, seq, ts, ephemeral: true, type: 'text_delta', turnId, delta: text, ...speaker }));
   }
 
   attachClient(socketId: string, name: string, role: Role): void {
