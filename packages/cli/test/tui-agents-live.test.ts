@@ -1,6 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SessionInfoSchema } from '@tandem/shared';
 import type { FakeReply, FakeRequest } from '@tandem/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tandemShellLine } from './cli-runner.js';
@@ -11,12 +10,6 @@ import { Tmux } from './tmux.js';
 // process), the fake model answering each agent by a marker in its own system prompt or task,
 // and `tandem attach` as driver and viewer inside tmux. The reviewer's reply is held until the
 // screens have shown it running, so the status line is read while it works.
-
-/**
- * Sessions run the commander from the change that also puts SessionInfo.agents on the wire;
- * before it there are no agents to watch (tui-agents.test.ts covers the TUI with scripted events).
- */
-const AGENTS_IN_SESSIONS = 'agents' in SessionInfoSchema.shape;
 
 let fixture: ServerFixture;
 const tmux = new Tmux();
@@ -46,7 +39,6 @@ async function defineAgent(name: string, frontmatter: string, prompt: string): P
 let releaseReviewer: () => void = () => undefined;
 
 beforeAll(async () => {
-  if (!AGENTS_IN_SESSIONS) return;
   fixture = await startServerFixture('agents-live');
   await defineAgent('reviewer', 'description: Reviews diffs for bugs.', 'ROLE-REVIEWER You review code.');
   await defineAgent('pair', 'description: Pairs with the user.\ninteractive: true', 'ROLE-PAIR You pair program.');
@@ -85,7 +77,7 @@ afterAll(async () => {
   await fixture?.close();
 });
 
-describe.skipIf(!AGENTS_IN_SESSIONS)('the TUI with real agents', () => {
+describe('the TUI with real agents', () => {
   it('shows the commander dispatching, the running reviewer, a hidden worker and the floor, the same in driver and viewer', async () => {
     const { server, sessionId, tokens } = fixture;
     tmux.start('driver', tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'ana']), {}, SIZE);
