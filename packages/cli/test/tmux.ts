@@ -28,7 +28,7 @@ export class Tmux {
    * it has the keys, then presses `key`. Every step waits on the screen, never on time.
    */
   async answerPermission(name: string, key: string): Promise<void> {
-    await this.waitFor(name, (s) => s.includes('Permission needed') && /F2 or Enter on (the )?empty line: answer here/.test(s), 90_000);
+    await this.waitFor(name, (s) => s.includes('Permission needed') && /F2 or Enter on (the )?empty line: answer here/.test(s), 240_000);
     this.type(name, '', 'F2');
     await this.waitFor(name, (s) => /▶ (this dialog has the keys|keys answer here)/.test(s));
     this.type(name, key);
@@ -53,7 +53,7 @@ export class Tmux {
    * The bound is generous on purpose (a busy 2-core machine can take a minute for one step):
    * a passing run never waits for it, it only says when to give up.
    */
-  async waitFor(name: string, test: string | RegExp | ((screen: string) => boolean), timeoutMs = 60_000): Promise<string> {
+  async waitFor(name: string, test: string | RegExp | ((screen: string) => boolean), timeoutMs = 240_000): Promise<string> {
     const check = typeof test === 'function' ? test : (screen: string) => (typeof test === 'string' ? screen.includes(test) : test.test(screen));
     const deadline = Date.now() + timeoutMs;
     let screen = '';
