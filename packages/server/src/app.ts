@@ -170,6 +170,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     clock,
     logger,
     limits: Object.keys(limits).length > 0 ? limits : undefined,
+    agents: settings.agents,
     hooks: composeHooks(guards, seams.hooks),
     broadcast: (sessionId, event) => {
       io.to(sessionRoom(sessionId)).emit(SESSION_EVENT, event);

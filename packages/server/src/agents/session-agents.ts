@@ -54,6 +54,8 @@ export interface SessionAgentsParts {
   currentTurnId(): string | undefined;
   /** How many dispatched agents and workers run at once (default 4). */
   concurrency?: number | undefined;
+  /** How long one run may take (default 30 minutes). */
+  timeLimitMs?: number | undefined;
 }
 
 /**
@@ -74,6 +76,7 @@ export class SessionAgents implements AgentRunner {
       ledger: parts.ledger,
       limiter: createLimiter(parts.concurrency ?? 4),
       clock: parts.clock,
+      ...(parts.timeLimitMs ? { timeLimitMs: parts.timeLimitMs } : {}),
     });
   }
 

@@ -23,10 +23,19 @@ describe('server settings from config.json', () => {
       commandTimeoutMs: 20_000,
       maxCommandTimeoutMs: 300_000,
       commandEnv: { NODE_ENV: 'development' },
+      agents: { concurrency: 2, timeLimitMs: 600_000 },
     };
     const { settings, warnings } = parseServerSettings({ providers: { openai: { apiKeys: ['k'] } }, ...limits });
     expect(warnings).toEqual([]);
     expect(settings).toEqual(limits);
+  });
+
+  it('refuses an agents concurrency of 0 or above 32, naming the field', () => {
+    for (const concurrency of [0, 33]) {
+      const { settings, warnings } = parseServerSettings({ agents: { concurrency } });
+      expect(settings).toEqual({});
+      expect(warnings[0]).toContain('agents.concurrency');
+    }
   });
 
   it('drops a bad value with a message naming the field, and keeps the good ones', () => {

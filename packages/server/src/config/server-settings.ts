@@ -57,6 +57,8 @@ export const ServerSettingsShape = {
   timezone: z.string().refine(isValidZone, 'must be an IANA time zone such as "Europe/Berlin"'),
   /** Routines: a run missed while the server was down still runs on start when at most `missedRunGraceMs` late (1 h). */
   routines: z.object({ missedRunGraceMs: ms(0, 7 * 86_400_000).optional() }).strict(),
+  /** Agents (issue 13): how many dispatched agents and workers of a session run at once (4), and how long one run may take (30 min). */
+  agents: z.object({ concurrency: z.number().int().min(1).max(32).optional(), timeLimitMs: ms(1_000, 86_400_000).optional() }).strict(),
   /** The whatsapp_* tools' bridge: the name of an MCP server (mcp.json) with send_message, list_messages, list_chats. */
   whatsapp: z.object({ mcpServer: z.string().min(1) }).strict(),
   /** Extra environment for run_command (e.g. `{ "NODE_ENV": "development" }`). */

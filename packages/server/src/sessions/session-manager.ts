@@ -35,8 +35,8 @@ export interface SessionManagerDeps {
   clock: Clock;
   logger: Logger;
   limits?: Partial<TurnLimits> | undefined;
-  /** How many dispatched agents and workers of one session run at once (default 4). */
-  agentConcurrency?: number | undefined;
+  /** How many dispatched agents and workers of one session run at once (default 4), and how long one run may take. */
+  agents?: { concurrency?: number | undefined; timeLimitMs?: number | undefined } | undefined;
   hooks: SessionHooks;
   broadcast(sessionId: string, event: SessionEvent): void;
   /** After a session is deleted (the application lets its room go). */
@@ -199,7 +199,7 @@ export class SessionManager {
       engine: deps.engine,
       modelFactory: deps.modelFactory,
       tools: deps.toolsFactory(),
-      agents: { registry: new AgentRegistry(agentRoots({ workspace: meta.cwd, dataDir: deps.dataDir })), concurrency: deps.agentConcurrency },
+      agents: { registry: new AgentRegistry(agentRoots({ workspace: meta.cwd, dataDir: deps.dataDir })), ...deps.agents },
       clock: deps.clock,
       limits: deps.limits,
       logger,

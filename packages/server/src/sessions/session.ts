@@ -46,7 +46,7 @@ export interface SessionParts {
   clock: Clock;
   limits?: TurnEnvironment['limits'] | undefined;
   /** The workspace's agent definitions, and how many dispatched agents run at once. */
-  agents: { registry: AgentRegistry; concurrency?: number | undefined };
+  agents: { registry: AgentRegistry; concurrency?: number | undefined; timeLimitMs?: number | undefined };
   logger: Logger;
 }
 
@@ -118,6 +118,7 @@ export class Session {
       modelFactory: (spec, onEvent) => parts.modelFactory(spec, { clock: parts.clock, onEvent }),
       currentTurnId: () => this.turns.current?.turnId,
       concurrency: parts.agents.concurrency,
+      timeLimitMs: parts.agents.timeLimitMs,
     });
     this.turns = new TurnRunner({
       emit: (body) => this.emit(withSandbox(body, host.sandbox)),
