@@ -83,6 +83,15 @@ describe('agents at the keyboard', () => {
     expect(tui.currentFlash()).toBe('no agent by that name; known: @commander @pair @reviewer');
   });
 
+  it('a key clears the last flash, so the @-completion hint is not hidden behind it', () => {
+    const { tui, event, type, press } = setup();
+    event({ type: 'agent_started', agent: 'worker-1', taskId: 'k1', parent: 'commander', task: 'grep', visible: false });
+    press('o', true);
+    expect(tui.currentFlash()).toContain('anonymous worker');
+    type('@');
+    expect(tui.currentFlash()).toBeUndefined();
+  });
+
   it('Tab without an @name types as before', () => {
     const { tui, type } = setup();
     type('a');

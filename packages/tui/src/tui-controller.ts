@@ -143,6 +143,12 @@ export class TuiController {
   }
 
   key(press: KeyPress): void {
+    // A key means the person moved on: a flash from before gives way to what the keys do now
+    // (e.g. the @-completion hint), whatever the key itself then shows.
+    if (this.flash) {
+      this.flash = null;
+      this.dirty = true;
+    }
     const quitting = press.ctrl && (press.name === 'c' || press.name === 'd');
     const pending = this.state.pendingPermissions.length > 0;
     // An open panel takes every key but quit/cancel, a yes/no question, the focused dialog and F2.
