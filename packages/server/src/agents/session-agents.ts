@@ -98,7 +98,8 @@ export class SessionAgents implements AgentRunner {
     const names = this.definitions().map((a) => a.name);
     const route = routeUserMessage(text, this.floor, names);
     if (!route.ok) {
-      if (names.length === 0 && !route.message.startsWith('nothing to send')) return { agent: this.floor, text, by };
+      // Without definitions an @word is just text (only @commander is an address then).
+      if (names.length === 0) return { agent: this.floor, text, by };
       throw new InvalidInputError(route.message);
     }
     if (route.floor !== this.floor) this.parts.emit({ type: 'floor_changed', agent: route.floor, by });

@@ -1,4 +1,5 @@
 import type { SessionEvent } from '@tandem/shared';
+import { TURN_END_TYPES } from './turn-end-types.js';
 
 interface Partial {
   turnId: string;
@@ -38,7 +39,7 @@ export class PartialText {
       case 'turn_started':
         this.partials.delete(key);
         // The session's turn ended: whatever its workers were saying is over too.
-        if (event.taskId === undefined && event.type !== 'assistant_text' && event.type !== 'tool_call' && event.type !== 'turn_started') this.partials.clear();
+        if (event.taskId === undefined && TURN_END_TYPES.has(event.type)) this.partials.clear();
         break;
       default:
         break;
