@@ -10,8 +10,11 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['tandem-source'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Bounds for a stuck test, not expectations: tests wait on events and screen lines, and a
+    // passing run never reaches these. They are wide because a loaded 2-core machine can make a
+    // real server, pty or tmux session ten times slower than an idle one.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     ...(jsonReport ? { reporters: ['default', 'json'], outputFile: { json: jsonReport } } : {}),
   },

@@ -58,7 +58,7 @@ export class TestClient {
   }
 
   /** Resolves with the first event (already received or future) that matches. */
-  waitFor(test: (e: SessionEvent) => boolean, timeoutMs = 15_000): Promise<SessionEvent> {
+  waitFor(test: (e: SessionEvent) => boolean, timeoutMs = 60_000): Promise<SessionEvent> {
     const seen = this.events.find(test);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
