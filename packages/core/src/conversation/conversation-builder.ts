@@ -1,8 +1,9 @@
 import type { EventOf, SessionEvent } from '@tandem/shared';
-import type { AssistantMessage, Message } from '../messages.js';
+import type { AssistantMessage, Message, ToolCall } from '../messages.js';
 import { applyCompaction, startAfterCompaction } from '../context/run-compaction.js';
 import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
 import type { EngineEvent } from '../base/engine-event.js';
+import { type ConversationSnapshot, checkConversationSnapshot } from './conversation-snapshot.js';
 
 /** A persisted session event or an engine event before stamping; only `type` and its fields matter. */
 export type ConversationEvent = SessionEvent | EngineEvent;
@@ -78,6 +79,33 @@ export class ConversationBuilder {
     }
   }
 
+  /**
+   * The builder's state as JSON-safe data (O(messages); for a snapshot beside the log, not per
+   * event). `restore` of its JSON round trip folds every later event exactly as this builder would.
+   */
+  snapshot(): ConversationSnapshot {
+    const index = this.current ? this.list.lastIndexOf(this.current.message) : -1;
+    return {
+      list: this.list,
+      pendingTurnStart: this.pendingTurnStart ?? null,
+      turnStarts: [...this.turnStarts],
+      current: this.current && index >= 0 ? { key: this.current.key, index } : null,
+      openCalls: [...this.openCalls.values()],
+    };
+  }
+
+  /** A builder continuing from a `snapshot()` (after a JSON round trip); throws on a malformed one. */
+  static restore(value: unknown): ConversationBuilder {
+    const state = checkConversationSnapshot(value);
+    const builder = new ConversationBuilder();
+    builder.list = state.list.map(restoredMessage);
+    builder.pendingTurnStart = state.pendingTurnStart ?? undefined;
+    for (const [turnId, start] of state.turnStarts) builder.turnStarts.set(turnId, start);
+    if (state.current) builder.current = { key: state.current.key, message: builder.list[state.current.index] as AssistantMessage };
+    for (const call of state.openCalls) builder.openCalls.set(call.callId, { callId: call.callId, turnId: call.turnId, tool: call.tool });
+    return builder;
+  }
+
   /** A copy of the conversation so far (safe to hand to `runTurn`, which appends to it). */
   get messages(): Message[] {
     return this.list.slice();
@@ -142,6 +170,12 @@ export class ConversationBuilder {
     this.turnStarts.delete(turnId);
     for (const [id, call] of this.openCalls) if (call.turnId === turnId) this.openCalls.delete(id);
   }
+}
+
+/** JSON drops `args: undefined` (a call kept as raw text); put it back so the message has the shape the fold builds. */
+function restoredMessage(message: Message): Message {
+  if (message.role !== 'assistant') return message;
+  return { ...message, toolCalls: message.toolCalls.map((call: ToolCall): ToolCall => (Object.hasOwn(call, 'args') ? call : { ...call, args: undefined })) };
 }
 
 /** The conversation a list of session events describes. */

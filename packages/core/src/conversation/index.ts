@@ -1,1 +1,2 @@
 export * from './conversation-builder.js';
+export type { ConversationSnapshot } from './conversation-snapshot.js';
