@@ -6,7 +6,7 @@ import { renderPermissions } from './permissions-view.js';
 import { renderSessions } from './sessions-view.js';
 import { connectionText, sessionHeadText, turnText } from './status-text.js';
 import { TranscriptView } from './transcript-view.js';
-import { Viewer } from './viewer.js';
+import { attachTail, Viewer } from './viewer.js';
 
 // The page: a token form, then the session list and the open session's live transcript.
 // Everything the server sends is drawn as text (see element.ts); the token stays in memory.
@@ -24,10 +24,12 @@ const composer = byId<HTMLFormElement>('composer');
 const message = composer.elements.namedItem('message') as HTMLTextAreaElement;
 const sendButton = byId<HTMLButtonElement>('send');
 const stopButton = byId<HTMLButtonElement>('stop');
-const transcript = new TranscriptView(byId('transcript'));
+const transcriptList = byId('transcript');
+const transcript = new TranscriptView(transcriptList);
 
 let viewer: Viewer | null = null;
 let frame = 0;
+let drawnTranscriptOf: string | null = null;
 let drawn: { sessions?: unknown; openId?: string | null; pending?: readonly PendingPermission[]; driving?: boolean } = {};
 
 function scheduleDraw(): void {
@@ -49,7 +51,15 @@ function draw(): void {
     renderSessions(sessionList, current.sessions, current.openId, (id) => void current.open(id));
   }
   sessionHead.textContent = sessionHeadText(state);
-  transcript.update(state.items.filter((item) => shownItem(item, state.showHidden)));
+  // Another session: a fresh list, opened at its bottom (not where the last one was scrolled to).
+  if (drawnTranscriptOf !== viewer.openId) transcript.clear();
+  drawnTranscriptOf = viewer.openId;
+  transcript.update(
+    state.items.filter((item) => shownItem(item, state.showHidden)),
+    viewer.historyMark,
+  );
+  // Still at the top after a page came (or a transcript too short to scroll): the next page.
+  if (viewer.historyMark === 'more' && transcript.nearTop()) void viewer.loadOlder();
   if (drawn.pending !== state.pendingPermissions || drawn.driving !== driving) {
     const current = viewer;
     renderPermissions(permissions, state.pendingPermissions, driving, (request, decision) => {
@@ -79,7 +89,7 @@ async function start(token: string, name: string): Promise<void> {
   const submit = login.querySelector('button');
   if (submit) submit.disabled = true;
   loginError.textContent = '';
-  const next = new Viewer({ url: location.origin, token, name, onChange: scheduleDraw });
+  const next = new Viewer({ url: location.origin, token, name, onChange: scheduleDraw, tail: attachTail(window.innerHeight) });
   try {
     await next.ready();
   } catch (err) {
@@ -115,6 +125,16 @@ async function send(): Promise<void> {
   if (!viewer || !text) return;
   if (await viewer.send(text)) message.value = '';
 }
+
+// At the top of the transcript: the page of events before the first one shown.
+transcriptList.addEventListener(
+  'scroll',
+  () => {
+    // Only once the open session's transcript is drawn: emptying the list for another session scrolls it to 0 too.
+    if (viewer?.historyMark === 'more' && drawnTranscriptOf === viewer.openId && transcript.nearTop()) void viewer.loadOlder();
+  },
+  { passive: true },
+);
 
 stopButton.addEventListener('click', () => void viewer?.cancel());
 byId('refresh').addEventListener('click', () => void viewer?.refreshSessions());

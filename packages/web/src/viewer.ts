@@ -1,6 +1,6 @@
 import type { Decision, SessionInfo } from '@tandem/shared';
 import { type ClientSignal, RequestError, TandemClient } from '@tandem/tui/client';
-import { type Action, initialState, reduce, type ViewState } from '@tandem/tui/state';
+import { type Action, initialState, MAX_ITEMS, reduce, type ViewState } from '@tandem/tui/state';
 
 export interface ViewerOptions {
   /** The server's origin: the page is served by the server it talks to. */
@@ -9,6 +9,28 @@ export interface ViewerOptions {
   name: string;
   /** Called after every change of `state` or `sessions`; the page batches its drawing. */
   onChange: () => void;
+}
+
+/** Events asked for per older page when the reader scrolls to the top of the transcript. */
+export const HISTORY_PAGE = 300;
+
+/**
+ * Where the transcript begins: older events can be fetched (`more`), are on their way
+ * (`loading`), do not exist (`start`), or are left in the log because the view is full (`capped`).
+ */
+export type HistoryMark = 'more' | 'loading' | 'start' | 'capped';
+
+/** Events before the first one held: set by an attach with a tail, moved back by each older page. */
+interface HistoryCursor {
+  sessionId: string;
+  firstSeq: number;
+  hasMore: boolean;
+  loading: boolean;
+}
+
+/** Events asked for on opening a session: a few screens' worth, bounded by the window, never by the log. */
+export function attachTail(windowHeight: number): number {
+  return Math.min(1000, Math.max(200, Math.ceil(windowHeight / 20) * 5));
 }
 
 /** Events after which the session list (its statuses) is worth asking for again. */
@@ -34,8 +56,9 @@ export class Viewer {
   canDrive: boolean | null = null;
   private readonly client: TandemClient;
   private opening = 0;
+  private history: HistoryCursor | null = null;
 
-  constructor(private readonly options: ViewerOptions) {
+  constructor(private readonly options: ViewerOptions & { tail?: number }) {
     this.state = initialState({ url: options.url, me: options.name, role: 'viewer' });
     this.client = new TandemClient(options.url, {
       token: options.token,
@@ -68,6 +91,36 @@ export class Viewer {
     return this.state.role === 'driver' && this.state.session !== null;
   }
 
+  /** Where the transcript begins (see HistoryMark); null while no session is open. */
+  get historyMark(): HistoryMark | null {
+    if (!this.state.session) return null;
+    const history = this.history;
+    if (!history?.hasMore) return 'start';
+    if (history.loading) return 'loading';
+    return this.state.items.length >= MAX_ITEMS ? 'capped' : 'more';
+  }
+
+  /** The page of events before the oldest one held, folded above the transcript (as the TUI does on PgUp at the top). */
+  async loadOlder(): Promise<void> {
+    const history = this.history;
+    if (!history?.hasMore || history.loading || this.state.items.length >= MAX_ITEMS) return;
+    history.loading = true;
+    this.options.onChange();
+    const { sessionId, firstSeq } = history;
+    try {
+      const page = await this.client.request('session:history', { sessionId, beforeSeq: firstSeq, limit: HISTORY_PAGE });
+      if (this.history !== history) return;
+      history.hasMore = page.hasMore;
+      history.firstSeq = page.firstSeq ?? firstSeq;
+      this.dispatch({ kind: 'history', events: page.events });
+    } catch (err) {
+      if (this.history === history) this.notice('error', `could not load earlier events: ${message(err)}`);
+    } finally {
+      history.loading = false;
+      this.options.onChange();
+    }
+  }
+
   async refreshSessions(): Promise<void> {
     try {
       this.sessions = (await this.client.request('session:list', {})).sessions;
@@ -77,17 +130,22 @@ export class Viewer {
     }
   }
 
-  /** Attaches to a session from its start: as driver when the token allows it, else as viewer. */
+  /**
+   * Attaches to a session with its last `tail` events (older ones come page by page from
+   * loadOlder): as driver when the token allows it, else as viewer.
+   */
   async open(sessionId: string): Promise<void> {
     const attempt = ++this.opening;
     await this.client.detach();
+    this.history = null;
+    const tail = { tail: this.options.tail ?? attachTail(600) };
     const fresh = initialState({ url: this.options.url, me: this.options.name, role: this.canDrive === false ? 'viewer' : 'driver' });
     this.state = { ...fresh, connection: this.state.connection };
     this.options.onChange();
     try {
       if (this.canDrive !== false) {
         try {
-          await this.client.attach(sessionId, 'driver');
+          await this.client.attach(sessionId, 'driver', 0, tail);
           this.canDrive = true;
           return;
         } catch (err) {
@@ -95,7 +153,7 @@ export class Viewer {
           this.canDrive = false;
         }
       }
-      if (attempt === this.opening) await this.client.attach(sessionId, 'viewer');
+      if (attempt === this.opening) await this.client.attach(sessionId, 'viewer', 0, tail);
     } catch (err) {
       this.notice('error', `could not open the session: ${message(err)}`);
     }
@@ -139,6 +197,9 @@ export class Viewer {
       this.dispatch({ kind: 'connection', connection: signal.connection });
       if (signal.connection.status === 'connected') void this.refreshSessions();
     } else if (signal.kind === 'attached') {
+      // A re-attach after a reconnect replays after the last seq (no history info): keep the cursor.
+      if (signal.history) this.history = { sessionId: signal.session.id, ...signal.history, loading: false };
+      else if (this.history?.sessionId !== signal.session.id) this.history = null;
       this.dispatch({ kind: 'attached', session: signal.session, role: signal.role });
       void this.refreshSessions();
     } else if (signal.kind === 'warning') {

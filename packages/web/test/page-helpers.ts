@@ -35,5 +35,5 @@ export async function openViewer(browser: Browser, url: string, token: string, n
 
 /** The kinds of the transcript entries on the page, in order (user, assistant, tool, notice, summary). */
 export async function pageItemKinds(page: Page): Promise<string[]> {
-  return page.locator('#transcript > li').evaluateAll((items) => items.map((item) => item.classList[1] ?? ''));
+  return page.locator('#transcript > li.item').evaluateAll((items) => items.map((item) => item.classList[1] ?? ''));
 }

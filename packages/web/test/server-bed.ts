@@ -18,8 +18,8 @@ export interface ServerBed {
   fake: FakeModelServer;
   workspace: TempDir;
   dataDir: string;
-  /** Stops the server (sessions saved), then starts a new one on the same port and data dir. */
-  restart(): Promise<void>;
+  /** Stops the server (sessions saved), runs `whileStopped` (e.g. to grow a session's log), then starts a new one on the same port and data dir. */
+  restart(whileStopped?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,8 +56,9 @@ export async function startServerBed(webDir: string): Promise<ServerBed> {
     fake,
     workspace,
     dataDir,
-    async restart() {
+    async restart(whileStopped) {
       await current.app.close();
+      await whileStopped?.();
       current = await open(port);
     },
     async stop() {
