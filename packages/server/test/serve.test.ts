@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,6 +24,13 @@ async function tempDir(): Promise<string> {
   return dir.path;
 }
 
+/** A stand-in for the built web page (packages/web/dist may not be built when this runs). */
+async function builtPage(): Promise<string> {
+  const dir = await tempDir();
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>page-for-the-serve-test</title>\n');
+  return dir;
+}
+
 function startBin(args: string[], env: NodeJS.ProcessEnv = {}) {
   const child = spawn(process.execPath, ['--conditions=tandem-source', '--import', 'tsx', 'packages/server/src/bin.ts', ...args], {
     cwd: repoRoot,
@@ -32,22 +39,46 @@ function startBin(args: string[], env: NodeJS.ProcessEnv = {}) {
   });
   children.push(child);
   const lines = createInterface({ input: child.stdout! });
-  const firstLine = new Promise<string>((resolveLine, reject) => {
-    lines.once('line', resolveLine);
-    child.once('exit', (code) => reject(new Error(`tandem serve exited with ${code} before printing`)));
+  const printed: string[] = [];
+  const waiting: Array<() => void> = [];
+  lines.on('line', (line) => {
+    printed.push(line);
+    for (const wake of waiting.splice(0)) wake();
   });
-  firstLine.catch(() => undefined); // awaited by tests that expect a line; others only watch the exit
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  return { child, firstLine, exited };
+  /** The n-th line of stdout (0 = the first), once printed. */
+  const line = (n: number) =>
+    new Promise<string>((resolveLine, reject) => {
+      const check = () => (printed.length > n ? resolveLine(printed[n] as string) : waiting.push(check));
+      check();
+      void exited.then((code) => reject(new Error(`tandem serve exited with ${code} before printing line ${n + 1}`)));
+    });
+  const firstLine = line(0);
+  firstLine.catch(() => undefined); // awaited by tests that expect a line; others only watch the exit
+  return { child, firstLine, line, printed, exited };
 }
 
 describe('tandem serve', () => {
-  it('prints exactly the listening line, keeps 0600 tokens, records and removes server.json', async () => {
+  it('prints the listening line then the web page line, keeps 0600 tokens, records and removes server.json', async () => {
     const dataDir = join(await tempDir(), 'data');
-    const { child, firstLine, exited } = startBin(['serve', '--port', '0', '--data-dir', dataDir]);
+    const {
+      child,
+      firstLine,
+      line: lineAt,
+      printed,
+      exited,
+    } = startBin(['serve', '--port', '0', '--data-dir', dataDir], { TANDEM_WEB_DIR: await builtPage() });
     const line = await firstLine;
     expect(line).toMatch(/^tandem listening on http:\/\/127\.0\.0\.1:\d+$/);
     const url = line.slice('tandem listening on '.length);
+    // The second line: the page's address and how to get in (where the tokens are, never a token).
+    const web = await lineAt(1);
+    expect(web).toBe(
+      `web viewer: ${url}/ (paste a token into the page: the view token watches, \`cat ${join(dataDir, 'view-token')}\`; the control token drives, \`cat ${join(dataDir, 'token')}\`)`,
+    );
+    const page = await fetch(web.split(' ')[2] as string);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('page-for-the-serve-test');
 
     expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
     for (const file of ['token', 'view-token']) {
@@ -66,23 +97,36 @@ describe('tandem serve', () => {
     expect(reply.ok).toBe(true);
     client.close();
 
-    let more = '';
-    child.stdout!.on('data', (d) => (more += String(d)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(more).toBe('');
+    expect(printed).toEqual([line, web]);
+    for (const printedLine of printed) for (const token of [tokens.control, tokens.view]) expect(printedLine).not.toContain(token);
     expect(await readServerInfo(dataDir, { checkAlive: false })).toBeUndefined();
   });
 
   it('takes tokens from TANDEM_TOKEN / TANDEM_VIEW_TOKEN', async () => {
     const dataDir = await tempDir();
-    const { firstLine } = startBin(['serve', '--port', '0', '--data-dir', dataDir], { TANDEM_TOKEN: 'env-control', TANDEM_VIEW_TOKEN: 'env-view' });
+    const { firstLine, line } = startBin(['serve', '--port', '0', '--data-dir', dataDir], {
+      TANDEM_TOKEN: 'env-control',
+      TANDEM_VIEW_TOKEN: 'env-view',
+      TANDEM_WEB_DIR: await builtPage(),
+    });
     const url = (await firstLine).slice('tandem listening on '.length);
+    // The page line names the variables the tokens came from, not their values.
+    const web = await line(1);
+    expect(web).toBe(`web viewer: ${url}/ (paste a token into the page: the view token watches, $TANDEM_VIEW_TOKEN; the control token drives, $TANDEM_TOKEN)`);
     const viewer = await connectClient(url, 'v', 'env-view');
     const create = await viewer.request('session:create', {});
     expect(create.ok === false && create.error.code).toBe('forbidden');
     viewer.close();
     await expect(connectClient(url, 'x', 'not-it')).rejects.toThrow('unauthorized');
+  });
+
+  it('says when the web page is not built, instead of an address that answers 503', async () => {
+    const dataDir = await tempDir();
+    const { firstLine, line } = startBin(['serve', '--port', '0', '--data-dir', dataDir], { TANDEM_WEB_DIR: await tempDir() });
+    const url = (await firstLine).slice('tandem listening on '.length);
+    expect(await line(1)).toBe(`web viewer: not built (run \`pnpm build\` in the Tandem checkout); clients connect to ${url} as usual`);
   });
 
   it('says plainly when the port is taken', async () => {

@@ -8,13 +8,14 @@ import { defaultDataDir, ensureDataDir } from './data-dir.js';
 import { createServerLogger } from './logger.js';
 import { removeServerInfo, writeServerInfo } from './server-info.js';
 import { loadTokens } from './tokens.js';
+import { webViewerLine } from './web-viewer-line.js';
 
 export interface ServeOptions {
   host?: string;
   port?: number;
   dataDir?: string;
   env?: NodeJS.ProcessEnv;
-  /** Where the one `tandem listening on …` line goes; default stdout. */
+  /** Where the `tandem listening on …` line and the web viewer's line go; default stdout. */
   stdout?: NodeJS.WritableStream;
   /** Close gracefully on SIGINT/SIGTERM (default true). */
   handleSignals?: boolean;
@@ -109,7 +110,8 @@ function parsePort(value: string): number {
 
 /**
  * `tandem serve`: prepares the data dir and tokens, starts the server, prints exactly
- * `tandem listening on http://HOST:PORT` as the first stdout line, records server.json, and
+ * `tandem listening on http://HOST:PORT` as the first stdout line and the web viewer's address
+ * (and where its tokens are, never the tokens) as the second, records server.json, and
  * shuts down gracefully on SIGINT/SIGTERM. Logs go to pino, never stdout.
  */
 export async function runServe(input: string[] | ServeOptions = {}): Promise<RunningServer> {
@@ -144,7 +146,7 @@ export async function runServe(input: string[] | ServeOptions = {}): Promise<Run
   }
   // server.json first, so whoever reads the listening line can rely on it being there.
   await writeServerInfo(dataDir, { url, pid: process.pid, startedAt: new Date().toISOString() });
-  (options.stdout ?? process.stdout).write(`tandem listening on ${url}\n`);
+  (options.stdout ?? process.stdout).write(`tandem listening on ${url}\n${webViewerLine(url, dataDir, env)}\n`);
   logger.info({ url, dataDir }, 'tandem server listening');
 
   let closing: Promise<void> | undefined;
