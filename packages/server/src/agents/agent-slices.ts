@@ -4,6 +4,12 @@ import type { ConversationFold } from '../sessions/engine.js';
 
 type SliceEvent = SessionEvent | EngineEvent;
 
+/** What `AgentSlices.snapshot` returns: the floor and each agent's conversation state. */
+export interface AgentSlicesSnapshot {
+  floor: string;
+  slices: Array<[string, unknown]>;
+}
+
 /**
  * The session's conversations, one slice per agent that talks with the user (ARCHITECTURE.md
  * "Agents"): each event goes only to the slice of the agent that caused it (`agent`, absent
@@ -18,6 +24,29 @@ export class AgentSlices implements ConversationFold {
 
   constructor(private readonly create: () => ConversationFold) {
     this.slices.set(COMMANDER, create());
+  }
+
+  /** Every slice's state and the floor as JSON-safe data; undefined when a slice cannot say. */
+  snapshot(): AgentSlicesSnapshot | undefined {
+    const slices: Array<[string, unknown]> = [];
+    for (const [agent, slice] of this.slices) {
+      if (!slice.snapshot) return undefined;
+      slices.push([agent, slice.snapshot()]);
+    }
+    return { floor: this.holder, slices };
+  }
+
+  /** Slices continuing from `snapshot()`; throws when it is malformed. */
+  static restore(create: () => ConversationFold, restore: (state: unknown) => ConversationFold, value: unknown): AgentSlices {
+    const state = value as Partial<AgentSlicesSnapshot> | null;
+    if (typeof state?.floor !== 'string' || !Array.isArray(state.slices)) throw new Error('agent slices snapshot: malformed');
+    const slices = new AgentSlices(create);
+    slices.holder = state.floor;
+    for (const entry of state.slices) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string') throw new Error('agent slices snapshot: malformed slice');
+      slices.slices.set(entry[0], restore(entry[1]));
+    }
+    return slices;
   }
 
   apply(event: SessionEvent): void {

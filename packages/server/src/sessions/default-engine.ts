@@ -15,6 +15,7 @@ export function defaultEngine(config: ProvidersConfig): SessionEngine {
   return {
     runTurn,
     createConversation: () => new ConversationBuilder(),
+    restoreConversation: (state) => ConversationBuilder.restore(state),
     systemPrompt: async ({ cwd, tools, now }) => buildSystemPrompt({ cwd, tools, agentsMd: await loadAgentsMd(cwd), now }),
     createPaths: (args) => createPathSandbox(args),
     createBaselines: () => createFileBaselines(),

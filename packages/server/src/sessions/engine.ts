@@ -5,6 +5,8 @@ export interface ConversationFold {
   apply(event: SessionEvent): void;
   /** A copy, safe to hand to the loop (which appends to it). */
   readonly messages: Message[];
+  /** The fold's state as JSON-safe data, for a snapshot beside the log (absent: no snapshots). */
+  snapshot?(): unknown;
 }
 
 /** A path resolver the user can widen with `sandbox:grant`. */
@@ -33,6 +35,8 @@ export interface SessionEngine {
    * fed while the log loads and with every event after, so it always matches the log.
    */
   createConversation(): ConversationFold;
+  /** A fold continuing from what `snapshot()` returned (after a JSON round trip); throws on a malformed one. */
+  restoreConversation?(state: unknown): ConversationFold;
   /** Built at the start of each turn (AGENTS.md is read then). */
   systemPrompt(args: { cwd: string; tools: readonly AnyTool[]; now: Date }): Promise<string>;
   createPaths(args: { workspace: string; granted: string[]; dataDir: string; home: string }): GrantablePaths;

@@ -12,13 +12,15 @@ export interface LogReadProblem {
  * Streams the events of a session log in file order. A line that is not valid JSON (a write
  * cut short by a crash) is reported through `onProblem` and skipped, never fatal.
  * A missing file reads as empty. `onOffset`, when given, learns the byte offset of each event's line.
+ * `start`: the byte offset of a line's start to read from (a snapshot covers what is before it).
  */
 export async function* readEventLog(
   path: string,
   onProblem: (problem: LogReadProblem) => void,
   onOffset?: (seq: number, offset: number) => void,
+  start = 0,
 ): AsyncGenerator<SessionEvent> {
-  const stream = createReadStream(path, { encoding: 'utf8' });
+  const stream = createReadStream(path, { encoding: 'utf8', start });
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('open', () => resolve(true));
     stream.once('error', (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? resolve(false) : reject(err)));
@@ -26,7 +28,7 @@ export async function* readEventLog(
   if (!opened) return;
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNo = 0;
-  let offset = 0;
+  let offset = start;
   try {
     for await (const line of lines) {
       lineNo++;
@@ -134,4 +136,20 @@ async function endsLine(file: FileHandle, offset: number): Promise<boolean> {
   const byte = Buffer.alloc(1);
   const { bytesRead } = await file.read(byte, 0, 1, offset - 1);
   return bytesRead === 1 && byte[0] === 0x0a;
+}
+
+/** Whether the byte before `offset` in the file at `path` is a newline (a line ends there); false for a missing file. */
+export async function endsLineAt(path: string, offset: number): Promise<boolean> {
+  if (offset <= 0) return false;
+  let file: FileHandle;
+  try {
+    file = await open(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    return await endsLine(file, offset);
+  } finally {
+    await file.close();
+  }
 }

@@ -61,6 +61,13 @@ export class EventsInEffect {
     }
   }
 
+  /** A copy holding exactly `events` (what `before(Infinity)` returned): how a snapshot restores it. */
+  static from(events: readonly SessionEvent[]): EventsInEffect {
+    const restored = new EventsInEffect();
+    for (const event of events) restored.observe(event);
+    return restored;
+  }
+
   /** The events in effect now that are older than `seq`, in seq order. */
   before(seq: number): SessionEvent[] {
     const all = [this.turn, ...this.permissions.values(), ...this.agents.values(), ...this.jobs.values(), ...this.latest.values()];

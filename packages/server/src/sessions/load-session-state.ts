@@ -3,10 +3,11 @@ import { AgentSlices } from '../agents/agent-slices.js';
 import type { SessionEngine } from './engine.js';
 import type { LoadedState } from './session.js';
 import type { SessionLog } from './session-log.js';
-import { TURN_END_TYPES } from './turn-end-types.js';
+import { readSnapshot } from './session-snapshot.js';
+import { SessionStateFold } from './session-state-fold.js';
 
 export interface LoadResult extends LoadedState {
-  /** permission_request / permission_resolved events, to expire questions nobody can answer now. */
+  /** The permission requests never resolved, to expire questions nobody can answer now. */
   permissionEvents: Array<{ type: string; requestId?: unknown }>;
   /** A turn that started and never ended: the server stopped while it ran. */
   openTurnId: string | undefined;
@@ -14,26 +15,69 @@ export interface LoadResult extends LoadedState {
   stalePresence: boolean;
   /** The metadata the first `session_info` recorded (for sessions missing from the index). */
   info: Extract<SessionEvent, { type: 'session_info' }> | undefined;
+  /** The fold behind the fields above; fed with each written event after the load, for the next snapshot. */
+  state: SessionStateFold;
+  /** The seq the snapshot used covered (0: the whole log was read). */
+  snapshotSeq: number;
 }
 
-/** Reads a session's log once: last seq, granted paths, the conversation, an unfinished turn. */
-export async function loadSessionState(log: SessionLog, engine: SessionEngine): Promise<LoadResult> {
+/**
+ * Reads a session's state: from `snapshotFile` plus the log after it when the snapshot fits the
+ * log, otherwise from the whole log (a snapshot that is missing, damaged, of another version or
+ * ahead of the log is ignored; `onIgnored` hears why, except when there is none).
+ */
+export async function loadSessionState(
+  log: SessionLog,
+  engine: SessionEngine,
+  snapshotFile?: string,
+  onIgnored: (reason: string) => void = () => undefined,
+): Promise<LoadResult> {
+  if (snapshotFile && engine.restoreConversation) {
+    const loaded = await loadFromSnapshot(log, engine, snapshotFile);
+    if (typeof loaded !== 'string') return loaded;
+    if (loaded !== '') onIgnored(`${snapshotFile} ignored (${loaded}); the whole log is read`);
+  }
   const conversation = new AgentSlices(() => engine.createConversation());
-  const granted: string[] = [];
-  let openTurnId: string | undefined;
-  let info: LoadResult['info'];
-  const permissionEvents: LoadResult['permissionEvents'] = [];
-  let stalePresence = false;
+  const state = new SessionStateFold();
   const lastSeq = await log.load((event) => {
-    if (event.type === 'turn_started') openTurnId = event.turnId;
-    else if (TURN_END_TYPES.has(event.type)) openTurnId = undefined;
-    else if (event.type === 'sandbox_granted') granted.push(event.path);
-    else if (event.type === 'session_info') info ??= event;
-    else if (event.type === 'presence') stalePresence = event.clients.length > 0;
-    else if (event.type === 'permission_request' || event.type === 'permission_resolved') {
-      permissionEvents.push({ type: event.type, requestId: event.requestId });
-    }
+    state.observe(event);
     conversation.apply(event);
   });
-  return { lastSeq, granted, conversation, openTurnId, info, permissionEvents, stalePresence };
+  return result(lastSeq, conversation, state, 0);
+}
+
+/** The state from a snapshot and the log after it, or why not ('' when there is no snapshot). */
+async function loadFromSnapshot(log: SessionLog, engine: SessionEngine, file: string): Promise<LoadResult | string> {
+  const snapshot = await readSnapshot(file);
+  if (snapshot === undefined) return '';
+  if ('problem' in snapshot) return snapshot.problem;
+  let conversation: AgentSlices;
+  let state: SessionStateFold;
+  try {
+    const restore = engine.restoreConversation!.bind(engine);
+    conversation = AgentSlices.restore(() => engine.createConversation(), restore, snapshot.conversation);
+    state = SessionStateFold.restore(snapshot.state);
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+  const lastSeq = await log.loadFrom(snapshot.log, (event) => {
+    state.observe(event);
+    conversation.apply(event);
+  });
+  if (typeof lastSeq === 'string') return lastSeq;
+  return result(lastSeq, conversation, state, snapshot.log.seq);
+}
+
+function result(lastSeq: number, conversation: AgentSlices, state: SessionStateFold, snapshotSeq: number): LoadResult {
+  return {
+    lastSeq,
+    granted: [...state.granted],
+    conversation,
+    openTurnId: state.openTurnId,
+    info: state.info,
+    permissionEvents: state.permissionEvents,
+    stalePresence: state.stalePresence,
+    state,
+    snapshotSeq,
+  };
 }

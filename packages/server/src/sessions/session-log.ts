@@ -1,7 +1,10 @@
+import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { SessionEvent } from '@tandem/shared';
 import { EventLogWriter } from './event-log-writer.js';
-import { readEventLog, readEventsBefore, type LogReadProblem } from './event-log-reader.js';
+import { endsLineAt, readEventLog, readEventsBefore, type LogReadProblem } from './event-log-reader.js';
 import { EventsInEffect } from './events-in-effect.js';
+import type { LogSnapshot } from './log-snapshot.js';
 import { cutPartialLastLine } from './repair-tail.js';
 
 /** How many recent events stay in memory for replays; older ones are read from the file. */
@@ -27,7 +30,7 @@ export class SessionLog {
   private written = 0;
   /** The seq of the first event in the file (0 while empty): nothing is older. */
   private first = 0;
-  private readonly inEffect = new EventsInEffect();
+  private inEffect = new EventsInEffect();
   /** seq -> byte offset of that event's line, for the pages `before` has read from the file. */
   private readonly pageOffsets = new Map<number, number>();
   /** [seq, byte offset of its line], ascending, from the load: where a backward read of an old page can start. */
@@ -58,12 +61,63 @@ export class SessionLog {
 
   /** Reads the whole file once at load time, keeping only the tail; `visit` sees every event. */
   async load(visit: (event: SessionEvent) => void): Promise<number> {
-    let lastSeq = 0;
+    return this.readFrom(0, 0, visit);
+  }
+
+  /**
+   * Continues from a snapshot: the file is read only after `snapshot.offset`; the tail before it
+   * is read back (at most the tail size). Returns why the snapshot does not fit this file (then
+   * nothing changed: load the whole file instead): it reaches past the end (a crash cut the log),
+   * its offset is not a line's end, or the line before it is not the event it names.
+   */
+  async loadFrom(snapshot: LogSnapshot, visit: (event: SessionEvent) => void): Promise<number | string> {
+    const size = await stat(this.path).then(
+      (s) => s.size,
+      () => 0,
+    );
+    if (snapshot.offset > size) return `it covers ${snapshot.offset} bytes, the log has ${size}`;
+    const recent = await readEventsBefore(this.path, {
+      beforeSeq: snapshot.seq + 1,
+      limit: Math.max(1, this.tailSize),
+      maxSeq: snapshot.seq,
+      endOffset: snapshot.offset,
+    });
+    const last = recent.events.at(-1);
+    if (!(await endsLineAt(this.path, snapshot.offset)) || last?.seq !== snapshot.seq || last.ts !== snapshot.ts) {
+      return `the log before byte ${snapshot.offset} does not end with event ${snapshot.seq}`;
+    }
+    this.first = snapshot.first;
+    this.checkpoints.push(...snapshot.checkpoints);
+    this.inEffect = EventsInEffect.from(snapshot.inEffect);
+    this.tail = this.tailSize > 0 ? recent.events : [];
+    return this.readFrom(snapshot.offset, snapshot.seq, visit);
+  }
+
+  /** What `loadFrom` needs to continue from here; only while every appended event is written (else undefined). */
+  snapshot(): LogSnapshot | undefined {
+    const last = this.tail.at(-1);
+    if (!this.writer.idle() || this.written === 0 || last?.seq !== this.written) return undefined;
+    // Nothing is being written, so the file ends right after the last written event's line.
+    const offset = statSync(this.path, { throwIfNoEntry: false })?.size ?? 0;
+    if (offset === 0) return undefined;
+    return {
+      seq: this.written,
+      ts: last.ts,
+      offset,
+      first: this.first,
+      checkpoints: [...this.checkpoints],
+      inEffect: this.inEffect.before(Number.POSITIVE_INFINITY),
+    };
+  }
+
+  private async readFrom(start: number, afterSeq: number, visit: (event: SessionEvent) => void): Promise<number> {
+    let lastSeq = afterSeq;
     let counted = 0;
     const onOffset = (seq: number, offset: number) => {
       if (counted++ % CHECKPOINT_EVERY === 0 && seq > (this.checkpoints.at(-1)?.[0] ?? 0)) this.checkpoints.push([seq, offset]);
     };
-    for await (const event of readEventLog(this.path, (p: LogReadProblem) => this.onProblem(`${this.path}: ${p.reason}`), onOffset)) {
+    const problem = (p: LogReadProblem) => this.onProblem(`${this.path}: ${p.reason}`);
+    for await (const event of readEventLog(this.path, problem, onOffset, start)) {
       if (event.seq <= lastSeq) {
         this.onProblem(`${this.path}: event seq ${event.seq} is not after ${lastSeq}; skipped`);
         continue;

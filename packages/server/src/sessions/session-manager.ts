@@ -12,6 +12,9 @@ import { loadSessionState } from './load-session-state.js';
 import { SessionIndex, type SessionMeta } from './session-index.js';
 import { SessionLog } from './session-log.js';
 import { SessionBase } from './session-base.js';
+import { snapshotPath } from './session-snapshot.js';
+import { SessionStateFold } from './session-state-fold.js';
+import { SnapshotWriter } from './snapshot-writer.js';
 import type { HostEnvironmentFactory } from './session-environment.js';
 import { Session, type SessionHooks } from './session.js';
 import { configureSession, type SessionChanges } from './session-settings.js';
@@ -53,6 +56,7 @@ export interface CreateSessionInput {
 /** Every session of this server: creates, loads (after a restart), finds and closes them. */
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
+  private readonly snapshots = new Map<string, SnapshotWriter>();
   private readonly index: SessionIndex;
 
   constructor(private readonly deps: SessionManagerDeps) {
@@ -131,6 +135,8 @@ export class SessionManager {
     }
     if (session.busyWith) throw new ConflictError(`session ${id} is busy (${session.busyWith}); try again when that finishes`);
     this.sessions.delete(id);
+    await this.snapshots.get(id)?.stop();
+    this.snapshots.delete(id);
     await session.close();
     await this.index.remove(id);
     await rm(session.dir, { recursive: true, force: true });
@@ -157,13 +163,20 @@ export class SessionManager {
 
   /** `graceMs`: how long a running turn gets to stop before it is closed as interrupted anyway. */
   async closeAll(graceMs?: number): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((s) => s.close(graceMs)));
+    await Promise.all(
+      [...this.sessions.values()].map(async (s) => {
+        await s.close(graceMs);
+        // After the log closed: the next start reads the snapshot and no log at all.
+        await this.snapshots.get(s.id)?.finish();
+      }),
+    );
   }
 
   private async open(meta: SessionMeta, fresh: boolean): Promise<Session> {
     const { deps } = this;
     const dir = join(deps.dataDir, 'sessions', meta.id);
-    const log = new SessionLog(join(dir, 'events.jsonl'), (message) => deps.logger.warn({ sessionId: meta.id }, message));
+    const warn = (message: string) => deps.logger.warn({ sessionId: meta.id }, message);
+    const log = new SessionLog(join(dir, 'events.jsonl'), warn);
     const loaded = fresh
       ? {
           lastSeq: 0,
@@ -172,8 +185,10 @@ export class SessionManager {
           openTurnId: undefined,
           permissionEvents: [],
           stalePresence: false,
+          state: new SessionStateFold(),
+          snapshotSeq: 0,
         }
-      : await loadSessionState(log, deps.engine);
+      : await loadSessionState(log, deps.engine, snapshotPath(dir), warn);
     const logger = deps.logger.child({ sessionId: meta.id });
     const base = new SessionBase({
       meta,
@@ -211,6 +226,20 @@ export class SessionManager {
       if (event.type === 'tool_result') deps.hooks.onToolResult?.(session, event);
     });
     base.pipeline.onVisible((event) => deps.broadcast(meta.id, event));
+    const snapshots = new SnapshotWriter({
+      file: snapshotPath(dir),
+      log,
+      conversation: loaded.conversation,
+      state: loaded.state,
+      coveredSeq: loaded.snapshotSeq,
+      onProblem: warn,
+    });
+    base.pipeline.onVisible((event) => {
+      if (event.ephemeral) return;
+      loaded.state.observe(event);
+      snapshots.observe(event);
+    });
+    this.snapshots.set(meta.id, snapshots);
     this.sessions.set(meta.id, session);
     if (fresh || loaded.lastSeq === 0) {
       // A new session, or one whose log never reached the disk: the log starts with its info.
@@ -225,6 +254,8 @@ export class SessionManager {
     }
     // Those first events are written before anyone is told about the session (its lastSeq counts them).
     await session.flushed();
+    // A load that read many events leaves a snapshot behind (in the background), so the next does not.
+    snapshots.catchUp();
     return session;
   }
 
