@@ -61,6 +61,8 @@ export interface Application {
   httpServer: HttpServer;
   io: IoServer;
   sessions: SessionManager;
+  /** This node's membership of a cluster (`--redis`); absent on a single node. */
+  cluster?: ClusterNode;
   listen(port: number, host?: string): Promise<{ url: string }>;
   /** Ends running turns as interrupted, kills their commands, flushes logs, closes sockets. */
   close(): Promise<void>;
@@ -251,6 +253,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     httpServer,
     io,
     sessions: manager,
+    ...(cluster ? { cluster } : {}),
     async listen(port, host = '127.0.0.1') {
       await new Promise<void>((resolve, reject) => {
         httpServer.once('error', reject);
@@ -270,7 +273,8 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
         await cluster?.leave();
         await mcp.close();
         await guards?.close();
-        io.disconnectSockets(true);
+        // This node's sockets only: through the cluster adapter, io.disconnectSockets() reaches every node's.
+        io.local.disconnectSockets(true);
         await new Promise<void>((resolve) => io.close(() => resolve()));
         cluster?.disconnect();
         if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));

@@ -78,6 +78,8 @@ export class NodeRpc {
       }, this.timeoutMs);
       this.pending.set(id, { to: nodeId, resolve, reject, timer });
     });
+    // Settled (by close or a timeout) possibly before the caller awaits it: never an unhandled rejection.
+    answered.catch(() => undefined);
     const request: Request = { kind: 'request', id, from: this.nodeId, instance: this.instance, method, params };
     let receivers: number;
     try {
