@@ -23,6 +23,8 @@ export interface Received {
  */
 export class ScriptedServer {
   readonly received: Received[] = [];
+  /** What `session:delete` answers (the test sets it): by default the session is deleted. */
+  deleteAnswer: { ok: true; data: Record<string, never> } | { ok: false; error: { code: string; message: string } } = { ok: true, data: {} };
   private readonly log: SessionEvent[] = [];
   private seq = 0;
 
@@ -67,6 +69,8 @@ export class ScriptedServer {
         return ok({ mode: 'turn' });
       case 'jobs:list':
         return ok({ jobs: [] });
+      case 'session:delete':
+        return this.deleteAnswer;
       case 'session:detach':
       case 'session:cancel':
       case 'permission:respond':

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Server as IoServer, Socket } from 'socket.io';
 import type { Ack, CommandName, SessionEvent, SessionInfo } from '@tandem/shared';
 import type { CommandContext, Handler, HandlerMap } from '../handlers/dispatch.js';
+import { sessionRoom } from '../handlers/session-handlers.js';
 import type { SessionManager } from '../sessions/session-manager.js';
 import { redisStreamsAdapter } from './cluster-adapter.js';
 import { clusterKeys, type ClusterKeys } from './cluster-keys.js';
@@ -26,6 +27,9 @@ export interface ClusterHost {
   /** Runs a command with every check as `socket` (dispatch's answerCommand over the app's handlers). */
   run(name: CommandName, payload: unknown, socket: Socket): Promise<Ack<unknown>>;
 }
+
+/** Sent to every other node (socket.io's server-side emit) when a session leaves the cluster. */
+export const SESSION_REMOVED_EVENT = 'tandem:session-removed';
 
 /** How long after a persisted event the session's entry in the shared index is rewritten. */
 const PUBLISH_DELAY_MS = 50;
@@ -111,6 +115,10 @@ export class ClusterNode {
       rpc: this.rpc,
       attachments: this.attachments,
       logger: this.logger,
+      onRemoved: (sessionId) => this.sessionRemoved(sessionId),
+    });
+    host.io.on(SESSION_REMOVED_EVENT, (sessionId: unknown) => {
+      if (typeof sessionId === 'string') this.attachments.forgetSession(sessionId);
     });
     serveForwardedCommands({
       rpc: this.rpc,
@@ -157,13 +165,26 @@ export class ClusterNode {
     if (remove) {
       wrapped['session:delete'] = (async (payload, ctx) => {
         const lease = this.leases.valueOf(payload.sessionId);
+        const attached =
+          this.host?.sessions
+            .get(payload.sessionId)
+            ?.presence.list()
+            .map((client) => client.id) ?? [];
         const result = await remove(payload, ctx);
         this.leases.forget(payload.sessionId);
         if (lease) await this.index.remove(payload.sessionId, lease).catch((err: unknown) => this.warnOnce(err));
+        // Sockets of other nodes attached only to it are no longer clients of this node.
+        for (const socketId of attached) if (!this.host?.sessions.all().some((s) => s.presence.roleOf(socketId))) this.remoteClients.remove(socketId);
+        this.sessionRemoved(payload.sessionId);
         return result;
       }) satisfies Handler<'session:delete'>;
     }
     return wrapped;
+  }
+
+  /** Sessions of other nodes that sockets here are attached to, and sockets of other nodes attached to sessions here (status, tests). */
+  remotePresence(): { attachedElsewhere: string[]; clientsFromElsewhere: string[] } {
+    return { attachedElsewhere: this.attachments.entries().map(([sessionId]) => sessionId), clientsFromElsewhere: this.remoteClients.socketIds() };
   }
 
   /** Every event a session of this node broadcasts: a persisted one refreshes its index entry soon. */
@@ -263,6 +284,18 @@ export class ClusterNode {
     } catch (err) {
       this.warnOnce(err);
     }
+  }
+
+  /**
+   * A session left the cluster (deleted on its node, or removed while offline): every node forgets
+   * its sockets' attachments to it, and those sockets leave its room on every node.
+   */
+  private sessionRemoved(sessionId: string): void {
+    this.attachments.forgetSession(sessionId);
+    const io = this.host?.io;
+    if (!io) return;
+    io.in(sessionRoom(sessionId)).socketsLeave(sessionRoom(sessionId));
+    io.serverSideEmit(SESSION_REMOVED_EVENT, sessionId);
   }
 
   private detachEverywhere(socketId: string): void {

@@ -17,6 +17,8 @@ export interface CommandRouterDeps {
   rpc: NodeRpc;
   attachments: RemoteAttachments;
   logger: Logger;
+  /** A session left the cluster (an offline one removed here): every node forgets its clients of it. */
+  onRemoved(sessionId: string): void;
 }
 
 /**
@@ -51,6 +53,7 @@ export class CommandRouter {
       this.deps.attachments.remove(sessionId, socket.id);
       if (!found.online) return { ok: true, data: {} };
     }
+    if (name === 'session:delete' && !found.online) return this.removeOffline(sessionId, found.nodeId);
     if (!found.online) {
       return ackError('conflict', `session ${sessionId} is offline: its node ${found.nodeId} is gone; it is back (with its history) when that node restarts`);
     }
@@ -78,6 +81,30 @@ export class CommandRouter {
       });
     }
     return result.reply;
+  }
+
+  /**
+   * `session:delete` of a session whose node is gone: its entry leaves the shared index (checked
+   * against its lease in the same step: refused when a node holds it again). Its log and data
+   * stay in that node's data directory, untouched; if that node ever starts again, the session
+   * is listed again.
+   */
+  private async removeOffline(sessionId: string, nodeId: string): Promise<Ack<unknown>> {
+    let result: Awaited<ReturnType<SharedSessionIndex['removeOffline']>>;
+    try {
+      result = await this.deps.index.removeOffline(sessionId);
+    } catch (err) {
+      return ackError('internal', `cannot remove session ${sessionId} from the cluster: Redis is unavailable (${errorText(err)}); try again`);
+    }
+    if (!result.removed) {
+      return ackError(
+        'conflict',
+        `session ${sessionId} is not offline any more: node ${result.holder} holds its lease (it is back); deleting it again deletes it on that node`,
+      );
+    }
+    this.deps.logger.info({ sessionId, nodeId }, "removed an offline session from the cluster's index; its data on its node is not touched");
+    this.deps.onRemoved(sessionId);
+    return { ok: true, data: {} };
   }
 }
 

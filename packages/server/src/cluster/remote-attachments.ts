@@ -34,6 +34,11 @@ export class RemoteAttachments {
     if (known.sockets.size === 0) this.sessions.delete(sessionId);
   }
 
+  /** Forgets every socket attached to the session (it was deleted). */
+  forgetSession(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
   /** Forgets the socket everywhere; returns the nodes that had it attached. */
   removeSocket(socketId: string): string[] {
     const nodes = new Set<string>();

@@ -16,6 +16,11 @@ export class RemoteClients {
     this.nodeOf.delete(socketId);
   }
 
+  /** The sockets of other nodes attached to sessions here. */
+  socketIds(): string[] {
+    return [...this.nodeOf.keys()];
+  }
+
   nodeIds(): string[] {
     return [...new Set([...this.nodeOf.values()].map((sender) => sender.nodeId))];
   }

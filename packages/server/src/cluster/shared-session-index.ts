@@ -18,6 +18,19 @@ redis.call('DEL', KEYS[1], KEYS[3])
 return 1
 `;
 
+/**
+ * Removes the entry of a session nobody holds the lease of (its node is gone), checked in the
+ * same step; returns the holder's lease value instead when one holds it. The fence counter stays,
+ * so a node that brings the session back still gets a fencing token above every earlier one.
+ * KEYS: lease, index. ARGV: session id.
+ */
+const REMOVE_OFFLINE = `
+local holder = redis.call('GET', KEYS[1])
+if holder then return holder end
+redis.call('HDEL', KEYS[2], ARGV[1])
+return ''
+`;
+
 /** One session as every node sees it. */
 export interface ClusterSession {
   /** The last state its owner published; `status` is `offline` when no node holds its lease. */
@@ -51,6 +64,15 @@ export class SharedSessionIndex {
 
   async remove(sessionId: string, lease: string): Promise<boolean> {
     return (await this.redis.eval(REMOVE, 3, this.keys.lease(sessionId), this.keys.index, this.keys.fence(sessionId), lease, sessionId)) === 1;
+  }
+
+  /**
+   * Removes an offline session's entry (its node is gone for good). Answers `removed: false` with
+   * the holder when a node holds its lease (it is back, or never left): then nothing is removed.
+   */
+  async removeOffline(sessionId: string): Promise<{ removed: true } | { removed: false; holder: string }> {
+    const holder = String(await this.redis.eval(REMOVE_OFFLINE, 2, this.keys.lease(sessionId), this.keys.index, sessionId));
+    return holder === '' ? { removed: true } : { removed: false, holder: parseLease(holder).nodeId };
   }
 
   async readAll(): Promise<ClusterSession[]> {
