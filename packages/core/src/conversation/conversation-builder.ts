@@ -80,17 +80,24 @@ export class ConversationBuilder {
   }
 
   /**
-   * The builder's state as JSON-safe data (O(messages); for a snapshot beside the log, not per
-   * event). `restore` of its JSON round trip folds every later event exactly as this builder would.
+   * The builder's state as JSON-safe data that later events do not change, so it may be
+   * serialised later, piece by piece: a copy of the list (O(messages) pointers; a message never
+   * changes once another is being filled) with the one being filled copied. For a snapshot beside
+   * the log, not per event; `restore` of its JSON round trip folds every later event as this would.
    */
   snapshot(): ConversationSnapshot {
-    const index = this.current ? this.list.lastIndexOf(this.current.message) : -1;
+    const list = this.list.slice();
+    const index = this.current ? list.lastIndexOf(this.current.message) : -1;
+    if (index >= 0) {
+      const open = list[index] as AssistantMessage;
+      list[index] = { ...open, toolCalls: open.toolCalls.map((call) => ({ ...call })) };
+    }
     return {
-      list: this.list,
+      list,
       pendingTurnStart: this.pendingTurnStart ?? null,
       turnStarts: [...this.turnStarts],
       current: this.current && index >= 0 ? { key: this.current.key, index } : null,
-      openCalls: [...this.openCalls.values()],
+      openCalls: [...this.openCalls.values()].map((call) => ({ ...call })),
     };
   }
 
@@ -98,7 +105,8 @@ export class ConversationBuilder {
   static restore(value: unknown): ConversationBuilder {
     const state = checkConversationSnapshot(value);
     const builder = new ConversationBuilder();
-    builder.list = state.list.map(restoredMessage);
+    builder.list = state.list;
+    for (const message of builder.list) restoredMessage(message);
     builder.pendingTurnStart = state.pendingTurnStart ?? undefined;
     for (const [turnId, start] of state.turnStarts) builder.turnStarts.set(turnId, start);
     if (state.current) builder.current = { key: state.current.key, message: builder.list[state.current.index] as AssistantMessage };
@@ -172,10 +180,10 @@ export class ConversationBuilder {
   }
 }
 
-/** JSON drops `args: undefined` (a call kept as raw text); put it back so the message has the shape the fold builds. */
+/** JSON drops `args: undefined` (a call kept as raw text); put it back (in place: the parsed data is the builder's now). */
 function restoredMessage(message: Message): Message {
-  if (message.role !== 'assistant') return message;
-  return { ...message, toolCalls: message.toolCalls.map((call: ToolCall): ToolCall => (Object.hasOwn(call, 'args') ? call : { ...call, args: undefined })) };
+  if (message.role === 'assistant') for (const call of message.toolCalls) if (!Object.hasOwn(call, 'args')) call.args = undefined;
+  return message;
 }
 
 /** The conversation a list of session events describes. */

@@ -49,6 +49,19 @@ describe('ConversationBuilder snapshot', () => {
     }
   });
 
+  it('a snapshot taken mid-message does not change with the events folded after it', () => {
+    const builder = new ConversationBuilder();
+    for (const e of turn('t1', 'one')) builder.apply(e);
+    const snapshot = builder.snapshot();
+    const json = JSON.stringify(snapshot);
+    // The assistant message of iteration 1 is still being filled: more calls, its text replaced.
+    builder.apply({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'late', tool: 'echo', args: {}, danger: 'safe' } as ConversationEvent);
+    builder.apply({ type: 'assistant_text', turnId: 't1', iteration: 1, text: 'changed' } as ConversationEvent);
+    for (const e of rest('t1')) builder.apply(e);
+    expect(JSON.stringify(snapshot)).toBe(json);
+    expect(builder.messages[1]).toMatchObject({ text: 'changed', toolCalls: [{ id: 't1-a' }, { id: 't1-b' }, { id: 'late' }] });
+  });
+
   it('refuses a malformed snapshot', () => {
     expect(() => ConversationBuilder.restore({ list: [{ role: 'robot' }] })).toThrow(/role/);
     expect(() => ConversationBuilder.restore({ list: [], pendingTurnStart: 5, turnStarts: [], current: null, openCalls: [] })).toThrow(/pendingTurnStart/);
