@@ -26,7 +26,7 @@ export class AgentSlices implements ConversationFold {
     this.slices.set(COMMANDER, create());
   }
 
-  /** Every slice's state and the floor as JSON-safe data; undefined when a slice cannot say. */
+  /** Every slice's state and the floor as JSON-safe data later events do not change; undefined when a slice cannot say. */
   snapshot(): AgentSlicesSnapshot | undefined {
     const slices: Array<[string, unknown]> = [];
     for (const [agent, slice] of this.slices) {

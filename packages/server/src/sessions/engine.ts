@@ -5,7 +5,7 @@ export interface ConversationFold {
   apply(event: SessionEvent): void;
   /** A copy, safe to hand to the loop (which appends to it). */
   readonly messages: Message[];
-  /** The fold's state as JSON-safe data, for a snapshot beside the log (absent: no snapshots). */
+  /** The fold's state as JSON-safe data later events do not change (it may be serialised later), for a snapshot beside the log (absent: no snapshots). */
   snapshot?(): unknown;
 }
 

@@ -4,9 +4,16 @@ import type { AgentSlices } from '../agents/agent-slices.js';
 import type { SessionLog } from './session-log.js';
 import { SNAPSHOT_VERSION, type SessionSnapshot } from './session-snapshot.js';
 import type { SessionStateFold } from './session-state-fold.js';
+import { stringifyInSteps } from './stringify-in-steps.js';
 
-/** A snapshot is written once this many events were written after the last one. */
+/** A snapshot is written once this many events were written after the last one (or more, below). */
 export const SNAPSHOT_EVERY = 2000;
+/**
+ * And not before the log grew by a quarter of the last snapshot's size: a conversation never
+ * compacted can make a snapshot as large as the log, and writing it every 2,000 events would then
+ * cost more than the log itself. So snapshot bytes written stay within 4x the log's bytes.
+ */
+const LOG_GROWTH_PER_SNAPSHOT_BYTE = 1 / 4;
 
 export interface SnapshotWriterParts {
   file: string;
@@ -24,12 +31,15 @@ export interface SnapshotWriterParts {
 /**
  * Keeps a session's `snapshot.json` near the end of its log, off the event path: after every
  * `every` written events it waits for a moment when every appended event is written (then the
- * live folds match the log exactly), captures the state there and writes it atomically in the
- * background, one write at a time. `finish` writes a last one after the log closed.
+ * live folds match the log exactly), captures the state there (copies that later events do not
+ * change) and serialises it a step at a time and writes it atomically in the background, one
+ * snapshot at a time. `finish` writes a last one after the log closed.
  */
 export class SnapshotWriter {
   private covered: number;
   private readonly every: number;
+  /** Events between snapshots: `every`, or more after a large snapshot. */
+  private interval: number;
   private scheduled = false;
   private writing: Promise<void> | undefined;
   private stopped = false;
@@ -37,6 +47,7 @@ export class SnapshotWriter {
   constructor(private readonly parts: SnapshotWriterParts) {
     this.covered = parts.coveredSeq;
     this.every = parts.every ?? SNAPSHOT_EVERY;
+    this.interval = this.every;
   }
 
   /** The seq the last snapshot written covers. */
@@ -46,12 +57,12 @@ export class SnapshotWriter {
 
   /** Called with each written persisted event: O(1) unless a snapshot is due. */
   observe(event: SessionEvent): void {
-    if (event.seq - this.covered >= this.every) this.schedule();
+    if (event.seq - this.covered >= this.interval) this.schedule();
   }
 
   /** Writes one now if the log ran `every` events past the last one (after a load that read many). */
   catchUp(): void {
-    if (this.parts.log.lastWrittenSeq - this.covered >= this.every) this.schedule();
+    if (this.parts.log.lastWrittenSeq - this.covered >= this.interval) this.schedule();
   }
 
   /** After the log closed: a last snapshot if anything was written since (and the log is long enough to want one). */
@@ -80,12 +91,16 @@ export class SnapshotWriter {
   /** Captures the state if the log is idle (else the next written event tries again) and writes it. */
   private write(): Promise<void> {
     if (this.writing || this.stopped) return this.writing ?? Promise.resolve();
-    const captured = this.capture();
-    if (!captured) return Promise.resolve();
+    const snapshot = this.capture();
+    if (!snapshot) return Promise.resolve();
     const { file, onProblem } = this.parts;
-    this.writing = writeFileAtomic(file, captured.json)
-      .then(() => {
-        this.covered = Math.max(this.covered, captured.seq);
+    const { seq, offset } = snapshot.log;
+    this.writing = stringifyInSteps(snapshot)
+      .then(async (json) => {
+        await writeFileAtomic(file, json);
+        this.covered = Math.max(this.covered, seq);
+        const bytesPerEvent = offset / seq;
+        this.interval = Math.max(this.every, Math.ceil((json.length * LOG_GROWTH_PER_SNAPSHOT_BYTE) / bytesPerEvent));
       })
       .catch((err: unknown) => onProblem(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => {
@@ -95,12 +110,11 @@ export class SnapshotWriter {
   }
 
   /** Synchronous, so no event can be folded between the log's state and the folds'. */
-  private capture(): { seq: number; json: string } | undefined {
+  private capture(): SessionSnapshot | undefined {
     const log = this.parts.log.snapshot();
     if (!log) return undefined;
     const conversation = this.parts.conversation.snapshot();
     if (!conversation) return undefined;
-    const snapshot: SessionSnapshot = { version: SNAPSHOT_VERSION, log, state: this.parts.state.snapshot(), conversation };
-    return { seq: log.seq, json: JSON.stringify(snapshot) };
+    return { version: SNAPSHOT_VERSION, log, state: this.parts.state.snapshot(), conversation };
   }
 }
