@@ -1,11 +1,11 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import type { SessionEvent, SessionInfo } from '@tandem/shared';
 import { type Action, initialState, reduceAll } from '@tandem/tui/state';
 import { request, startBenchServer } from './bench-server.js';
+import { createLongSession } from './long-session-log.js';
+import { measureStarts, startRows } from './session-start.js';
 import { fmt, median } from './stats.js';
 import { printTable } from './table.js';
 
@@ -13,35 +13,9 @@ const EVENTS = 100_000;
 const TAIL = 200;
 const PAGE = 300;
 const RUNS = 5;
-
-/**
- * A log of `count` events in the shape of real turns: a message, then ten read_file calls with
- * their results (a few hundred bytes each), the answer and turn_done (24 events per turn).
- */
-async function writeLongLog(path: string, sessionId: string, fromSeq: number, count: number): Promise<void> {
-  const out = createWriteStream(path, { flags: 'a' });
-  const body = 'export function example(value: number): number {\n  return value * 2;\n}\n'.repeat(5);
-  let seq = fromSeq;
-  let turn = 0;
-  const write = async (event: Record<string, unknown>) => {
-    seq++;
-    if (!out.write(`${JSON.stringify({ sessionId, seq, ts: '2026-12-01T00:00:00.000Z', ...event })}\n`)) await once(out, 'drain');
-  };
-  while (seq < fromSeq + count) {
-    const turnId = `t${++turn}`;
-    await write({ type: 'user_message', text: `question ${turn}: what does src/file-${turn}.ts do?`, by: 'ana', mode: 'turn' });
-    await write({ type: 'turn_started', turnId, model: 'bench/model' });
-    for (let i = 0; i < 10; i++) {
-      const callId = `${turnId}-c${i}`;
-      await write({ type: 'tool_call', turnId, iteration: i + 1, callId, tool: 'read_file', args: { path: `src/file-${i}.ts` }, danger: 'safe' });
-      await write({ type: 'tool_result', turnId, callId, tool: 'read_file', isError: false, output: body, durationMs: 2, outcome: 'ok' });
-    }
-    await write({ type: 'assistant_text', turnId, iteration: 11, text: `It doubles a number. ${'The function is pure. '.repeat(10)}` });
-    await write({ type: 'turn_done', turnId, iterations: 11, outcome: 'answered' });
-  }
-  out.end();
-  await once(out, 'finish');
-}
+const START_RUNS = 4;
+/** About 128 turns of this log fill 80 % of a 128k-token window (~3.9 KB of text per turn). */
+const COMPACT_EVERY_TURNS = 128;
 
 interface Screen {
   ms: number;
@@ -81,18 +55,15 @@ async function historyPage(socket: Awaited<ReturnType<Awaited<ReturnType<typeof 
  */
 export async function benchAttachLongSession(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tandem-bench-attach-'));
+  const compactedDir = await mkdtemp(join(tmpdir(), 'tandem-bench-attach-compacted-'));
   try {
-    const first = await startBenchServer({ dataDir });
-    const driver = await first.connect('driver');
-    const { session } = await request<{ session: { id: string } }>(driver, 'session:create', { title: 'long session' });
-    await first.close();
-    const logPath = join(dataDir, 'sessions', session.id, 'events.jsonl');
-    const existing = (await readFile(logPath, 'utf8')).split('\n').filter(Boolean).length;
-    await writeLongLog(logPath, session.id, existing, EVENTS - existing);
-
-    const loadStarted = performance.now();
+    const { session } = await createLongSession(dataDir, EVENTS);
+    // Server start with that session: the snapshot a close left vs the whole log read.
+    const starts = await measureStarts(dataDir, session.id, START_RUNS);
+    // The same, with the compactions a model's window forces (a 128k-token window at 80 %).
+    const compacted = await createLongSession(compactedDir, EVENTS, COMPACT_EVERY_TURNS);
+    const compactedStarts = await measureStarts(compactedDir, compacted.session.id, START_RUNS);
     const server = await startBenchServer({ dataDir });
-    const loadMs = performance.now() - loadStarted;
     try {
       const tail: Screen[] = [];
       const full: Screen[] = [];
@@ -144,11 +115,16 @@ export async function benchAttachLongSession(): Promise<void> {
           [`history page (${PAGE}) at seq ${EVENTS / 2}, cold`, fmt(deep.ms, 1), fmt(deep.bytes / 1024, 0), String(PAGE), ''],
         ],
       );
-      console.log(`(server start with this session: ${fmt(loadMs, 0)} ms, the whole log read once at load)`);
+      printTable(
+        `Server start with a session of ${EVENTS.toLocaleString('en')} events (createApplication + listen, the session loaded; median of ${START_RUNS}, interleaved)`,
+        ['session', 'start', 'ms', 'file KB'],
+        [...startRows('never compacted (as above)', starts), ...startRows(`compacted every ${COMPACT_EVERY_TURNS} turns`, compactedStarts)],
+      );
     } finally {
       await server.close();
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });
+    await rm(compactedDir, { recursive: true, force: true });
   }
 }
