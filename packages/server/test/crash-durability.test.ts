@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '@tandem/shared';
 import { SESSION_EVENT } from '@tandem/shared';
 import { makeTempDir, startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest, type TempDir } from '@tandem/testkit';
 import { bundleServe } from './serve-bundle.js';
+import { startServeProcess, type ServeProcess } from './serve-process.js';
 import { connectClient, startTestServer, TOKENS, type TestClient } from './server-harness.js';
 
 /**
@@ -15,7 +15,6 @@ import { connectClient, startTestServer, TOKENS, type TestClient } from './serve
  * log after the restart (same seq, same content), no seq is ever given to two events, and the
  * turn's interruption comes after the last seq written.
  */
-const repoRoot = resolve(import.meta.dirname, '../../..');
 const KILLS = 20;
 
 const dirs: TempDir[] = [];
@@ -48,32 +47,13 @@ function scripted(req: FakeRequest): FakeReply {
   return { chunks: ['Running ', 'the ', 'loop ', 'now.'], chunkDelayMs: 2, toolCalls: [{ name: 'run_command', args: { command } }] };
 }
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-}
-
-async function serve(dataDir: string): Promise<Served> {
-  const child = spawn(process.execPath, [bundle!, 'serve', '--port', '0', '--data-dir', dataDir], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      TANDEM_TOKEN: TOKENS.control,
-      TANDEM_VIEW_TOKEN: TOKENS.view,
-      TANDEM_MODEL: 'openai/fake-model',
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: fake!.openaiBaseURL,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function serve(dataDir: string): Promise<ServeProcess> {
+  return startServeProcess({
+    args: ['--data-dir', dataDir],
+    env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake!.openaiBaseURL },
+    bundle,
+    children,
   });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const line = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).once('line', ok);
-    child.once('exit', (code) => fail(new Error(`tandem serve exited with ${code}: ${stderr}`)));
-  });
-  return { child, url: line.slice('tandem listening on '.length) };
 }
 
 /** The events of the turn a client received from index `from` on (presence comes and goes with attaching). */
@@ -138,7 +118,7 @@ function seqsOf(events: SessionEvent[]): number[] {
 interface Round {
   dataDir: string;
   workspace: string;
-  served: Served;
+  served: ServeProcess;
 }
 
 /** A data dir, a workspace and a `tandem serve` on them, started ahead of time (starting is the slow part). */

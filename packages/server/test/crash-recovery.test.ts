@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
+import { startServeProcess } from './serve-process.js';
 import { connectClient, startTestServer, TOKENS, type TestServer } from './server-harness.js';
 
 /**
@@ -10,7 +10,6 @@ import { connectClient, startTestServer, TOKENS, type TestServer } from './serve
  * the next server on the same data dir must expire the request and close the turn as
  * interrupted — nothing is approved by accident, nothing is lost.
  */
-const repoRoot = resolve(import.meta.dirname, '../../..');
 const dirs: TempDir[] = [];
 let child: ChildProcess | undefined;
 let fake: FakeModelServer | undefined;
@@ -30,27 +29,14 @@ describe('crash with a permission request pending', () => {
     const dataDir = await makeTempDir('tandem-crash-data-');
     const workspace = await makeTempDir('tandem-crash-ws-');
     dirs.push(dataDir, workspace);
-    child = spawn(
-      process.execPath,
-      ['--conditions=tandem-source', '--import', 'tsx', 'packages/server/src/bin.ts', 'serve', '--port', '0', '--data-dir', dataDir.path],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          TANDEM_TOKEN: TOKENS.control,
-          TANDEM_VIEW_TOKEN: TOKENS.view,
-          TANDEM_MODEL: 'openai/fake-model',
-          OPENAI_API_KEY: 'test-key',
-          OPENAI_BASE_URL: fake.openaiBaseURL,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const line = await new Promise<string>((ok, fail) => {
-      createInterface({ input: child!.stdout! }).once('line', ok);
-      child!.once('exit', (code) => fail(new Error(`tandem serve exited with ${code}`)));
+    const children: ChildProcess[] = [];
+    const served = await startServeProcess({
+      args: ['--data-dir', dataDir.path],
+      env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL },
+      children,
     });
-    const url = line.slice('tandem listening on '.length);
+    child = served.child;
+    const url = served.url;
 
     const alice = await connectClient(url, 'alice', TOKENS.control);
     const { session } = await alice.ok('session:create', { cwd: workspace.path });

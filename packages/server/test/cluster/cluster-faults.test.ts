@@ -1,18 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
 import { NODE_OFFLINE_CODE } from '../../src/cluster/offline-watch.js';
 import { connectClient, fakeModelBed, TOKENS, type TestServer } from '../server-harness.js';
-import { AttachedView, clusterPrefix, startNode, until } from './cluster-harness.js';
+import { startServeProcess, type ServeProcess } from '../serve-process.js';
+import { AttachedView, clusterPrefix, presenceNames, startNode, until } from './cluster-harness.js';
 import { startRedis } from './redis-process.js';
 
 /**
  * The faults of issue 16 with real processes: a node killed with SIGKILL and started again, and
  * redis-server itself stopped and started again under a running session.
  */
-const repoRoot = resolve(import.meta.dirname, '../../../..');
 /** Event-loop lag allowed on a loaded machine (CI shares its cores with the whole suite). */
 const SLACK_MS = 2500;
 const redis = await startRedis();
@@ -37,28 +35,8 @@ async function tempDir(prefix: string): Promise<string> {
 }
 
 /** `tandem serve --redis URL --node-id ID` as a real process; resolves with its URL. */
-async function serveProcess(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--conditions=tandem-source', '--import', 'tsx', 'packages/server/src/bin.ts', 'serve', '--port', '0', ...args], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      TANDEM_TOKEN: TOKENS.control,
-      TANDEM_VIEW_TOKEN: TOKENS.view,
-      TANDEM_MODEL: 'openai/fake-model',
-      ...bed.env(),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const line = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).once('line', ok);
-    child.once('exit', (code) => fail(new Error(`tandem serve exited with ${code}: ${stderr}`)));
-  });
-  return { child, url: line.slice('tandem listening on '.length) };
+function serveProcess(args: string[]): Promise<ServeProcess> {
+  return startServeProcess({ args, env: bed.env(), children });
 }
 
 describe.skipIf(!redis)('cluster faults', () => {
@@ -164,12 +142,7 @@ describe.skipIf(!redis)('cluster faults', () => {
     nodeB.child.kill('SIGKILL');
     await driver.waitFor((e) => e.seq > mark && e.type === 'presence' && !e.clients.some((c) => c.name === 'vera'), leaseMs * 4);
     expect(Date.now() - killedAt).toBeLessThan(leaseMs + leaseMs / 3 + SLACK_MS);
-    expect(
-      a.app.sessions
-        .require(session.id)
-        .presence.list()
-        .map((c) => c.name),
-    ).toEqual(['alice']);
+    expect(presenceNames(a, session.id)).toEqual(['alice']);
     vera.close();
   }, 120_000);
 

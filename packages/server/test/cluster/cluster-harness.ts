@@ -73,3 +73,11 @@ export async function until<T>(read: () => Promise<T>, holds: (value: T) => bool
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** The names of the clients attached to a session, as the node that runs it lists them. */
+export function presenceNames(node: TestServer, sessionId: string): string[] {
+  return node.app.sessions
+    .require(sessionId)
+    .presence.list()
+    .map((client) => client.name);
+}

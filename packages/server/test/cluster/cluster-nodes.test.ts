@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '@tandem/shared';
 import { fakeModelBed, TOKENS, type TestServer } from '../server-harness.js';
-import { AttachedView, clusterPrefix, startNode, until } from './cluster-harness.js';
+import { AttachedView, clusterPrefix, presenceNames, startNode, until } from './cluster-harness.js';
 import { startRedis } from './redis-process.js';
 
 /**
@@ -130,12 +130,7 @@ describe.skipIf(!redis)('two nodes on one Redis', () => {
     mark = driver.seqs().at(-1)!;
     vera.close();
     await driver.waitFor((e) => e.seq > mark && names(e).join() === 'alice:driver');
-    expect(
-      a.app.sessions
-        .require(session.id)
-        .presence.list()
-        .map((c) => c.name),
-    ).toEqual(['alice']);
+    expect(presenceNames(a, session.id)).toEqual(['alice']);
   });
 
   it('a viewer on B gets the permission request and a driver on B answers it; the command runs on A', async () => {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { clusterKeys } from '../../src/cluster/cluster-keys.js';
 import { SharedSessionIndex } from '../../src/cluster/shared-session-index.js';
 import { TOKENS, type TestClient, type TestServer } from '../server-harness.js';
-import { AttachedView, clusterPrefix, startNode, until } from './cluster-harness.js';
+import { AttachedView, clusterPrefix, presenceNames, startNode, until } from './cluster-harness.js';
 import { startRedis } from './redis-process.js';
 
 /**
@@ -28,15 +28,19 @@ async function node(nodeId: string, keyPrefix: string, dataDir?: string): Promis
   return started;
 }
 
+/** Nodes A and B on a fresh key prefix, alice connected to A and bob to B (control token). */
+async function twoNodes(): Promise<{ keyPrefix: string; a: TestServer; b: TestServer; alice: TestClient; bob: TestClient }> {
+  const keyPrefix = clusterPrefix();
+  const a = await node('node-a', keyPrefix);
+  const b = await node('node-b', keyPrefix);
+  return { keyPrefix, a, b, alice: await a.connect('alice'), bob: await b.connect('bob') };
+}
+
 const listed = async (client: TestClient) => (await client.ok('session:list', {})).sessions;
 
 describe.skipIf(!redis)('sessions leaving the cluster', () => {
   it("removes an offline session of a node gone for good from every node's list, refusing while a node holds its lease; the node's data stays", async () => {
-    const keyPrefix = clusterPrefix();
-    const a = await node('node-a', keyPrefix);
-    const b = await node('node-b', keyPrefix);
-    const alice = await a.connect('alice');
-    const bob = await b.connect('bob');
+    const { keyPrefix, a, b, alice, bob } = await twoNodes();
     const vera = await b.connect('vera', TOKENS.view);
     const { session } = await alice.ok('session:create', { title: 'on node a' });
     await AttachedView.attach(bob, session.id, 'viewer');
@@ -83,11 +87,7 @@ describe.skipIf(!redis)('sessions leaving the cluster', () => {
   });
 
   it('deleting a session drops its clients on every node: the owner forgets sockets of other nodes, their nodes forget the attachment', async () => {
-    const keyPrefix = clusterPrefix();
-    const a = await node('node-a', keyPrefix);
-    const b = await node('node-b', keyPrefix);
-    const alice = await a.connect('alice');
-    const bob = await b.connect('bob');
+    const { a, b, alice, bob } = await twoNodes();
     const { session } = await alice.ok('session:create', { title: 'to delete' });
     const { session: other } = await alice.ok('session:create', { title: 'stays' });
     await AttachedView.attach(bob, session.id, 'viewer');
@@ -106,11 +106,6 @@ describe.skipIf(!redis)('sessions leaving the cluster', () => {
     // Bob still works on B: attached to another session of A, he is A's client again, and only of that one.
     await AttachedView.attach(bob, other.id, 'viewer');
     expect(b.app.cluster?.remotePresence().attachedElsewhere).toEqual([other.id]);
-    expect(
-      a.app.sessions
-        .require(other.id)
-        .presence.list()
-        .map((c) => c.name),
-    ).toEqual(['bob']);
+    expect(presenceNames(a, other.id)).toEqual(['bob']);
   });
 });
