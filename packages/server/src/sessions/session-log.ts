@@ -28,6 +28,8 @@ export class SessionLog {
   private tail: SessionEvent[] = [];
   private tailStart = 0;
   private written = 0;
+  /** The seq of the last event given to `append` (equal to `written` when every line is written). */
+  private appended = 0;
   /** The seq of the first event in the file (0 while empty): nothing is older. */
   private first = 0;
   private inEffect = new EventsInEffect();
@@ -93,11 +95,11 @@ export class SessionLog {
     return this.readFrom(snapshot.offset, snapshot.seq, visit);
   }
 
-  /** What `loadFrom` needs to continue from here; only while every appended event is written (else undefined). */
+  /** What `loadFrom` needs to continue from here; only while every appended event is written (else undefined). O(1) until then. */
   snapshot(): LogSnapshot | undefined {
     const last = this.tail.at(-1);
-    if (!this.writer.idle() || this.written === 0 || last?.seq !== this.written) return undefined;
-    // Nothing is being written, so the file ends right after the last written event's line.
+    if (this.appended !== this.written || this.written === 0 || last?.seq !== this.written) return undefined;
+    // Every appended line is written, so the file ends right after the last written event's line.
     const offset = statSync(this.path, { throwIfNoEntry: false })?.size ?? 0;
     if (offset === 0) return undefined;
     return {
@@ -129,6 +131,7 @@ export class SessionLog {
     const cut = await cutPartialLastLine(this.path);
     if (cut > 0) this.onProblem(`${this.path}: removed an unfinished last line (${cut} bytes) left by a crash`);
     this.written = lastSeq;
+    this.appended = lastSeq;
     return lastSeq;
   }
 
@@ -137,6 +140,7 @@ export class SessionLog {
    * `sync`: fdatasync the file once this batch is written (the end of a turn).
    */
   append(event: SessionEvent, sync = false): void {
+    this.appended = event.seq;
     this.writer.append(JSON.stringify(event), event);
     if (sync) this.writer.syncAfter();
   }

@@ -25,6 +25,8 @@ export interface SnapshotWriterParts {
   /** The seq the snapshot on disk covers (0: none). */
   coveredSeq: number;
   onProblem(message: string): void;
+  /** After each snapshot is on disk: the seq it covers and its size. */
+  onWritten?(seq: number, bytes: number): void;
   every?: number;
 }
 
@@ -101,6 +103,7 @@ export class SnapshotWriter {
         this.covered = Math.max(this.covered, seq);
         const bytesPerEvent = offset / seq;
         this.interval = Math.max(this.every, Math.ceil((json.length * LOG_GROWTH_PER_SNAPSHOT_BYTE) / bytesPerEvent));
+        this.parts.onWritten?.(seq, json.length);
       })
       .catch((err: unknown) => onProblem(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => {
@@ -114,7 +117,11 @@ export class SnapshotWriter {
     const log = this.parts.log.snapshot();
     if (!log) return undefined;
     const conversation = this.parts.conversation.snapshot();
-    if (!conversation) return undefined;
+    if (!conversation) {
+      // The engine's conversation cannot be snapshotted: this session never gets one.
+      this.stopped = true;
+      return undefined;
+    }
     return { version: SNAPSHOT_VERSION, log, state: this.parts.state.snapshot(), conversation };
   }
 }
