@@ -203,5 +203,10 @@ export type EventOf<T extends SessionEventType> = Extract<SessionEvent, { type: 
 /** An event before the server stamps it: what the engine and the server's parts emit. */
 export type EventBody = SessionEvent extends infer E ? (E extends SessionEvent ? Omit<E, 'sessionId' | 'seq' | 'ts' | 'ephemeral'> : never) : never;
 
-/** Events that are broadcast but never written to the log. */
-export const EPHEMERAL_EVENT_TYPES: ReadonlySet<SessionEventType> = new Set(['text_delta']);
+/**
+ * Events that are broadcast but never written to the log: streamed text (a client attaching
+ * mid-stream gets the partial text instead) and `thinking`, the "a model request is under way"
+ * mark of each iteration, which a replay does not need (`turn_started` and every `tool_result`
+ * already put a turn back to thinking). Bookkeeping an attach needs stays persisted.
+ */
+export const EPHEMERAL_EVENT_TYPES: ReadonlySet<SessionEventType> = new Set(['text_delta', 'thinking']);
