@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -23,6 +24,11 @@ const RETRY_MAX_MS = 2000;
  *
  * fsync: none per batch. `syncAfter()` asks for one `fdatasync` after the lines queued so far
  * are written (the session asks at the end of each turn), and `close` syncs.
+ *
+ * The append itself is a synchronous `write(2)` of the batch: a few KB into the page cache takes
+ * microseconds, while the same write through the thread pool costs ~30 µs of CPU in hand-offs
+ * (measured: 3-4 µs vs 28-37 µs per small append). Opening, fdatasync and close stay
+ * asynchronous, and the batch still goes out on the event loop's next turn, never inside `append`.
  */
 export class EventLogWriter<T = undefined> {
   private lines: string[] = [];
@@ -161,7 +167,7 @@ export class EventLogWriter<T = undefined> {
         await mkdir(dirname(this.path), { recursive: true });
         this.handle = await open(this.path, 'a', 0o600);
       }
-      await this.handle.appendFile(this.brokenLine ? `\n${chunk}` : chunk, 'utf8');
+      writeAll(this.handle.fd, Buffer.from(this.brokenLine ? `\n${chunk}` : chunk, 'utf8'));
       this.brokenLine = false;
       this.failure = undefined;
       return true;
@@ -214,4 +220,10 @@ export class EventLogWriter<T = undefined> {
       };
     });
   }
+}
+
+/** write(2) until every byte is in (a regular file takes it in one call unless the disk is full). */
+function writeAll(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
