@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { PathResolver } from '../ports/path-resolver.js';
-import { credentialPathOf, isWithin, isWithinProtected, systemDirectoryOf } from './protected-paths.js';
+import { credentialPathIn, credentialPathsUnder, isWithin, isWithinProtected, systemDirectoryOf } from './protected-paths.js';
 import { realPathAllowingMissing } from './real-path.js';
 import { SandboxError } from './sandbox-error.js';
 
@@ -36,8 +36,8 @@ interface Roots {
   /** The workspace as given (it differs from `workspace` when a component is a symlink). */
   givenWorkspace: string;
   home: string;
-  /** The home directory as given and as resolved (they differ when home is a symlink). */
-  homes: string[];
+  /** The credential locations under each home directory (as given and as resolved), absolute. */
+  credentials: string[][];
   dataDirs: string[];
   granted: string[];
   refused: Array<{ path: string; reason: string }>;
@@ -84,8 +84,8 @@ export function createPathSandbox(options: PathSandboxOptions): PathSandbox {
       throw new SandboxError('invalid_path', input, `${input} cannot be resolved (${(error as Error).message})`);
     }
     const shown = real === lexical ? input : `${input} (resolves to ${real})`;
-    for (const home of r.homes) {
-      const credential = credentialPathOf(real, home) ?? credentialPathOf(lexical, home);
+    for (const list of r.credentials) {
+      const credential = credentialPathIn(real, list) ?? credentialPathIn(lexical, list);
       if (credential) {
         throw new SandboxError(
           'credential_directory',
@@ -141,7 +141,7 @@ async function loadRoots(options: PathSandboxOptions, granted: string[]): Promis
     workspace,
     givenWorkspace: path.resolve(options.workspace),
     home,
-    homes: unique([home, givenHome]),
+    credentials: unique([home, givenHome]).map(credentialPathsUnder),
     dataDirs: unique([dataReal, givenData]),
     granted,
     refused: [],
@@ -171,8 +171,8 @@ async function validateGrant(input: string, r: Roots): Promise<string> {
   if (!(await fs.stat(real)).isDirectory()) {
     throw new SandboxError('not_a_directory', input, `cannot grant ${input}: only directories can be granted`);
   }
-  for (const home of r.homes) {
-    const credential = credentialPathOf(real, home) ?? credentialPathOf(lexical, home);
+  for (const list of r.credentials) {
+    const credential = credentialPathIn(real, list) ?? credentialPathIn(lexical, list);
     if (credential)
       throw new SandboxError(
         'credential_directory',

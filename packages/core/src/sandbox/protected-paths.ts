@@ -93,9 +93,15 @@ export function systemDirectoryOf(p: string, caseInsensitive = CASE_INSENSITIVE)
 
 /** The credential path (absolute) `p` falls in, or undefined. */
 export function credentialPathOf(p: string, home: string, caseInsensitive = CASE_INSENSITIVE): string | undefined {
-  for (const rel of CREDENTIAL_PATHS) {
-    const abs = path.join(home, rel);
-    if (isWithinProtected(p, abs, caseInsensitive)) return abs;
-  }
-  return undefined;
+  return credentialPathIn(p, credentialPathsUnder(home), caseInsensitive);
+}
+
+/** Every credential location under `home`, absolute (worth computing once per home directory). */
+export function credentialPathsUnder(home: string): string[] {
+  return CREDENTIAL_PATHS.map((rel) => path.join(home, rel));
+}
+
+/** The credential path of `absolutes` (from `credentialPathsUnder`) that `p` falls in, or undefined. */
+export function credentialPathIn(p: string, absolutes: readonly string[], caseInsensitive = CASE_INSENSITIVE): string | undefined {
+  return absolutes.find((abs) => isWithinProtected(p, abs, caseInsensitive));
 }
