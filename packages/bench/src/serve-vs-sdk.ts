@@ -3,7 +3,15 @@ import { join, resolve } from 'node:path';
 import { startFakeModelServer, type FakeModelServer } from '@tandem/testkit';
 import type { BenchOptions } from './bench-options.js';
 import { runBareLoop } from './serve-e2e/bare-loop-process.js';
-import { functionKey, loadProfile, moduleKey, perIterationTop, profileIn, type ProfileWindow } from './serve-e2e/cpu-profile-diff.js';
+import {
+  functionKey,
+  loadProfile,
+  moduleKey,
+  perIteration as perIterationProfile,
+  profileIn,
+  type ProfileWindow,
+  wholeProfile,
+} from './serve-e2e/cpu-profile-diff.js';
 import { driveOneTurn, type RunFigures } from './serve-e2e/drive-session.js';
 import { ScriptedModel, type RequestShape } from './serve-e2e/scripted-model.js';
 import { startServeProcess } from './serve-e2e/serve-process.js';
@@ -31,10 +39,10 @@ async function tandemRun(fake: FakeModelServer, model: ScriptedModel, iterations
   }
 }
 
-async function bareRun(fake: FakeModelServer, model: ScriptedModel, iterations: number): Promise<RunFigures> {
+async function bareRun(fake: FakeModelServer, model: ScriptedModel, iterations: number, cpuProfDir?: string): Promise<RunFigures> {
   model.reset(iterations, READ_CALL);
   try {
-    return await runBareLoop(fake.openaiBaseURL, iterations);
+    return await runBareLoop(fake.openaiBaseURL, iterations, cpuProfDir);
   } finally {
     fake.requests.length = 0;
   }
@@ -119,24 +127,48 @@ function printServeTables(tandem: Sample[], bare: Sample[], runs: number, tandem
 }
 
 /**
- * One profiled run at LO and one at HI, each counted from send to turn_done only (start-up is
- * not the turn's); the difference per iteration is what a longer turn costs.
+ * One profiled run at LO and one at HI of each path. Tandem is counted from send to turn_done
+ * only (start-up is not the turn's); the bare loop's whole process, whose start-up cancels out in
+ * the difference. Rows: self ms per iteration for tandem, the bare loop, and what tandem adds.
  */
 async function profileServe(fake: FakeModelServer, model: ScriptedModel, options: BenchOptions): Promise<void> {
   const base = resolve(options.cpuProfDir!);
   await mkdir(base, { recursive: true });
-  const loDir = await mkdtemp(join(base, `serve-${LO}-`));
-  const hiDir = await mkdtemp(join(base, `serve-${HI}-`));
-  const loRun = await tandemRun(fake, model, LO, options, loDir);
-  const hiRun = await tandemRun(fake, model, HI, options, hiDir);
-  const window = async (dir: string, run: RunFigures): Promise<ProfileWindow> => ({
+  const dirs = {
+    serveLo: await mkdtemp(join(base, `serve-${LO}-`)),
+    serveHi: await mkdtemp(join(base, `serve-${HI}-`)),
+    bareLo: await mkdtemp(join(base, `bare-${LO}-`)),
+    bareHi: await mkdtemp(join(base, `bare-${HI}-`)),
+  };
+  const serveLo = await tandemRun(fake, model, LO, options, dirs.serveLo);
+  const serveHi = await tandemRun(fake, model, HI, options, dirs.serveHi);
+  await bareRun(fake, model, LO, dirs.bareLo);
+  await bareRun(fake, model, HI, dirs.bareHi);
+  const served = async (dir: string, run: RunFigures): Promise<ProfileWindow> => ({
     profile: await loadProfile(await profileIn(dir)),
     fromUs: run.windowUs![0],
     toUs: run.windowUs![1],
   });
-  const [lo, hi] = await Promise.all([window(loDir, loRun), window(hiDir, hiRun)]);
-  const top = (keyOf: typeof functionKey, n: number) => perIterationTop(lo, hi, HI - LO, keyOf, n).map(([k, ms]) => [k, fmt(ms, 3)]);
-  printTable(`tandem serve CPU profile, self ms per iteration ((${HI} − ${LO}) / ${HI - LO}), by module`, ['module', 'ms / iteration'], top(moduleKey, 20));
-  printTable('… by function', ['function', 'ms / iteration'], top(functionKey, 25));
-  console.log(`profiles: ${loDir}, ${hiDir}`);
+  const whole = async (dir: string) => wholeProfile(await loadProfile(await profileIn(dir)));
+  const [sLo, sHi, bLo, bHi] = await Promise.all([served(dirs.serveLo, serveLo), served(dirs.serveHi, serveHi), whole(dirs.bareLo), whole(dirs.bareHi)]);
+  const side = (keyOf: typeof functionKey, n: number) => {
+    const t = perIterationProfile(sLo, sHi, HI - LO, keyOf);
+    const b = perIterationProfile(bLo, bHi, HI - LO, keyOf);
+    const rows = [...t].map(([key, ms]) => ({ key, t: ms, b: b.get(key) ?? 0 })).filter((r) => r.key !== '(idle)');
+    return rows
+      .sort((x, y) => y.t - y.b - (x.t - x.b))
+      .slice(0, n)
+      .map((r) => [r.key, fmt(r.t, 3), fmt(r.b, 3), fmt(r.t - r.b, 3)]);
+  };
+  const total = (lo: ProfileWindow, hi: ProfileWindow) =>
+    [...perIterationProfile(lo, hi, HI - LO, moduleKey)].filter(([k]) => k !== '(idle)').reduce((sum, [, ms]) => sum + ms, 0);
+  const columns = ['tandem ms / iteration', 'bare ms / iteration', 'tandem − bare'];
+  console.log(`\nprofiled CPU per iteration (idle excluded): tandem ${fmt(total(sLo, sHi), 3)} ms, bare ${fmt(total(bLo, bHi), 3)} ms`);
+  printTable(
+    `CPU profiles, self ms per iteration ((${HI} − ${LO}) / ${HI - LO}), by module, largest difference first`,
+    ['module', ...columns],
+    side(moduleKey, 20),
+  );
+  printTable('… by function', ['function', ...columns], side(functionKey, 30));
+  console.log(`profiles: ${Object.values(dirs).join(', ')}`);
 }

@@ -5,12 +5,15 @@ import { join } from 'node:path';
 import type { RunFigures } from './drive-session.js';
 import { REPO_ROOT } from './serve-process.js';
 
-/** Runs the bare openai-SDK loop (bare-sdk-loop-main) in its own process for `iterations` tool calls. */
-export async function runBareLoop(openaiBaseURL: string, iterations: number): Promise<RunFigures> {
+/**
+ * Runs the bare openai-SDK loop (bare-sdk-loop-main) in its own process for `iterations` tool
+ * calls; with `cpuProfDir` the process writes a V8 CPU profile there.
+ */
+export async function runBareLoop(openaiBaseURL: string, iterations: number, cpuProfDir?: string): Promise<RunFigures> {
   const workspace = await mkdtemp(join(tmpdir(), 'tandem-bench-bare-'));
   await writeFile(join(workspace, 'note.txt'), 'first line\nsecond line\nthird line\n');
   // Always the compiled file: tsx in the process would add its own memory and CPU to the baseline.
-  const entry = [join(REPO_ROOT, 'packages/bench/dist/bare-sdk-loop-main.js')];
+  const entry = [...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []), join(REPO_ROOT, 'packages/bench/dist/bare-sdk-loop-main.js')];
   try {
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(process.execPath, [...entry, openaiBaseURL, String(iterations), workspace], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -68,17 +68,16 @@ export async function loadProfile(file: string): Promise<CpuProfile> {
   return JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
 }
 
-/** Per-iteration self time: (profile of `hi` iterations − profile of `lo`) / (hi − lo), top `n`. */
-export function perIterationTop(
-  lo: ProfileWindow,
-  hi: ProfileWindow,
-  span: number,
-  keyOf: (f: ProfileNode['callFrame']) => string,
-  n: number,
-): Array<[string, number]> {
+/** Per-iteration self time by key: (profile of `hi` iterations − profile of `lo`) / (hi − lo). */
+export function perIteration(lo: ProfileWindow, hi: ProfileWindow, span: number, keyOf: (f: ProfileNode['callFrame']) => string): Map<string, number> {
   const a = selfTimes(lo, keyOf);
   const b = selfTimes(hi, keyOf);
-  const rows: Array<[string, number]> = [];
-  for (const [key, ms] of b) rows.push([key, (ms - (a.get(key) ?? 0)) / span]);
-  return rows.sort((x, y) => y[1] - x[1]).slice(0, n);
+  const out = new Map<string, number>();
+  for (const key of new Set([...a.keys(), ...b.keys()])) out.set(key, ((b.get(key) ?? 0) - (a.get(key) ?? 0)) / span);
+  return out;
+}
+
+/** The whole profile as one window (a process profiled from start to exit). */
+export function wholeProfile(profile: CpuProfile): ProfileWindow {
+  return { profile, fromUs: Number.NEGATIVE_INFINITY, toUs: Number.POSITIVE_INFINITY };
 }
