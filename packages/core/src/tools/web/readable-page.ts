@@ -1,6 +1,4 @@
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
+import { htmlLibraries, type HtmlLibraries } from './html-libraries.js';
 
 export interface ReadablePage {
   title: string;
@@ -16,14 +14,13 @@ export interface ReadablePage {
 /** Below this many characters of visible text, a page with scripts is called a script-only shell. */
 const SHELL_TEXT_CHARS = 200;
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-turndown.remove(['script', 'style', 'noscript', 'iframe']);
-
 /**
  * HTML → the page's main content as markdown (Mozilla's Readability picks the article; Turndown
  * writes markdown). Falls back to the whole body when Readability finds no article.
  */
-export function readablePage(html: string, url: string): ReadablePage {
+export async function readablePage(html: string, url: string): Promise<ReadablePage> {
+  const libraries = await htmlLibraries();
+  const { parseHTML, Readability, turndown } = libraries;
   const { document } = parseHTML(html);
   const scripts = document.querySelectorAll('script').length;
   const bodyText = visibleText(document.body?.textContent ?? '');
@@ -33,7 +30,7 @@ export function readablePage(html: string, url: string): ReadablePage {
   // Readability changes the document it reads; give it its own copy.
   const article = new Readability(parseHTML(html).document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 100 }).parse();
   const contentHtml = article?.content ?? document.body?.innerHTML ?? '';
-  const markdown = turndown.turndown(absolutize(contentHtml, url)).trim();
+  const markdown = turndown.turndown(absolutize(contentHtml, url, libraries)).trim();
   const text = visibleText(article?.textContent ?? bodyText);
   return { title: (article?.title ?? title).trim(), markdown, text, scriptOnly };
 }
@@ -46,7 +43,7 @@ function visibleText(text: string): string {
 }
 
 /** Relative links and images in the article made absolute, so the model can follow them. */
-function absolutize(html: string, base: string): string {
+function absolutize(html: string, base: string, { parseHTML }: HtmlLibraries): string {
   const { document } = parseHTML(`<html><body>${html}</body></html>`);
   for (const [selector, attr] of [
     ['a[href]', 'href'],

@@ -1,4 +1,4 @@
-import { parseHTML } from 'linkedom';
+import { htmlLibraries } from './html-libraries.js';
 import { fetchOrFail, SearchBackendError, statusError, type SearchBackend, type SearchRequest, type SearchResult } from './search-backend.js';
 
 const DEFAULT_URL = 'https://html.duckduckgo.com/html/';
@@ -22,12 +22,13 @@ export function duckDuckGoBackend(url = DEFAULT_URL): SearchBackend {
         throw new SearchBackendError('duckduckgo', 'rate_limited', 'asked for a bot check (rate limited); try again later or configure another backend');
       }
       if (!response.ok) throw statusError('duckduckgo', response.status);
-      return parseResults(html).slice(0, max);
+      return (await parseResults(html)).slice(0, max);
     },
   };
 }
 
-function parseResults(html: string): SearchResult[] {
+async function parseResults(html: string): Promise<SearchResult[]> {
+  const { parseHTML } = await htmlLibraries();
   const { document } = parseHTML(html);
   const out: SearchResult[] = [];
   for (const result of document.querySelectorAll('.result')) {

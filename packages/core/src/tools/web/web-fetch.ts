@@ -36,7 +36,7 @@ Use it to read a page whose address you know (docs, an issue, an article); use w
     if (HTML_TYPES.test(type) || (type === '' && /<html[\s>]/i.test(raw))) {
       if (format === 'html') body = raw;
       else {
-        const page = readablePage(raw, response.url);
+        const page = await readablePage(raw, response.url);
         if (page.title) lines.push(`Title: ${page.title}`);
         if (page.scriptOnly) {
           lines.push(

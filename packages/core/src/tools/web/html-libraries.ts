@@ -1,0 +1,32 @@
+import type { Readability } from '@mozilla/readability';
+import type { parseHTML } from 'linkedom';
+import type TurndownService from 'turndown';
+
+export interface HtmlLibraries {
+  parseHTML: typeof parseHTML;
+  Readability: typeof Readability;
+  /** Markdown writer with Tandem's settings (ATX headings, fenced code, `-` bullets, no scripts). */
+  turndown: TurndownService;
+}
+
+let loading: Promise<HtmlLibraries> | undefined;
+
+/**
+ * The HTML parser, Readability and Turndown, loaded on first use: together ~32 MB of resident
+ * memory (linkedom alone ~25 MB) that a server whose sessions never read a web page should not
+ * carry. Loaded once per process; a failed load is retried on the next call.
+ */
+export function htmlLibraries(): Promise<HtmlLibraries> {
+  loading ??= load().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+async function load(): Promise<HtmlLibraries> {
+  const [{ parseHTML }, { Readability }, { default: Turndown }] = await Promise.all([import('linkedom'), import('@mozilla/readability'), import('turndown')]);
+  const turndown = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  turndown.remove(['script', 'style', 'noscript', 'iframe']);
+  return { parseHTML, Readability, turndown };
+}
