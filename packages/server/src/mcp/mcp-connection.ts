@@ -1,9 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Logger } from 'pino';
 import { createTransport, type McpLaunch } from './mcp-launch.js';
+import { mcpSdk } from './mcp-sdk.js';
 
 export type ConnectionState = 'starting' | 'connected' | 'failed' | 'closed';
 
@@ -85,9 +86,10 @@ export class McpConnection {
 
   private async connect(useSse: boolean): Promise<void> {
     await this.client?.close().catch(() => undefined);
-    const transport = createTransport(this.options.launch, useSse);
+    const sdk = await mcpSdk();
+    const transport = createTransport(sdk, this.options.launch, useSse);
     this.pipeStderr(transport);
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
     this.client = client;
     client.onerror = (err) => {
       this.lastError = err.message;
@@ -97,7 +99,7 @@ export class McpConnection {
       if (this.closing || this.client !== client || this.state !== 'connected') return;
       this.fail(`the server closed the connection${this.detail()}`);
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
       void this.listTools(client).then(
         (tools) => {
           this.tools = tools;

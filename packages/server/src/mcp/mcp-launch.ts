@@ -1,7 +1,5 @@
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpSdk } from './mcp-sdk.js';
 import { isHttpEntry, type McpServerConfig } from './mcp-config.js';
 import { expandRecord, expandVars, type SecretLookup } from './expand-vars.js';
 
@@ -55,7 +53,8 @@ export function expandLaunch(server: McpServerConfig, workspace: string, env: No
  * HOME, …) plus its configured env, never the server's provider keys; its stderr is piped (the
  * caller sends it to the server log, never to a screen).
  */
-export function createTransport(launch: McpLaunch, useSse = launch.kind === 'http' && launch.sse): Transport {
+export function createTransport(sdk: McpSdk, launch: McpLaunch, useSse = launch.kind === 'http' && launch.sse): Transport {
+  const { getDefaultEnvironment, StdioClientTransport, SSEClientTransport, StreamableHTTPClientTransport } = sdk;
   if (launch.kind === 'stdio') {
     return new StdioClientTransport({
       command: launch.command,
