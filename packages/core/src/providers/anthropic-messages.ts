@@ -1,9 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { parseToolArgs } from '../base/tool-args.js';
 import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-options.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
 import { toAnthropicMessages, toAnthropicTools } from './anthropic-request.js';
+import { loadAnthropicSdk } from './anthropic-sdk.js';
 import { midStreamError } from './openai-chat.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
 
@@ -26,7 +27,16 @@ interface OpenBlock {
 
 /** A ModelClient over the Anthropic Messages API. */
 export function createAnthropicClient(options: AnthropicClientOptions): ModelClient {
-  const client = new Anthropic(sdkClientSettings(options));
+  // The SDK loads with the first request (anthropic-sdk.ts); the client is made once.
+  let client: Promise<Anthropic> | undefined;
+  const clientOf = (): Promise<Anthropic> =>
+    (client ??= loadAnthropicSdk().then(
+      (Sdk) => new Sdk(sdkClientSettings(options)),
+      (error: unknown) => {
+        client = undefined;
+        throw error;
+      },
+    ));
   const ctx = errorContext(options);
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
@@ -42,7 +52,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
 
     let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
     try {
-      events = await client.messages.create(body, { signal });
+      events = await (await clientOf()).messages.create(body, { signal });
     } catch (err) {
       throw classifyProviderError(err, { ...ctx, afterContent });
     }

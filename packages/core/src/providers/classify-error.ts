@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { loadedAnthropicSdk } from './anthropic-sdk.js';
 import { ProviderError, type ProviderErrorKind } from './provider-error.js';
 
 export interface ClassifyContext {
@@ -11,16 +12,20 @@ export interface ClassifyContext {
 
 type SdkApiError = InstanceType<typeof OpenAI.APIError> | InstanceType<typeof Anthropic.APIError>;
 
+// The Anthropic SDK is loaded on first use (anthropic-sdk.ts); until then none of its errors exist.
 function isApiError(err: unknown): err is SdkApiError {
-  return err instanceof OpenAI.APIError || err instanceof Anthropic.APIError;
+  const anthropic = loadedAnthropicSdk();
+  return err instanceof OpenAI.APIError || (anthropic !== undefined && err instanceof anthropic.APIError);
 }
 
 function isConnectionError(err: unknown): boolean {
-  return err instanceof OpenAI.APIConnectionError || err instanceof Anthropic.APIConnectionError;
+  const anthropic = loadedAnthropicSdk();
+  return err instanceof OpenAI.APIConnectionError || (anthropic !== undefined && err instanceof anthropic.APIConnectionError);
 }
 
 function isUserAbort(err: unknown): boolean {
-  return err instanceof OpenAI.APIUserAbortError || err instanceof Anthropic.APIUserAbortError;
+  const anthropic = loadedAnthropicSdk();
+  return err instanceof OpenAI.APIUserAbortError || (anthropic !== undefined && err instanceof anthropic.APIUserAbortError);
 }
 
 /** Parses Retry-After (seconds or an HTTP date) and retry-after-ms into milliseconds. */
