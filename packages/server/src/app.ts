@@ -19,7 +19,7 @@ import {
 } from '@tandem/core';
 import type { ApplicationDeps } from './application-deps.js';
 import { authenticate, type ClientIdentity } from './auth.js';
-import { ClusterNode } from './cluster/cluster-node.js';
+import type { ClusterNode } from './cluster/cluster-node.js';
 import { configuredDefaultModel, providerConfigurator, withStoredKeys } from './config/provider-configurator.js';
 import { loadServerSettings, type ServerSettings } from './config/server-settings.js';
 import { userTimeZone } from './config/time-zone.js';
@@ -89,7 +89,8 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const modelFactory = seams.modelFactory ?? defaultModelFactory(env, currentProvidersConfig, clock, governor);
   const osSandbox = seams.osSandbox ?? startOsSandbox({ settings: settings.commandSandbox, home, dataDir: deps.dataDir, logger });
   // Cluster (`--redis`): Redis must answer before anything else starts.
-  const cluster = deps.cluster ? await ClusterNode.connect(deps.cluster, logger) : undefined;
+  // Redis and its adapter load only for a cluster node (`--redis`).
+  const cluster = deps.cluster ? await (await import('./cluster/cluster-node.js')).ClusterNode.connect(deps.cluster, logger) : undefined;
   const guards = seams.guards === 'off' ? undefined : await openGuardsHost(guardsOptions(deps, settings, clock, logger));
 
   const httpServer = createServer((req, res) => {

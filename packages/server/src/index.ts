@@ -40,4 +40,7 @@ export { WorkspaceSkills } from './skills/workspace-skills.js';
 // Agents: the definitions of a workspace with their file and status (tandem agents).
 export { agentRoots, discoverAgents, formatAgentFileError, type AgentEntry, type AgentFileError } from '@tandem/core';
 // Cluster: nodes sharing sessions through Redis (tandem serve --redis URL).
-export { ClusterNode, DEFAULT_LEASE_MS, NODE_OFFLINE_CODE, RedisUnreachableError, type ClusterOptions } from './cluster/index.js';
+// Types only for the cluster node: its module brings Redis in, loaded when a server runs with --redis.
+export type { ClusterNode, RedisUnreachableError } from './cluster/index.js';
+export { DEFAULT_LEASE_MS, type ClusterOptions } from './cluster/cluster-options.js';
+export { NODE_OFFLINE_CODE } from './cluster/offline-watch.js';
