@@ -7,3 +7,4 @@ export * from './stable-json.js';
 export * from './atomic-write.js';
 export * from './atomic-write-sync.js';
 export * from './tool-image.js';
+export * from './load-once.js';

@@ -1,27 +1,17 @@
 import type Anthropic from '@anthropic-ai/sdk';
-
-type AnthropicSdk = typeof Anthropic;
-
-let loaded: AnthropicSdk | undefined;
-let loading: Promise<AnthropicSdk> | undefined;
+import { loadOnce } from '../base/load-once.js';
 
 /**
  * The Anthropic SDK, loaded when the first Anthropic request is made: ~16 MB of resident memory
- * that a server using only other providers should not carry. Loaded once per process; a failed
- * load is retried on the next call.
+ * that a server using only other providers should not carry.
  */
-export function loadAnthropicSdk(): Promise<AnthropicSdk> {
-  loading ??= import('@anthropic-ai/sdk').then(
-    (module) => (loaded = module.default),
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
+const anthropicSdk = loadOnce(async (): Promise<typeof Anthropic> => (await import('@anthropic-ai/sdk')).default);
+
+export function loadAnthropicSdk(): Promise<typeof Anthropic> {
+  return anthropicSdk();
 }
 
 /** The SDK if it was loaded, else undefined: no error can be one of its classes before that. */
-export function loadedAnthropicSdk(): AnthropicSdk | undefined {
-  return loaded;
+export function loadedAnthropicSdk(): typeof Anthropic | undefined {
+  return anthropicSdk.current();
 }

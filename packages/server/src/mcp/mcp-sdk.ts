@@ -3,6 +3,7 @@ import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js
 import type { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { loadOnce } from '@tandem/core';
 
 /** The parts of the MCP SDK the client side uses. */
 export interface McpSdk {
@@ -14,20 +15,11 @@ export interface McpSdk {
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
 }
 
-let loading: Promise<McpSdk> | undefined;
-
 /**
  * The MCP SDK, loaded when the first MCP server starts: ~17 MB of resident memory (its client,
- * schemas and validator) that a server without MCP servers should not carry. Loaded once per
- * process; a failed load is retried on the next call.
+ * schemas and validator) that a server without MCP servers should not carry.
  */
-export function mcpSdk(): Promise<McpSdk> {
-  loading ??= load().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+export const mcpSdk = loadOnce(load);
 
 async function load(): Promise<McpSdk> {
   const [client, types, stdio, sse, http] = await Promise.all([

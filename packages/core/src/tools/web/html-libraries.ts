@@ -1,6 +1,7 @@
 import type { Readability } from '@mozilla/readability';
 import type { parseHTML } from 'linkedom';
 import type TurndownService from 'turndown';
+import { loadOnce } from '../../base/load-once.js';
 
 export interface HtmlLibraries {
   parseHTML: typeof parseHTML;
@@ -9,20 +10,12 @@ export interface HtmlLibraries {
   turndown: TurndownService;
 }
 
-let loading: Promise<HtmlLibraries> | undefined;
-
 /**
  * The HTML parser, Readability and Turndown, loaded on first use: together ~32 MB of resident
  * memory (linkedom alone ~25 MB) that a server whose sessions never read a web page should not
- * carry. Loaded once per process; a failed load is retried on the next call.
+ * carry.
  */
-export function htmlLibraries(): Promise<HtmlLibraries> {
-  loading ??= load().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+export const htmlLibraries = loadOnce(load);
 
 async function load(): Promise<HtmlLibraries> {
   const [{ parseHTML }, { Readability }, { default: Turndown }] = await Promise.all([import('linkedom'), import('@mozilla/readability'), import('turndown')]);
