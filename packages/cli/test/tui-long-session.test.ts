@@ -1,8 +1,8 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { runServe, type RunningServer } from '@tandem/server';
-import { makeTempDir, type TempDir } from '@tandem/testkit';
+import { appendUserMessages, makeTempDir, type TempDir } from '@tandem/testkit';
 import { TandemClient } from '@tandem/tui';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tandemShellLine } from './cli-runner.js';
@@ -41,20 +41,7 @@ beforeAll(async () => {
   client.close();
   await server.close();
   // The log grows while the server is stopped; the restarted server loads it.
-  const logPath = join(dataDir.path, 'sessions', sessionId, 'events.jsonl');
-  const lastSeq = (await readFile(logPath, 'utf8')).trim().split('\n').length;
-  const lines = Array.from({ length: MESSAGES }, (_, i) =>
-    JSON.stringify({
-      sessionId,
-      seq: lastSeq + i + 1,
-      ts: '2026-12-01T00:00:00.000Z',
-      type: 'user_message',
-      text: `question ${i + 1}`,
-      by: 'ana',
-      mode: 'turn',
-    }),
-  );
-  await appendFile(logPath, `${lines.join('\n')}\n`);
+  await appendUserMessages(dataDir.path, sessionId, MESSAGES);
   server = await serve();
 }, 120_000);
 

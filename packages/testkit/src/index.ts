@@ -4,3 +4,4 @@ export * from './temp-dir.js';
 export * from './fake-clock.js';
 export * from './settle.js';
 export * from './seeded-random.js';
+export * from './session-log-lines.js';

@@ -1,5 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendUserMessages } from '@tandem/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { launchChromium } from './browser.js';
@@ -43,21 +42,7 @@ async function longSessions(server: ServerBed, counts: Record<string, number>): 
   side.close();
   await server.restart(async () => {
     for (const [title, count] of Object.entries(counts)) {
-      const sessionId = ids[title] as string;
-      const logPath = join(server.dataDir, 'sessions', sessionId, 'events.jsonl');
-      const lastSeq = (await readFile(logPath, 'utf8')).trim().split('\n').length;
-      const lines = Array.from({ length: count }, (_, i) =>
-        JSON.stringify({
-          sessionId,
-          seq: lastSeq + i + 1,
-          ts: '2026-12-01T00:00:00.000Z',
-          type: 'user_message',
-          text: `question ${i + 1}`,
-          by: 'ana',
-          mode: 'turn',
-        }),
-      );
-      await appendFile(logPath, `${lines.join('\n')}\n`);
+      await appendUserMessages(server.dataDir, ids[title] as string, count);
     }
   });
   return ids;
