@@ -20,7 +20,8 @@ export function maskSecrets(text: string, options: MaskOptions = {}): string {
   if (typeof text !== 'string' || text.length === 0) return text;
   let out = text;
   for (const [name, value] of options.secrets ?? secretEnvValues(options.env)) {
-    out = out.split(value).join(`[masked ${name}]`);
+    // Most texts hold none of them: a scan without allocating comes first.
+    if (out.includes(value)) out = out.split(value).join(`[masked ${name}]`);
   }
   for (const { kind, regex } of TOKEN_PATTERNS) {
     out = out.replace(regex, `[masked ${kind}]`);
