@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, readlinkSync } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import { ToolError } from '../base/tool-error.js';
 import { SandboxError } from './sandbox-error.js';
@@ -55,7 +55,8 @@ export async function openVerified(canonicalPath: string, mode: OpenMode, fileMo
 async function verifyDescriptor(handle: FileHandle, canonicalPath: string): Promise<void> {
   let actual: string | undefined;
   try {
-    actual = await fs.readlink(`/proc/self/fd/${handle.fd}`);
+    // procfs answers from memory, never from a disk: no reason to pay a thread-pool round trip.
+    actual = readlinkSync(`/proc/self/fd/${handle.fd}`);
   } catch {
     actual = undefined;
   }
