@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // The baseline process of the serve-vs-SDK bench: the openai SDK in a minimal streaming loop with
 // one tool (reads a small file, like read_file), no server, no persistence, no guards.
-// Usage: node bare-sdk-loop-main.js BASE_URL ITERATIONS WORKSPACE
+// Usage: node bare-sdk-loop-main.js BASE_URL ITERATIONS WORKSPACE [warm]
 // Prints one JSON line: { ms, cpuMs, peakRssMb, iterations }.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type OpenAI from 'openai';
 import { minimalSdkLoop } from './minimal-sdk-loop.js';
 
-const [baseURL, iterationsArg, workspace] = process.argv.slice(2);
+const [baseURL, iterationsArg, workspace, warm] = process.argv.slice(2);
 if (!baseURL || !iterationsArg || !workspace) {
   console.error('usage: bare-sdk-loop-main BASE_URL ITERATIONS WORKSPACE');
   process.exit(2);
@@ -35,16 +35,20 @@ async function readTool(args: string): Promise<string> {
     .join('\n');
 }
 
+const loop = () =>
+  minimalSdkLoop({
+    baseURL,
+    apiKey: 'sk-bench-baseline',
+    system: 'You are a benchmark agent.',
+    tools,
+    maxRequests: limit,
+    runTool: (call) => readTool(call.args),
+  });
+// "warm": one unmeasured loop of the same length first (JIT and caches as in a long-lived process).
+if (warm === 'warm') await loop();
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
-const iterations = await minimalSdkLoop({
-  baseURL,
-  apiKey: 'sk-bench-baseline',
-  system: 'You are a benchmark agent.',
-  tools,
-  maxRequests: limit,
-  runTool: (call) => readTool(call.args),
-});
+const iterations = await loop();
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 const peakRssMb = process.resourceUsage().maxRSS / 1024;

@@ -28,10 +28,22 @@ interface Sample {
   hi: RunFigures;
 }
 
-async function tandemRun(fake: FakeModelServer, model: ScriptedModel, iterations: number, options: BenchOptions, cpuProfDir?: string): Promise<RunFigures> {
+/** How a run starts: a fresh process, or one that has first run an unmeasured turn of the same length. */
+type Start = 'cold' | 'warm';
+
+async function tandemRun(
+  fake: FakeModelServer,
+  model: ScriptedModel,
+  iterations: number,
+  options: BenchOptions,
+  cpuProfDir?: string,
+  start: Start = 'cold',
+): Promise<RunFigures> {
   model.reset(iterations, READ_CALL);
   const server = await startServeProcess({ openaiBaseURL: fake.openaiBaseURL, fromSource: options.fromSource, ...(cpuProfDir ? { cpuProfDir } : {}) });
   try {
+    // Each turn is a new session, so the measured one starts from an empty conversation too.
+    if (start === 'warm') await driveOneTurn(server, iterations);
     return await driveOneTurn(server, iterations);
   } finally {
     await server.stop();
@@ -39,10 +51,10 @@ async function tandemRun(fake: FakeModelServer, model: ScriptedModel, iterations
   }
 }
 
-async function bareRun(fake: FakeModelServer, model: ScriptedModel, iterations: number, cpuProfDir?: string): Promise<RunFigures> {
+async function bareRun(fake: FakeModelServer, model: ScriptedModel, iterations: number, cpuProfDir?: string, start: Start = 'cold'): Promise<RunFigures> {
   model.reset(iterations, READ_CALL);
   try {
-    return await runBareLoop(fake.openaiBaseURL, iterations, cpuProfDir);
+    return await runBareLoop(fake.openaiBaseURL, iterations, cpuProfDir, start === 'warm');
   } finally {
     fake.requests.length = 0;
   }
@@ -60,8 +72,8 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
   const fake = await startFakeModelServer();
   const model = new ScriptedModel();
   fake.setHandler(model.reply);
-  const tandem: Sample[] = [];
-  const bare: Sample[] = [];
+  const tandem: Record<Start, Sample[]> = { cold: [], warm: [] };
+  const bare: Record<Start, Sample[]> = { cold: [], warm: [] };
   let tandemShape: RequestShape | undefined;
   let bareShape: RequestShape | undefined;
   try {
@@ -72,27 +84,33 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
       // Interleaved, alternating which path goes first, so a busy moment lands on both alike.
       const order = r % 2 === 0 ? (['tandem', 'bare'] as const) : (['bare', 'tandem'] as const);
       for (const path of order) {
-        if (path === 'tandem') {
-          const lo = await tandemRun(fake, model, LO, options);
-          const hi = await tandemRun(fake, model, HI, options);
-          tandemShape = model.first;
-          tandem.push({ lo, hi });
-        } else {
-          const lo = await bareRun(fake, model, LO);
-          const hi = await bareRun(fake, model, HI);
-          bareShape = model.first;
-          bare.push({ lo, hi });
+        for (const start of ['cold', 'warm'] as const) {
+          if (path === 'tandem') {
+            const lo = await tandemRun(fake, model, LO, options, undefined, start);
+            const hi = await tandemRun(fake, model, HI, options, undefined, start);
+            tandemShape = model.first;
+            tandem[start].push({ lo, hi });
+          } else {
+            const lo = await bareRun(fake, model, LO, undefined, start);
+            const hi = await bareRun(fake, model, HI, undefined, start);
+            bareShape = model.first;
+            bare[start].push({ lo, hi });
+          }
         }
       }
     }
-    if (runs > 0) printServeTables(tandem, bare, runs, tandemShape, bareShape);
+    if (runs > 0) {
+      printServeTable(tandem.cold, bare.cold, runs, 'each run a fresh process');
+      printServeTable(tandem.warm, bare.warm, runs, 'each process first ran one unmeasured turn of the same length, as a long-lived server has');
+      printShapes(tandemShape, bareShape);
+    }
     if (options.cpuProfDir) await profileServe(fake, model, options);
   } finally {
     await fake.close();
   }
 }
 
-function printServeTables(tandem: Sample[], bare: Sample[], runs: number, tandemShape: RequestShape | undefined, bareShape: RequestShape | undefined): void {
+function printServeTable(tandem: Sample[], bare: Sample[], runs: number, start: string): void {
   const row = (samples: Sample[]) => ({
     ms: median(samples.map((s) => perIteration(s, 'ms'))),
     cpu: median(samples.map((s) => perIteration(s, 'cpuMs'))),
@@ -103,7 +121,7 @@ function printServeTables(tandem: Sample[], bare: Sample[], runs: number, tandem
   const b = row(bare);
   const cells = (r: typeof t) => [fmt(r.ms), fmt(r.cpu), fmt(r.rssLo, 1), fmt(r.rssHi, 1), fmt(r.rssHi - r.rssLo, 1)];
   printTable(
-    `tandem serve (own process, event log, guards, 1 socket.io client) vs a bare openai-SDK loop process, one read_file-like tool; per iteration = (T(${HI}) − T(${LO})) / ${HI - LO}, median of ${runs} interleaved runs`,
+    `tandem serve (own process, event log, guards, 1 socket.io client) vs a bare openai-SDK loop process, one read_file-like tool; ${start}; per iteration = (T(${HI}) − T(${LO})) / ${HI - LO}, median of ${runs} interleaved runs`,
     ['path', 'ms / iteration', 'CPU ms / iteration', `peak RSS @${LO} MB`, `peak RSS @${HI} MB`, `RSS growth ${LO}→${HI} MB`],
     [
       ['bare SDK loop', ...cells(b)],
@@ -112,6 +130,9 @@ function printServeTables(tandem: Sample[], bare: Sample[], runs: number, tandem
     ],
   );
   console.log(`goals: ms/iteration ratio ≤ 1.3; RSS growth ${LO}→${HI} ≤ 5 MB; peak RSS @${HI} ratio ≤ 1.2`);
+}
+
+function printShapes(tandemShape: RequestShape | undefined, bareShape: RequestShape | undefined): void {
   const shape = (s: RequestShape | undefined) =>
     s
       ? [String(s.toolCount), String(s.toolBytes), fmt(s.toolBytes / Math.max(1, s.toolCount), 0), String(s.bodyBytes), String(s.nonAscii)]

@@ -7,16 +7,20 @@ import { REPO_ROOT } from './serve-process.js';
 
 /**
  * Runs the bare openai-SDK loop (bare-sdk-loop-main) in its own process for `iterations` tool
- * calls; with `cpuProfDir` the process writes a V8 CPU profile there.
+ * calls; with `cpuProfDir` the process writes a V8 CPU profile there; `warm` runs one unmeasured
+ * loop of the same length first.
  */
-export async function runBareLoop(openaiBaseURL: string, iterations: number, cpuProfDir?: string): Promise<RunFigures> {
+export async function runBareLoop(openaiBaseURL: string, iterations: number, cpuProfDir?: string, warm = false): Promise<RunFigures> {
   const workspace = await mkdtemp(join(tmpdir(), 'tandem-bench-bare-'));
   await writeFile(join(workspace, 'note.txt'), 'first line\nsecond line\nthird line\n');
   // Always the compiled file: tsx in the process would add its own memory and CPU to the baseline.
   const entry = [...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []), join(REPO_ROOT, 'packages/bench/dist/bare-sdk-loop-main.js')];
   try {
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [...entry, openaiBaseURL, String(iterations), workspace], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...entry, openaiBaseURL, String(iterations), workspace, ...(warm ? ['warm'] : [])], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
