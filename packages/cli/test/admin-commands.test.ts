@@ -6,7 +6,7 @@ import { startServerFixture, type ServerFixture } from './server-fixture.js';
 let fixture: ServerFixture;
 beforeAll(async () => {
   fixture = await startServerFixture('admin-test');
-}, 60_000);
+}, 240_000);
 afterAll(async () => {
   await fixture?.close();
 });
@@ -22,7 +22,7 @@ describe('tandem admin commands', () => {
     expect(listed.stdout).toMatch(/no stored permissions/i);
     const revoked = await runTandem(['permissions', 'revoke', 'nope', '--data-dir', dir.path]);
     expect(revoked.code).toBe(1);
-  }, 60_000);
+  }, 240_000);
 
   it('tandem audit reads the audit log and rejects a bad --limit', async () => {
     await using dir = await makeTempDir('tandem-admin-');
@@ -32,7 +32,7 @@ describe('tandem admin commands', () => {
     const bad = await runTandem(['audit', '--limit', 'many', '--data-dir', dir.path]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('expected a positive whole number, got "many"');
-  }, 60_000);
+  }, 240_000);
 
   it('tandem models lists the catalog of a running server', async () => {
     const result = await runTandem(['models', '--url', fixture.server.url, '--token', fixture.tokens.view]);
@@ -41,12 +41,12 @@ describe('tandem admin commands', () => {
     expect(header).toMatch(/^MODEL\s+CONTEXT\s+TOOLS\s+TIER\s+LABEL$/);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => /^\S+\/\S+\s+\d+k\s+(yes|no)\s/.test(row))).toBe(true);
-  }, 60_000);
+  }, 240_000);
 
   it("tandem memory shows a session's memory and history", async () => {
     const result = await runTandem(['memory', fixture.sessionId.slice(0, 8), '--url', fixture.server.url, '--token', fixture.tokens.view]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^# MEMORY\.md\n\n[\s\S]*\n# HISTORY\.md\n/);
-  }, 60_000);
+  }, 240_000);
 });

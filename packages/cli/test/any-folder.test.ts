@@ -69,7 +69,7 @@ describe('tandem from any folder', () => {
     const foreign = await installLauncher(other.path, path);
     expect(foreign.stderr).toContain('was not written by Tandem');
     expect(await readFile(join(other.path, 'tandem'), 'utf8')).toBe('#!/bin/sh\necho somebody else\n');
-  }, 60_000);
+  }, 240_000);
 
   it("`tandem` in a project folder opens that folder's session; a second terminal attaches; `tandem stop` stops the server", async () => {
     const exports = Object.entries({ ...env, PATH: `${bin.path}:${process.env.PATH}` })

@@ -49,7 +49,7 @@ try {
   );
   await writeFile(join(REPO_ROOT, 'packages/tui/SCREEN-permission.txt'), asking);
   await tmux.answerPermission('driver', 's');
-  const screen = await tmux.waitFor('driver', (s) => s.includes('Final answer produced') && /driver │ idle/.test(s), 60_000);
+  const screen = await tmux.waitFor('driver', (s) => s.includes('Final answer produced') && /driver │ idle/.test(s));
   await writeFile(join(REPO_ROOT, 'packages/tui/SCREEN.txt'), screen);
   process.stdout.write(screen);
 } finally {

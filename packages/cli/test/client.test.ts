@@ -54,7 +54,7 @@ beforeAll(async () => {
     control: (await readFile(join(dataDir.path, 'token'), 'utf8')).trim(),
     view: (await readFile(join(dataDir.path, 'view-token'), 'utf8')).trim(),
   };
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   for (const each of clients) each.close();
@@ -128,7 +128,7 @@ describe('TandemClient against a real server', () => {
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  }, 240_000);
 
   it('is refused with a clear message for a wrong token', async () => {
     const refused = client(server.url, 'not-a-token', 'intruder');

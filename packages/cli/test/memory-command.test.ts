@@ -12,7 +12,7 @@ let fixture: ServerFixture;
 
 beforeAll(async () => {
   fixture = await startServerFixture('memory-cli');
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await fixture?.close();
@@ -46,7 +46,7 @@ describe('tandem memory', () => {
     const second = await runTandem(['memory', 'edit', '--session', fixture.sessionId, ...connection()], { ...env, TANDEM_TEST_WORD: 'turbo' });
     expect(second.stdout).toContain('MEMORY.md: 22 → 45 bytes (+23)');
     expect((await serverMemory()).memory).toBe('- the build uses pnpm\n- the build uses turbo\n');
-  }, 60_000);
+  }, 240_000);
 
   it('edit reports an editor that fails', async () => {
     const result = await runTandem(['memory', 'edit', '--workspace', fixture.project.path, '--data-dir', fixture.dataDir.path], {
@@ -56,7 +56,7 @@ describe('tandem memory', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the editor (false) exited with code 1');
-  }, 30_000);
+  }, 240_000);
 
   it('export writes markdown to stdout and JSON atomically to --out', async () => {
     // A recall item as the server's item store writes it (one JSON record per line).
@@ -82,7 +82,7 @@ describe('tandem memory', () => {
       items: [{ id: 'note-1', kind: 'note', text: 'deploys go through tools/ship.sh' }],
     });
     expect(typeof parsed.workspace).toBe('string');
-  }, 60_000);
+  }, 240_000);
 
   it('show stays the default, and bad input is refused with a message', async () => {
     const shown = await runTandem(['memory', 'show', '--session', fixture.sessionId, ...connection()]);
@@ -93,5 +93,5 @@ describe('tandem memory', () => {
     const action = await runTandem(['memory', 'frobnicate', 'abc', ...connection()]);
     expect(action.code).not.toBe(0);
     expect(action.stderr).toContain('unknown memory action "frobnicate"');
-  }, 60_000);
+  }, 240_000);
 });

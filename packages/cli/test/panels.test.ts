@@ -37,7 +37,7 @@ describe('panels and command focus in a real terminal', () => {
     );
     tmux.type('driver', 'start the server', 'Enter');
     await tmux.answerPermission('driver', 'y');
-    const started = await tmux.waitFor('driver', (s) => s.includes('It runs in the background.') && /driver │ idle/.test(s), 90_000);
+    const started = await tmux.waitFor('driver', (s) => s.includes('It runs in the background.') && /driver │ idle/.test(s));
     expect(started).toMatch(/1 job \(F3\)/);
 
     tmux.type('driver', '', 'F3');
@@ -66,7 +66,7 @@ describe('panels and command focus in a real terminal', () => {
 
     tmux.type('driver', 'x');
     // job_exited and the stop's answer arrive in either order: wait for both.
-    await tmux.waitFor('driver', (s) => s.includes('background jobs · 0 running') && /stopped \(code/.test(s) && /stop requested for job-\S+/.test(s), 60_000);
+    await tmux.waitFor('driver', (s) => s.includes('background jobs · 0 running') && /stopped \(code/.test(s) && /stop requested for job-\S+/.test(s));
     // The viewer's panel follows job_exited live.
     await tmux.waitFor('viewer', (s) => s.includes('background jobs · 0 running'));
     tmux.type('viewer', '', 'Escape');
@@ -79,10 +79,10 @@ describe('panels and command focus in a real terminal', () => {
     const { fake } = fixture;
     fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'read -r a; read -r b; echo "got $a and $b"' } }] }, { text: 'It read two lines.' });
     tmux.type('driver', 'read two lines', 'Enter');
-    await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('command: read -r a'), 90_000);
+    await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('command: read -r a'));
     // `a` allows forever: the rule shows up in /permissions below.
     await tmux.answerPermission('driver', 'a');
-    await tmux.waitFor('driver', (s) => s.includes('⚙ run_command read -r a') && s.includes('… running') && !s.includes('Permission needed'), 90_000);
+    await tmux.waitFor('driver', (s) => s.includes('⚙ run_command read -r a') && s.includes('… running') && !s.includes('Permission needed'));
 
     tmux.type('driver', '', 'C-t');
     const focused = await tmux.waitFor('driver', (s) => s.includes('⌨ typing into command'));

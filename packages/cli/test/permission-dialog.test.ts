@@ -31,7 +31,7 @@ describe('the permission dialog', () => {
       { chunks: ['The command ', 'printed tandem-42.'], chunkDelayMs: 20 },
     );
     tmux.type('driver', 'run the echo', 'Enter');
-    const asked = await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('[d] deny forever'), 90_000);
+    const asked = await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('[d] deny forever'));
     expect(asked).toContain('[DANGEROUS]');
     expect(asked).toContain('command: echo tandem-$((6*7)) > out.txt; cat out.txt');
     expect(asked).toMatch(/auto-deny in \d+ s/);
@@ -63,7 +63,7 @@ describe('the permission dialog', () => {
     fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'mkdir -p out/logs' } }] }, { text: 'Made.' });
     await tmux.waitFor('driver', /driver │ idle/);
     tmux.type('driver', 'make the log dir', 'Enter');
-    const first = await tmux.waitFor('driver', (s) => s.includes('command: mkdir -p out/logs') && s.includes('apply to:'), 90_000);
+    const first = await tmux.waitFor('driver', (s) => s.includes('command: mkdir -p out/logs') && s.includes('apply to:'));
     const narrowest = /apply to: \[([^\]]+)\]/.exec(first)?.[1];
     expect(narrowest).toBeDefined();
     // Tab is the dialog's only once it has focus.
@@ -74,7 +74,7 @@ describe('the permission dialog', () => {
     expect(chosen).toBeDefined();
     expect(chosen).not.toBe(narrowest);
     tmux.type('driver', 's');
-    await tmux.waitFor('driver', (s) => s.includes('Made.') && s.includes('→ OK') && s.includes(`✔ allowed for this session (${chosen}) by ana`), 90_000);
+    await tmux.waitFor('driver', (s) => s.includes('Made.') && s.includes('→ OK') && s.includes(`✔ allowed for this session (${chosen}) by ana`));
   }, 600_000);
 
   it('a message typed while the dialog appears stays in the input line and answers nothing', async () => {
@@ -84,7 +84,7 @@ describe('the permission dialog', () => {
     tmux.type('driver', 'touch it', 'Enter');
     // Typing on while the request arrives: s, a, y and d are all answers in the dialog.
     tmux.type('driver', 'yes sad day');
-    await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('command: touch typed.txt'), 90_000);
+    await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command') && s.includes('command: touch typed.txt'));
     tmux.type('driver', ' as I say, do');
     const screen = await tmux.waitFor('driver', (s) => s.includes('› yes sad day as I say, do') && s.includes('the input line has text'));
     expect(screen).toContain('Permission needed: run_command');
@@ -96,7 +96,7 @@ describe('the permission dialog', () => {
     // Only an explicit F2 on an empty line answers: clear the line (the text was never lost), then deny.
     tmux.type('driver', '', 'C-u');
     await tmux.answerPermission('driver', 'n');
-    await tmux.waitFor('driver', (s) => s.includes('Not touched.') && s.includes('⊘ denied once by ana') && /driver │ idle/.test(s), 90_000);
+    await tmux.waitFor('driver', (s) => s.includes('Not touched.') && s.includes('⊘ denied once by ana') && /driver │ idle/.test(s));
   }, 600_000);
 
   it('the choices stay visible on a 60x15 terminal', async () => {
@@ -106,12 +106,12 @@ describe('the permission dialog', () => {
     const preview = Array.from({ length: 30 }, (_, i) => `echo line-${i}`).join('\n');
     fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: `${preview}\ntouch small.txt` } }] }, { text: 'Small done.' });
     tmux.type('small', 'a long command', 'Enter');
-    const screen = await tmux.waitFor('small', (s) => s.includes('Permission needed') && /F2 or Enter on (the )?empty line: answer here/.test(s), 90_000);
+    const screen = await tmux.waitFor('small', (s) => s.includes('Permission needed') && /F2 or Enter on (the )?empty line: answer here/.test(s));
     for (const choice of ['[y] once', '[s] session', '[a] forever', '[n] deny once', '[d] deny forever']) expect(screen).toContain(choice);
     expect(screen).toMatch(/auto-deny in \d+ s/);
     expect(screen).toMatch(/… \(\d+ more lines; a taller terminal shows them\)/);
     await tmux.answerPermission('small', 'n');
     // 15 rows: the answer may already have scrolled up behind the run summary; the turn's end shows in the status line.
-    await tmux.waitFor('small', (s) => /│ idle/.test(s) && !s.includes('Permission needed'), 90_000);
+    await tmux.waitFor('small', (s) => /│ idle/.test(s) && !s.includes('Permission needed'));
   }, 600_000);
 });

@@ -6,7 +6,7 @@ import { startServerFixture, type ServerFixture } from './server-fixture.js';
 let fixture: ServerFixture;
 beforeAll(async () => {
   fixture = await startServerFixture('routines-test');
-}, 60_000);
+}, 240_000);
 afterAll(async () => {
   await fixture?.close();
 });

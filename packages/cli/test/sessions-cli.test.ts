@@ -32,7 +32,7 @@ beforeAll(async () => {
     handleSignals: false,
     stdout: sink,
   });
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await server?.close();

@@ -44,7 +44,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 
 beforeAll(async () => {
   server = await ScriptedServer.start(SESSION);
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   tmux.kill();

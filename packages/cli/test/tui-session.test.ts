@@ -58,7 +58,7 @@ describe('managing the session from the TUI', () => {
     tmux.type('driver', '', 'C-g');
     await tmux.waitFor('driver', '› from the editor↵second line');
     tmux.type('driver', '', 'Enter');
-    const screen = await tmux.waitFor('viewer', (s) => s.includes('Got your two lines.'), 90_000);
+    const screen = await tmux.waitFor('viewer', (s) => s.includes('Got your two lines.'));
     expect(screen).toContain('ana › from the editor');
     expect(screen).toContain('  second line');
   }, 600_000);

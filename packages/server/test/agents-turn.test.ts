@@ -89,7 +89,7 @@ describe('the commander and its workers', () => {
     await bob.ok('session:attach', { sessionId, role: 'viewer' });
 
     await alice.ok('session:send', { sessionId, text: 'USER-SECRET-CONTEXT check the change' });
-    await alice.waitFor((e) => e.type === 'turn_done' && e.agent === 'commander', 30_000);
+    await alice.waitFor((e) => e.type === 'turn_done' && e.agent === 'commander');
 
     // The commander's prompt lists the agents verbatim; it has the orchestration tools.
     const first = bed.fake.requests.find((r) => systemOf(r).includes('Agents you can delegate to'));
@@ -162,7 +162,7 @@ describe('the commander and its workers', () => {
     bed.server = await startTestServer({ env: bed.env() });
     const { client: alice, sessionId } = await driver();
     await alice.ok('session:send', { sessionId, text: 'split it up' });
-    const end = await alice.waitFor((e) => e.type === 'turn_done' && e.agent === 'commander', 30_000);
+    const end = await alice.waitFor((e) => e.type === 'turn_done' && e.agent === 'commander');
     expect(end).toMatchObject({ outcome: 'answered' });
 
     const started = ofType(alice.persisted(), 'agent_started');
@@ -216,7 +216,7 @@ describe('the commander and its workers', () => {
     const { client: alice, sessionId } = await driver();
 
     await alice.ok('session:send', { sessionId, text: 'let us pair' });
-    await alice.waitFor((e) => e.type === 'turn_done' && e.agent === 'pair', 30_000);
+    await alice.waitFor((e) => e.type === 'turn_done' && e.agent === 'pair');
     expect(JSON.stringify(bed.fake.requests.map((r) => r.body))).not.toContain('SYNTHESIS');
     expect(bed.fake.requests.filter((r) => systemOf(r).includes('Agents you can delegate to'))).toHaveLength(1);
     expect(ofType(alice.persisted(), 'floor_changed').map((e) => [e.agent, e.by])).toEqual([['pair', 'commander']]);
@@ -231,7 +231,7 @@ describe('the commander and its workers', () => {
     const turnsDone = () => ofType(alice.persisted(), 'turn_done').length;
     let before = turnsDone();
     await alice.ok('session:send', { sessionId, text: 'PAIR-Q1 how is it going?' });
-    await alice.waitFor(() => turnsDone() > before, 30_000);
+    await alice.waitFor(() => turnsDone() > before);
     expect(ofType(alice.persisted(), 'turn_done').at(-1)).toMatchObject({ agent: 'pair' });
     expect(ofType(alice.persisted(), 'floor_changed')).toHaveLength(1);
 
@@ -241,7 +241,7 @@ describe('the commander and its workers', () => {
     expect(JSON.stringify(unknown)).toContain('@reviewer');
     before = turnsDone();
     await alice.ok('session:send', { sessionId, text: '@reviewer look at REVIEW-NOW' });
-    await alice.waitFor(() => turnsDone() > before, 30_000);
+    await alice.waitFor(() => turnsDone() > before);
     expect(ofType(alice.persisted(), 'assistant_text').at(-1)).toMatchObject({ agent: 'reviewer', text: 'REVIEWED-BY-REVIEWER' });
     expect(ofType(alice.persisted(), 'user_message').at(-1)).toMatchObject({ agent: 'reviewer', text: 'look at REVIEW-NOW' });
     expect(ofType(alice.persisted(), 'floor_changed')).toHaveLength(1);
@@ -257,7 +257,7 @@ describe('the commander and its workers', () => {
 
     before = ofType(carol.persisted(), 'turn_done').length;
     await carol.ok('session:send', { sessionId, text: 'PAIR-Q2 finish up' });
-    const resumed = await carol.waitFor((e) => e.type === 'assistant_text' && e.text === 'COMMANDER-RESUMED', 30_000);
+    const resumed = await carol.waitFor((e) => e.type === 'assistant_text' && e.text === 'COMMANDER-RESUMED');
     expect(resumed).toMatchObject({ agent: 'commander' });
     expect(ofType(carol.persisted(), 'floor_changed').at(-1)).toMatchObject({ agent: 'commander', by: 'pair' });
     // The commander was told what happened and what is unfinished: the worker that failed.
@@ -292,8 +292,8 @@ describe('the commander and its workers', () => {
     await alice.ok('session:send', { sessionId, text: 'run both' });
     // Both commands print, so both are running.
     const printed = (agent: string) => (e: SessionEvent) => e.type === 'command_output' && e.agent === agent && e.data.includes(`started-${marker}`);
-    await alice.waitFor(printed('one'), 30_000);
-    await alice.waitFor(printed('two'), 30_000);
+    await alice.waitFor(printed('one'));
+    await alice.waitFor(printed('two'));
     const asks = ofType(alice.persisted(), 'permission_request');
     expect(asks.map((e) => e.agent).sort()).toEqual(['one', 'two']);
     expect(
@@ -303,9 +303,9 @@ describe('the commander and its workers', () => {
     ).toEqual(['one', 'two']);
 
     await alice.ok('session:cancel', { sessionId });
-    await alice.waitFor((e) => e.type === 'turn_cancelled' && e.agent === 'commander', 30_000);
+    await alice.waitFor((e) => e.type === 'turn_cancelled' && e.agent === 'commander');
     for (const agent of ['one', 'two']) {
-      const done = await alice.waitFor((e) => e.type === 'agent_done' && e.agent === agent, 30_000);
+      const done = await alice.waitFor((e) => e.type === 'agent_done' && e.agent === agent);
       expect(done).toMatchObject({ isError: true, result: expect.stringContaining('stopped') });
     }
     // No process of either command is left.

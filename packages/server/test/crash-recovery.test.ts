@@ -67,5 +67,5 @@ describe('crash with a permission request pending', () => {
     // The session is usable again.
     const info = await bob.ok('session:list', {});
     expect(info.sessions.find((s) => s.id === session.id)?.status).toBe('idle');
-  }, 60_000);
+  }, 240_000);
 });

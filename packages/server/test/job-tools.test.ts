@@ -56,7 +56,7 @@ describe('background jobs through the model tools', () => {
     await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
     alice.approveAll(session.id);
     await alice.ok('session:send', { sessionId: session.id, text: 'start it, check it, stop it' });
-    const done = await alice.waitFor((e) => e.type === 'turn_done', 30_000);
+    const done = await alice.waitFor((e) => e.type === 'turn_done');
     expect(done).toMatchObject({ outcome: 'answered' });
 
     const results = alice.events.flatMap((e) => (e.type === 'tool_result' ? [e] : []));

@@ -95,7 +95,7 @@ describe('a real turn that runs a command', () => {
       { text: 'It timed out.' },
     );
     await alice.ok('session:send', { sessionId, text: 'hang' });
-    const result = await alice.waitFor((e) => e.type === 'tool_result', 20_000);
+    const result = await alice.waitFor((e) => e.type === 'tool_result');
     expect(result.type === 'tool_result' && result.isError).toBe(true);
     expect(result.type === 'tool_result' && result.output).toContain('timed out');
     const output = alice.events

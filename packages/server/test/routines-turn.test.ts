@@ -40,7 +40,7 @@ describe('routines in a real server', () => {
     expect(created.type === 'tool_result' && created.output).toMatch(
       /^Created routine tick \(r-[0-9a-f]{8}\): Every 2 seconds \(UTC\)\.\nNext runs:\n {2}- \d{4}-\d\d-\d\dT\d\d:\d\d:\d[02468]\+00:00/,
     );
-    await alice.waitFor(() => routineTurns(alice, 'tick').length >= 2, 60_000);
+    await alice.waitFor(() => routineTurns(alice, 'tick').length >= 2);
 
     const { routines } = await alice.ok('routine:list', {});
     expect(routines).toHaveLength(1);
@@ -60,7 +60,7 @@ describe('routines in a real server', () => {
     const attached = await bob.ok('session:attach', { sessionId: session.id, role: 'driver' });
     bob.approveAll(session.id);
     const before = attached.events.filter((e) => e.type === 'user_message' && e.by === 'routine:tick').length;
-    await bob.waitFor(() => routineTurns(bob, 'tick').length >= 1, 60_000);
+    await bob.waitFor(() => routineTurns(bob, 'tick').length >= 1);
     expect(before).toBeGreaterThanOrEqual(2);
 
     const { routine } = await bob.ok('routine:cancel', { id: routines[0]!.id });
@@ -73,7 +73,7 @@ describe('routines in a real server', () => {
       { text: 'ok' },
     );
     await bob.ok('session:send', { sessionId: session.id, text: 'add a control routine' });
-    await bob.waitFor(() => routineTurns(bob, 'control').length >= 2, 60_000);
+    await bob.waitFor(() => routineTurns(bob, 'control').length >= 2);
     const added = bob.persisted().find((e) => e.type === 'user_message' && e.text === 'add a control routine')!;
     expect(routineTurns(bob, 'tick').every((e) => e.seq < added.seq)).toBe(true);
   }, 300_000);

@@ -38,7 +38,7 @@ async function setMode(alice: TestClient, sessionId: string, mode: ApprovalMode)
 async function turn(alice: TestClient, sessionId: string, text: string, end: (e: SessionEvent) => boolean = isDone): Promise<SessionEvent[]> {
   const from = alice.events.at(-1)?.seq ?? 0;
   await alice.ok('session:send', { sessionId, text });
-  await alice.waitFor((e) => end(e) && e.seq > from, 30_000);
+  await alice.waitFor((e) => end(e) && e.seq > from);
   return alice.persisted().filter((e) => e.seq > from);
 }
 

@@ -82,7 +82,7 @@ describe('session:configure', () => {
     const again = await start(server.dataDir);
     const listed = (await again.alice.ok('session:list', {})).sessions.find((s) => s.id === sessionId);
     expect(listed).toMatchObject({ model: 'openai/fake-b', mode: 'auto-edit', title: 'renamed' });
-  }, 60_000);
+  }, 240_000);
 
   it('refuses a bad model, an empty title and a viewer, and changes nothing', async () => {
     const { alice, bob, sessionId } = await start();
@@ -100,7 +100,7 @@ describe('session:configure', () => {
     const info = (await alice.ok('session:list', {})).sessions.find((s) => s.id === sessionId);
     expect(info).toMatchObject({ model: 'openai/fake-a', mode: 'ask', title: 'admin' });
     expect(alice.events.some((e) => e.type === 'session_configured')).toBe(false);
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('session:clear', () => {
@@ -128,7 +128,7 @@ describe('session:clear', () => {
     expect(messages).not.toContain('say something memorable');
     const viewer = await bob.request('session:clear', { sessionId });
     expect(viewer.ok).toBe(false);
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('session:delete', () => {
@@ -162,7 +162,7 @@ describe('session:delete', () => {
     const missing = await alice.request('session:delete', { sessionId });
     expect(missing.ok).toBe(false);
     if (!missing.ok) expect(missing.error.code).toBe('not_found');
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('server:status', () => {
@@ -183,5 +183,5 @@ describe('server:status', () => {
     expect(await bob.ok('server:status', {})).toMatchObject({ running: 1 });
     await alice.ok('session:cancel', { sessionId });
     await alice.waitFor((e) => e.type === 'turn_cancelled');
-  }, 60_000);
+  }, 240_000);
 });
