@@ -23,7 +23,7 @@ export function checkLogSnapshot(value: unknown): LogSnapshot {
   if (!count(s.seq) || (s.seq as number) < 1 || typeof s.ts !== 'string' || !count(s.offset) || (s.offset as number) < 1 || !count(s.first)) {
     throw new Error('log snapshot: seq, ts, offset or first is malformed');
   }
-  if (!Array.isArray(s.checkpoints) || !s.checkpoints.every((c) => Array.isArray(c) && count(c[0]) && count(c[1]) && c[1] < (s.offset as number))) {
+  if (!Array.isArray(s.checkpoints) || !s.checkpoints.every((c) => Array.isArray(c) && count(c[0]) && count(c[1]) && c[1] <= (s.offset as number))) {
     throw new Error('log snapshot: checkpoints are malformed');
   }
   if (!Array.isArray(s.inEffect) || !s.inEffect.every((e) => typeof e?.type === 'string' && count(e.seq) && e.seq <= (s.seq as number))) {

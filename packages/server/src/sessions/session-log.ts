@@ -95,13 +95,19 @@ export class SessionLog {
     return this.readFrom(snapshot.offset, snapshot.seq, visit);
   }
 
-  /** What `loadFrom` needs to continue from here; only while every appended event is written (else undefined). O(1) until then. */
+  /**
+   * What `loadFrom` needs to continue from here; only while every appended event is written (else
+   * undefined; O(1) until then). Where the file ends is kept as a paging checkpoint too, so pages
+   * of events written since the load start near their bytes after a restart.
+   */
   snapshot(): LogSnapshot | undefined {
     const last = this.tail.at(-1);
     if (this.appended !== this.written || this.written === 0 || last?.seq !== this.written) return undefined;
     // Every appended line is written, so the file ends right after the last written event's line.
     const offset = statSync(this.path, { throwIfNoEntry: false })?.size ?? 0;
     if (offset === 0) return undefined;
+    // Also a paging checkpoint: every event before the next one lies before this offset.
+    if (this.written + 1 > (this.checkpoints.at(-1)?.[0] ?? 0)) this.checkpoints.push([this.written + 1, offset]);
     return {
       seq: this.written,
       ts: last.ts,

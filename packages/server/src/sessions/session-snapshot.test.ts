@@ -117,7 +117,12 @@ describe('session snapshots', () => {
     ['cut short', (text: string) => text.slice(0, Math.floor(text.length / 2)), /not valid JSON/],
     ['another version', (text: string) => text.replace('"version":1', '"version":99'), /version 99/],
     ['a malformed conversation', (text: string) => text.replace('"role":"user"', '"role":"robot"'), /role/],
-    ['an offset inside a line', (text: string) => text.replace(/"offset":(\d+)/, (_, n) => `"offset":${Number(n) - 5}`), /does not end with event/],
+    [
+      'an offset inside a line',
+      (text: string) => text.replace(/"checkpoints":\[(\[\d+,\d+\],?)*\]/, '"checkpoints":[]').replace(/"offset":(\d+)/, (_, n) => `"offset":${Number(n) - 5}`),
+      /does not end with event/,
+    ],
+    ['a checkpoint past its offset', (text: string) => text.replace(/"offset":(\d+)/, (_, n) => `"offset":${Number(n) - 5}`), /checkpoints are malformed/],
     [
       'a log that is not the one it covered',
       (text: string) => text.replace(/"ts":"[^"]+","offset"/, '"ts":"1999-01-01T00:00:00Z","offset"'),
