@@ -1,4 +1,4 @@
-import { constants, readlinkSync } from 'node:fs';
+import { constants, fstatSync, readlinkSync } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import { ToolError } from '../base/tool-error.js';
 import { SandboxError } from './sandbox-error.js';
@@ -42,7 +42,7 @@ export async function openVerified(canonicalPath: string, mode: OpenMode, fileMo
   }
   try {
     await verifyDescriptor(handle, canonicalPath);
-    if (!(await handle.stat()).isFile()) {
+    if (!fstatSync(handle.fd).isFile()) {
       throw new ToolError(`${canonicalPath} is not a regular file (a directory, device, socket or pipe); file tools read and write regular files only`);
     }
   } catch (error) {

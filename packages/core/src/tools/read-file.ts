@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { readVerified } from '../sandbox/safe-open.js';
 import { defineTool, ToolError } from './define.js';
@@ -28,7 +28,7 @@ export const readFileTool = defineTool({
   paths: (args) => [{ path: args.path, intent: 'read' }],
   async execute(args, ctx) {
     const file = await ctx.paths.resolve(args.path, 'read');
-    const stat = await statFile(file, args.path);
+    const stat = statFile(file, args.path);
     const ranged = args.offset !== undefined || args.limit !== undefined || args.char_offset !== undefined || args.char_limit !== undefined;
     if (stat.size > READ_FILE_MAX_BYTES && !ranged) {
       throw new ToolError(
@@ -53,9 +53,10 @@ export const readFileTool = defineTool({
   },
 });
 
-async function statFile(file: string, shown: string) {
+/** Synchronous: a stat of a local file takes microseconds, its thread-pool round trip ~35 us of CPU. */
+function statFile(file: string, shown: string) {
   try {
-    const info = await stat(file);
+    const info = statSync(file);
     if (info.isDirectory()) throw new ToolError(`${shown} is a directory; use list_directory to see its entries`);
     return info;
   } catch (error) {
