@@ -71,6 +71,22 @@ describe('maskSecrets', () => {
     expect(maskSecrets(text)).toBe(text);
   });
 
+  it('leaves a path with a random-looking temporary directory in it alone, but not keys with slashes or keys inside paths', () => {
+    // mktemp names (mixed case, digits) made the whole path one high-entropy run.
+    const path = '/tmp/ci1-WwSI/packages/server/test/fixtures/mcp-marked-server.mjs';
+    expect(maskSecrets(`node ${path}`)).toBe(`node ${path}`);
+    expect(maskSecrets('/tmp/tmp.Xq3ZrT9aLk/packages/server/test/fixtures/everything-server.mjs')).toBe(
+      '/tmp/tmp.Xq3ZrT9aLk/packages/server/test/fixtures/everything-server.mjs',
+    );
+    // A base64 key with slashes in it (an AWS secret access key's shape) is still a key.
+    expect(maskSecrets('secret=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')).toBe('secret=[masked]');
+    expect(maskSecrets('x q8Zr2Lk9Vx4N/w7Tb1Hy6Pm3/Jc5Fd0GsWe y')).toBe('x [masked] y');
+    // A key kept as one part of a path is still a key.
+    expect(maskSecrets('/home/ana/keys/q8Zr2Lk9Vx4Nw7Tb1Hy6Pm3Jc5Fd0GsWe/id')).not.toContain('q8Zr2Lk9Vx4Nw7Tb1Hy6Pm3Jc5Fd0GsWe');
+    // A webhook URL's secret part keeps the whole run a secret (few lowercase name parts).
+    expect(maskSecrets('https://hooks.slack.com/services/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')).not.toContain('q8Zr2Lk9Vx4Nw7Tb1Hy6Pm3J');
+  });
+
   it('masks the password part of a URL and bearer tokens', () => {
     expect(maskSecrets('postgres://app:hunter2pass@db:5432/x')).toBe('postgres://app:[masked url password]@db:5432/x');
     expect(maskSecrets('Authorization: Bearer abcdefghijklmnop1234')).toBe('Authorization: Bearer [masked bearer token]');

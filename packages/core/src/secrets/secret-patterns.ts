@@ -77,6 +77,7 @@ const HIGH_ENTROPY = /\b[A-Za-z0-9+/_-]{32,}={0,2}/g;
 
 export function looksHighEntropy(candidate: string): boolean {
   if (candidate.length < 32) return false;
+  if (looksLikePath(candidate)) return false;
   if (/^[0-9a-f]+$/i.test(candidate)) {
     // Hex: 40 chars is a git sha, which is not a secret; keys are usually 32 or 64+.
     return candidate.length !== 40 && new Set(candidate.toLowerCase()).size >= 10;
@@ -84,6 +85,21 @@ export function looksHighEntropy(candidate: string): boolean {
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(candidate)).length;
   if (classes < 3) return false;
   return shannonBitsPerChar(candidate) >= 4;
+}
+
+/**
+ * A file path rather than a key: three or more `/`-separated parts, at least two thirds of them
+ * lowercase names (`packages`, `mcp-server.mjs`), and no part that is itself a long mixed run
+ * (a key kept in a path still counts). Without this a path with one capital and one digit in it,
+ * such as a temporary directory's `tmp.W3xQ`, read as 60 random characters and was masked.
+ * Base64 keys with a `/` or two (`wJalrXUtnFEMI/K7MDENG/bPxRfiCY…`) have mixed-case parts and stay keys.
+ */
+function looksLikePath(candidate: string): boolean {
+  const parts = candidate.split('/').filter((part) => part !== '');
+  if (parts.length < 3) return false;
+  const names = parts.filter((part) => /^[a-z0-9._-]+$/.test(part)).length;
+  if (names * 3 < parts.length * 2) return false;
+  return !parts.some((part) => part.length >= 20 && /[a-z]/.test(part) && /[A-Z]/.test(part) && /[0-9]/.test(part));
 }
 
 export function highEntropyRuns(text: string): string[] {
