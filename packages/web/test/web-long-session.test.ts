@@ -1,37 +1,16 @@
 import { appendUserMessages } from '@tandem/testkit';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { launchChromium } from './browser.js';
-import { buildPage } from './page-build.js';
-import { openViewer, type OpenedPage } from './page-helpers.js';
-import { type ServerBed, sessionOptions, startServerBed, TOKENS, TuiSide } from './server-bed.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSuite } from './browser-suite.js';
+import { openViewer } from './page-helpers.js';
+import { type ServerBed, sessionOptions, TOKENS, TuiSide } from './server-bed.js';
 
 /**
  * A long session in the page (Debian's chromium through playwright-core, a real server): the
  * page attaches with a tail, not the whole log, and scrolling to the top of the transcript
  * brings the older events page by page, above what is on screen, without moving it.
  */
-let browser: Browser | undefined;
-let webDir = '';
-let bed: ServerBed | undefined;
-const opened: OpenedPage[] = [];
-
-beforeAll(async () => {
-  webDir = (await buildPage()).dir;
-  const launched = await launchChromium();
-  if ('browser' in launched) browser = launched.browser;
-  else console.warn(`\n*** WEB VIEWER BROWSER TESTS SKIPPED: ${launched.reason} ***\n`);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  for (const page of opened.splice(0)) await page.close();
-  await bed?.stop();
-  bed = undefined;
-});
+const { setUp, opened } = browserSuite();
 
 /** Sessions created empty, then `count` user messages each appended to their logs while the server is stopped. */
 async function longSessions(server: ServerBed, counts: Record<string, number>): Promise<Record<string, string>> {
@@ -70,12 +49,6 @@ const scrollToTop = (page: Page) =>
   });
 
 describe('a long session in the web viewer', { timeout: 120_000 }, () => {
-  async function setUp(ctx: TestContext): Promise<{ browser: Browser; bed: ServerBed }> {
-    if (!browser) ctx.skip();
-    bed = await startServerBed(webDir);
-    return { browser: browser as Browser, bed };
-  }
-
   it('opens with the last messages and brings older pages above on scrolling to the top, keeping the view in place', async (ctx) => {
     const { browser: b, bed: server } = await setUp(ctx);
     const ids = await longSessions(server, { long: 1500, short: 250 });

@@ -1,55 +1,29 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { launchChromium } from './browser.js';
-import { buildPage } from './page-build.js';
+import { describe, expect, it } from 'vitest';
+import { browserSuite } from './browser-suite.js';
 import { openViewer, type OpenedPage, pageItemKinds } from './page-helpers.js';
-import { type ServerBed, sessionOptions, startServerBed, TOKENS, TuiSide } from './server-bed.js';
+import { sessionOptions, TOKENS, TuiSide } from './server-bed.js';
 
 /**
  * The web viewer in a real browser (Debian's chromium through playwright-core) against a real
  * server on loopback, with a TUI client (the TUI's own client and reducer) beside it.
  */
-let browser: Browser | undefined;
-let webDir = '';
-let bed: ServerBed | undefined;
-const opened: Array<OpenedPage | TuiSide> = [];
-
-beforeAll(async () => {
-  webDir = (await buildPage()).dir;
-  const launched = await launchChromium();
-  if ('browser' in launched) browser = launched.browser;
-  else console.warn(`\n*** WEB VIEWER BROWSER TESTS SKIPPED: ${launched.reason} ***\n`);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  for (const thing of opened.splice(0)) await thing.close();
-  await bed?.stop();
-  bed = undefined;
-});
-
-async function setUp(ctx: TestContext): Promise<{ browser: Browser; bed: ServerBed }> {
-  if (!browser) ctx.skip();
-  bed = await startServerBed(webDir);
-  return { browser: browser as Browser, bed };
-}
+const suite = browserSuite();
+const { setUp, opened } = suite;
 
 async function page(b: Browser, token: string, name: string, viewport?: { width: number; height: number }): Promise<OpenedPage> {
-  const view = await openViewer(b, bed!.url, token, name, viewport);
+  const view = await openViewer(b, suite.bed().url, token, name, viewport);
   opened.push(view);
   return view;
 }
 
 async function tui(name: string, sessionTitle?: string): Promise<{ side: TuiSide; sessionId: string }> {
-  const side = new TuiSide(bed!.url, name);
+  const side = new TuiSide(suite.bed().url, name);
   opened.push(side);
   await side.client.ready();
-  const { session } = await side.client.request('session:create', sessionOptions(bed!, sessionTitle ?? 'work'));
+  const { session } = await side.client.request('session:create', sessionOptions(suite.bed(), sessionTitle ?? 'work'));
   await side.client.attach(session.id, 'driver');
   return { side, sessionId: session.id };
 }
