@@ -6,7 +6,7 @@ import type { Ack, CommandName, SessionEvent, SessionInfo } from '@tandem/shared
 import type { CommandContext, Handler, HandlerMap } from '../handlers/dispatch.js';
 import { sessionRoom } from '../handlers/session-handlers.js';
 import type { SessionManager } from '../sessions/session-manager.js';
-import { redisStreamsAdapter } from './cluster-adapter.js';
+import { redisStreamsAdapter, type RedisStreamsAdapter } from './cluster-adapter.js';
 import { clusterKeys, type ClusterKeys } from './cluster-keys.js';
 import { resolveClusterOptions, type ClusterOptions, type ResolvedClusterOptions } from './cluster-options.js';
 import { CommandRouter } from './command-router.js';
@@ -42,12 +42,13 @@ const PUBLISH_DELAY_MS = 50;
  */
 export class ClusterNode {
   /** Give it to socket.io's Server as `adapter`. */
-  readonly adapter: ReturnType<typeof redisStreamsAdapter>;
+  readonly adapter: RedisStreamsAdapter['adapter'];
   readonly nodeId: string;
   private readonly keys: ClusterKeys;
   private readonly state: Redis;
   private readonly sub: Redis;
   private readonly adapterClient: Redis;
+  private readonly disconnectAdapterCopies: () => void;
   private readonly leases: SessionLeases;
   private readonly index: SharedSessionIndex;
   private readonly presence: NodePresence;
@@ -102,7 +103,9 @@ export class ClusterNode {
     const instance = randomUUID();
     this.presence = new NodePresence(this.state, this.keys, this.nodeId, instance, options.leaseMs, logger);
     this.rpc = new NodeRpc(this.state, this.sub, this.keys, this.nodeId, instance, options.requestTimeoutMs, logger);
-    this.adapter = redisStreamsAdapter(this.adapterClient, this.keys);
+    const streams = redisStreamsAdapter(this.adapterClient, this.keys);
+    this.adapter = streams.adapter;
+    this.disconnectAdapterCopies = streams.disconnectCopies;
   }
 
   /** Takes the leases of the sessions loaded here, publishes them, and starts renewing. */
@@ -230,6 +233,7 @@ export class ClusterNode {
     clearInterval(this.timer);
     clearTimeout(this.publishTimer);
     for (const client of [this.state, this.sub, this.adapterClient]) client.disconnect();
+    this.disconnectAdapterCopies();
   }
 
   private tick(): Promise<void> {
