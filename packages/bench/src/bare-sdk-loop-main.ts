@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 // The baseline process of the serve-vs-SDK bench: the openai SDK in a minimal streaming loop with
 // one tool (reads a small file, like read_file), no server, no persistence, no guards.
-// Usage: node bare-sdk-loop-main.js BASE_URL ITERATIONS WORKSPACE [warm]
+// Usage: node bare-sdk-loop-main.js BASE_URL ITERATIONS WORKSPACE [warm|cold] [CONTENT_JSON]
+// CONTENT_JSON: a file { system, tools } sent instead of the loop's own prompt and one tool
+// (Tandem's, to tell what the request's content costs from what the server adds).
 // Prints one JSON line: { ms, cpuMs, peakRssMb, iterations }.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type OpenAI from 'openai';
 import { minimalSdkLoop } from './minimal-sdk-loop.js';
 
-const [baseURL, iterationsArg, workspace, warm] = process.argv.slice(2);
+const [baseURL, iterationsArg, workspace, warm, contentFile] = process.argv.slice(2);
 if (!baseURL || !iterationsArg || !workspace) {
   console.error('usage: bare-sdk-loop-main BASE_URL ITERATIONS WORKSPACE');
   process.exit(2);
 }
 const limit = Number(iterationsArg) + 5;
 
-const tools: OpenAI.Chat.ChatCompletionTool[] = [
+const ownTools: OpenAI.Chat.ChatCompletionTool[] = [
   {
     type: 'function',
     function: {
@@ -25,6 +28,8 @@ const tools: OpenAI.Chat.ChatCompletionTool[] = [
     },
   },
 ];
+
+const content = contentFile ? (JSON.parse(readFileSync(contentFile, 'utf8')) as { system: string; tools: OpenAI.Chat.ChatCompletionTool[] }) : undefined;
 
 async function readTool(args: string): Promise<string> {
   const { path } = JSON.parse(args) as { path: string; limit?: number };
@@ -39,8 +44,8 @@ const loop = () =>
   minimalSdkLoop({
     baseURL,
     apiKey: 'sk-bench-baseline',
-    system: 'You are a benchmark agent.',
-    tools,
+    system: content?.system ?? 'You are a benchmark agent.',
+    tools: content?.tools ?? ownTools,
     maxRequests: limit,
     runTool: (call) => readTool(call.args),
   });

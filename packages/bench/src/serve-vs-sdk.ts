@@ -13,7 +13,7 @@ import {
   wholeProfile,
 } from './serve-e2e/cpu-profile-diff.js';
 import { driveOneTurn, type RunFigures } from './serve-e2e/drive-session.js';
-import { ScriptedModel, type RequestShape } from './serve-e2e/scripted-model.js';
+import { ScriptedModel, type RequestContent, type RequestShape } from './serve-e2e/scripted-model.js';
 import { startServeProcess } from './serve-e2e/serve-process.js';
 import { fmt, median } from './stats.js';
 import { printTable } from './table.js';
@@ -51,10 +51,17 @@ async function tandemRun(
   }
 }
 
-async function bareRun(fake: FakeModelServer, model: ScriptedModel, iterations: number, cpuProfDir?: string, start: Start = 'cold'): Promise<RunFigures> {
+async function bareRun(
+  fake: FakeModelServer,
+  model: ScriptedModel,
+  iterations: number,
+  cpuProfDir?: string,
+  start: Start = 'cold',
+  content?: RequestContent,
+): Promise<RunFigures> {
   model.reset(iterations, READ_CALL);
   try {
-    return await runBareLoop(fake.openaiBaseURL, iterations, cpuProfDir, start === 'warm');
+    return await runBareLoop(fake.openaiBaseURL, iterations, cpuProfDir, start === 'warm', content);
   } finally {
     fake.requests.length = 0;
   }
@@ -74,15 +81,20 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
   fake.setHandler(model.reply);
   const tandem: Record<Start, Sample[]> = { cold: [], warm: [] };
   const bare: Record<Start, Sample[]> = { cold: [], warm: [] };
+  const bareContent: Record<Start, Sample[]> = { cold: [], warm: [] };
   let tandemShape: RequestShape | undefined;
   let bareShape: RequestShape | undefined;
+  let bareContentShape: RequestShape | undefined;
   try {
-    // Warm-up (disk cache, JIT of this process), not recorded.
+    // Warm-up (disk cache, JIT of this process), not recorded; it also captures Tandem's request content.
     await bareRun(fake, model, 5);
     await tandemRun(fake, model, 5, options);
+    const content = model.content;
+    if (!content) throw new Error('tandem serve sent no request with tools');
     for (let r = 0; r < runs; r++) {
-      // Interleaved, alternating which path goes first, so a busy moment lands on both alike.
-      const order = r % 2 === 0 ? (['tandem', 'bare'] as const) : (['bare', 'tandem'] as const);
+      // Interleaved, rotating which path goes first, so a busy moment lands on all alike.
+      const paths = ['tandem', 'bare', 'bare+content'] as const;
+      const order = [...paths.slice(r % 3), ...paths.slice(0, r % 3)];
       for (const path of order) {
         for (const start of ['cold', 'warm'] as const) {
           if (path === 'tandem') {
@@ -91,18 +103,26 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
             tandemShape = model.first;
             tandem[start].push({ lo, hi });
           } else {
-            const lo = await bareRun(fake, model, LO, undefined, start);
-            const hi = await bareRun(fake, model, HI, undefined, start);
-            bareShape = model.first;
-            bare[start].push({ lo, hi });
+            const withContent = path === 'bare+content' ? content : undefined;
+            const lo = await bareRun(fake, model, LO, undefined, start, withContent);
+            const hi = await bareRun(fake, model, HI, undefined, start, withContent);
+            if (withContent) bareContentShape = model.first;
+            else bareShape = model.first;
+            (withContent ? bareContent : bare)[start].push({ lo, hi });
           }
         }
       }
     }
     if (runs > 0) {
-      printServeTable(tandem.cold, bare.cold, runs, 'each run a fresh process');
-      printServeTable(tandem.warm, bare.warm, runs, 'each process first ran one unmeasured turn of the same length, as a long-lived server has');
-      printShapes(tandemShape, bareShape);
+      printServeTable(tandem.cold, bare.cold, bareContent.cold, runs, 'each run a fresh process');
+      printServeTable(
+        tandem.warm,
+        bare.warm,
+        bareContent.warm,
+        runs,
+        'each process first ran one unmeasured turn of the same length, as a long-lived server has',
+      );
+      printShapes(tandemShape, bareShape, bareContentShape);
     }
     if (options.cpuProfDir) await profileServe(fake, model, options);
   } finally {
@@ -110,7 +130,7 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
   }
 }
 
-function printServeTable(tandem: Sample[], bare: Sample[], runs: number, start: string): void {
+function printServeTable(tandem: Sample[], bare: Sample[], bareContent: Sample[], runs: number, start: string): void {
   const row = (samples: Sample[]) => ({
     ms: median(samples.map((s) => perIteration(s, 'ms'))),
     cpu: median(samples.map((s) => perIteration(s, 'cpuMs'))),
@@ -119,29 +139,41 @@ function printServeTable(tandem: Sample[], bare: Sample[], runs: number, start: 
   });
   const t = row(tandem);
   const b = row(bare);
+  const c = row(bareContent);
   const cells = (r: typeof t) => [fmt(r.ms), fmt(r.cpu), fmt(r.rssLo, 1), fmt(r.rssHi, 1), fmt(r.rssHi - r.rssLo, 1)];
+  const ratio = (over: typeof t) => [fmt(t.ms / over.ms), fmt(t.cpu / over.cpu), fmt(t.rssLo / over.rssLo), fmt(t.rssHi / over.rssHi), ''];
   printTable(
     `tandem serve (own process, event log, guards, 1 socket.io client) vs a bare openai-SDK loop process, one read_file-like tool; ${start}; per iteration = (T(${HI}) − T(${LO})) / ${HI - LO}, median of ${runs} interleaved runs`,
     ['path', 'ms / iteration', 'CPU ms / iteration', `peak RSS @${LO} MB`, `peak RSS @${HI} MB`, `RSS growth ${LO}→${HI} MB`],
     [
       ['bare SDK loop', ...cells(b)],
+      ["bare SDK loop, Tandem's prompt + tools", ...cells(c)],
       ['tandem serve + 1 client', ...cells(t)],
-      ['ratio tandem / bare', fmt(t.ms / b.ms), fmt(t.cpu / b.cpu), fmt(t.rssLo / b.rssLo), fmt(t.rssHi / b.rssHi), ''],
+      ['ratio tandem / bare', ...ratio(b)],
+      ["ratio tandem / bare with Tandem's prompt + tools", ...ratio(c)],
     ],
   );
   console.log(`goals: ms/iteration ratio ≤ 1.3; RSS growth ${LO}→${HI} ≤ 5 MB; peak RSS @${HI} ratio ≤ 1.2`);
 }
 
-function printShapes(tandemShape: RequestShape | undefined, bareShape: RequestShape | undefined): void {
+function printShapes(tandemShape: RequestShape | undefined, bareShape: RequestShape | undefined, bareContentShape: RequestShape | undefined): void {
   const shape = (s: RequestShape | undefined) =>
     s
-      ? [String(s.toolCount), String(s.toolBytes), fmt(s.toolBytes / Math.max(1, s.toolCount), 0), String(s.bodyBytes), String(s.nonAscii)]
-      : ['—', '—', '—', '—', '—'];
+      ? [
+          String(s.toolCount),
+          String(s.toolBytes),
+          fmt(s.toolBytes / Math.max(1, s.toolCount), 0),
+          String(s.bodyBytes),
+          String(s.nonAscii),
+          String(s.lastBodyBytes ?? '—'),
+        ]
+      : ['—', '—', '—', '—', '—', '—'];
   printTable(
-    'First model request of a turn, as the model server received it',
-    ['path', 'tools', 'tool-definition bytes', 'bytes / tool', 'body bytes', 'non-ASCII chars'],
+    "First model request of a turn, as the model server received it (and the last request's body: the whole conversation)",
+    ['path', 'tools', 'tool-definition bytes', 'bytes / tool', 'body bytes', 'non-ASCII chars', `last body bytes @${HI}`],
     [
       ['bare SDK loop', ...shape(bareShape)],
+      ["bare SDK loop, Tandem's prompt + tools", ...shape(bareContentShape)],
       ['tandem serve', ...shape(tandemShape)],
     ],
   );

@@ -7,6 +7,14 @@ export interface RequestShape {
   bodyBytes: number;
   /** A non-ASCII character anywhere in the body (it makes V8 hold the JSON as a two-byte string). */
   nonAscii: number;
+  /** Body bytes of the run's last request (the one answered with text): the whole conversation. */
+  lastBodyBytes?: number;
+}
+
+/** What a model request carries besides the conversation: the system prompt and the tool definitions. */
+export interface RequestContent {
+  system: string;
+  tools: unknown[];
 }
 
 /** The call for iteration `i` (arguments must differ: a guard stops a call repeated with the same ones). */
@@ -21,6 +29,8 @@ export class ScriptedModel {
   iterations = 0;
   toolCall: ToolCallScript = (i) => ({ name: 'read_file', args: { path: 'note.txt', limit: i + 1 } });
   first: RequestShape | undefined;
+  /** The system prompt and tools of the first request that offered tools (kept across resets). */
+  content: RequestContent | undefined;
 
   reset(iterations: number, toolCall: ToolCallScript): void {
     this.iterations = iterations;
@@ -29,7 +39,7 @@ export class ScriptedModel {
   }
 
   readonly reply = (req: FakeRequest): FakeReply => {
-    const body = (req.body ?? {}) as { messages?: Array<{ role: string }>; tools?: unknown[] };
+    const body = (req.body ?? {}) as { messages?: Array<{ role: string; content?: unknown }>; tools?: unknown[] };
     const messages = body.messages ?? [];
     if (!body.tools || body.tools.length === 0) return { text: 'ok' };
     if (!this.first) {
@@ -40,9 +50,13 @@ export class ScriptedModel {
         bodyBytes: Buffer.byteLength(json),
         nonAscii: countNonAscii(json),
       };
+      const system = messages[0]?.role === 'system' && typeof messages[0].content === 'string' ? messages[0].content : '';
+      this.content = { system, tools: body.tools };
     }
     const done = messages.filter((m) => m.role === 'tool').length;
-    return done < this.iterations ? { toolCalls: [this.toolCall(done)] } : { text: 'done' };
+    if (done < this.iterations) return { toolCalls: [this.toolCall(done)] };
+    this.first.lastBodyBytes = Buffer.byteLength(JSON.stringify(body));
+    return { text: 'done' };
   };
 }
 
