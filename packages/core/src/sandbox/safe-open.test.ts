@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
 import { createPathSandbox } from './path-sandbox.js';
-import { openVerified, readVerified, writeVerified } from './safe-open.js';
+import { openVerified, readVerified, SYNC_READ_MAX_BYTES, writeVerified } from './safe-open.js';
 import { SandboxError } from './sandbox-error.js';
 
 let root: TempDir;
@@ -65,5 +65,18 @@ describe('check-then-use race', () => {
     const handle = await openVerified(path.join(workspace, 'sub', 'created.txt'), 'write');
     await handle.close();
     expect(await fs.readFile(path.join(workspace, 'sub', 'created.txt'), 'utf8')).toBe('');
+  });
+
+  it('reads a file over the synchronous size whole, and refuses it the same way when a parent is swapped', async () => {
+    const big = 'x'.repeat(SYNC_READ_MAX_BYTES + 10);
+    const file = path.join(workspace, 'sub', 'big.txt');
+    await fs.writeFile(file, big);
+    await fs.writeFile(path.join(outside, 'big.txt'), 'outside big');
+    expect((await readVerified(file)).toString()).toBe(big);
+    await fs.rename(path.join(workspace, 'sub'), path.join(workspace, 'sub-moved'));
+    await fs.symlink(outside, path.join(workspace, 'sub'));
+    const error = await readVerified(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect((error as SandboxError).rule).toBe('symlink_swapped');
   });
 });

@@ -1,4 +1,4 @@
-import { constants, fstatSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import { ToolError } from '../base/tool-error.js';
 import { SandboxError } from './sandbox-error.js';
@@ -30,26 +30,35 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 export async function openVerified(canonicalPath: string, mode: OpenMode, fileMode = 0o644): Promise<FileHandle> {
-  const flags = (mode === 'read' ? constants.O_RDONLY : constants.O_WRONLY | constants.O_CREAT) | NOFOLLOW | NONBLOCK;
   let handle: FileHandle;
   try {
-    handle = await fs.open(canonicalPath, flags, fileMode);
+    handle = await fs.open(canonicalPath, openFlags(mode), fileMode);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
-      throw new SandboxError('symlink_swapped', canonicalPath, `${canonicalPath} became a symbolic link after it was checked; refusing to follow it`);
-    }
-    throw error;
+    throw openError(error, canonicalPath);
   }
   try {
     await verifyDescriptor(handle, canonicalPath);
-    if (!fstatSync(handle.fd).isFile()) {
-      throw new ToolError(`${canonicalPath} is not a regular file (a directory, device, socket or pipe); file tools read and write regular files only`);
-    }
+    checkRegularFile(fstatSync(handle.fd).isFile(), canonicalPath);
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;
   }
   return handle;
+}
+
+const openFlags = (mode: OpenMode) => (mode === 'read' ? constants.O_RDONLY : constants.O_WRONLY | constants.O_CREAT) | NOFOLLOW | NONBLOCK;
+
+function openError(error: unknown, canonicalPath: string): unknown {
+  if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+    return new SandboxError('symlink_swapped', canonicalPath, `${canonicalPath} became a symbolic link after it was checked; refusing to follow it`);
+  }
+  return error;
+}
+
+function checkRegularFile(isFile: boolean, canonicalPath: string): void {
+  if (!isFile) {
+    throw new ToolError(`${canonicalPath} is not a regular file (a directory, device, socket or pipe); file tools read and write regular files only`);
+  }
 }
 
 async function verifyDescriptor(handle: FileHandle, canonicalPath: string): Promise<void> {
@@ -76,13 +85,51 @@ function swapped(expected: string, actual: string): SandboxError {
   );
 }
 
+/**
+ * Files up to this size are read synchronously, through the same checks: a local read of a few
+ * KB takes microseconds, while its four thread-pool round trips (open, fstat, read, close) cost
+ * ~0.2 ms of CPU per call. Larger files are read asynchronously, so the server keeps answering.
+ */
+export const SYNC_READ_MAX_BYTES = 64 * 1024;
+
 /** Reads a whole file through a verified descriptor. */
 export async function readVerified(canonicalPath: string): Promise<Buffer> {
+  const small = readSmallVerified(canonicalPath);
+  if (small) return small;
   const handle = await openVerified(canonicalPath, 'read');
   try {
     return await handle.readFile();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The whole file if it is at most SYNC_READ_MAX_BYTES, read synchronously through a verified
+ * descriptor; undefined (nothing read) when it is larger or /proc cannot verify the descriptor
+ * (the asynchronous path then opens it again and checks it its own way).
+ */
+function readSmallVerified(canonicalPath: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(canonicalPath, openFlags('read'));
+  } catch (error) {
+    throw openError(error, canonicalPath);
+  }
+  try {
+    let actual: string;
+    try {
+      actual = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return undefined;
+    }
+    if (actual !== canonicalPath) throw swapped(canonicalPath, actual);
+    const info = fstatSync(fd);
+    checkRegularFile(info.isFile(), canonicalPath);
+    if (info.size > SYNC_READ_MAX_BYTES) return undefined;
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
