@@ -128,10 +128,16 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
     if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });
     return done(`The permission check for ${tool.name} failed: ${errorMessage(err)}`, true, 'error');
   } finally {
-    timer.abort();
+    timer.abort(CALL_SETTLED);
     env.signal.removeEventListener('abort', abortCall);
   }
 }
+
+/**
+ * Why a call's timeout timer is stopped once the call has settled. One shared reason: `abort()`
+ * without one builds a DOMException (and its stack) on every call.
+ */
+const CALL_SETTLED = new Error('the call settled before its timeout');
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;

@@ -17,7 +17,7 @@ export class ApiKey {
   constructor(provider: string, value: string, source: string) {
     this.#value = value;
     this.source = source;
-    this.id = `${provider}#${createHash('sha256').update(value).digest('hex').slice(0, 10)}`;
+    this.id = `${provider}#${fingerprint(value)}`;
   }
 
   reveal(): string {
@@ -35,6 +35,24 @@ export class ApiKey {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `ApiKey<${this.toString()}>`;
   }
+}
+
+/**
+ * Fingerprints of the keys seen, by key: the keys are read again for every request (so a key
+ * changed in config.json or the environment is used at once), and hashing each one each time
+ * cost more than the rest of that. Bounded: a process sees a handful of keys.
+ */
+const fingerprints = new Map<string, string>();
+const MAX_FINGERPRINTS = 256;
+
+function fingerprint(value: string): string {
+  let known = fingerprints.get(value);
+  if (known === undefined) {
+    known = createHash('sha256').update(value).digest('hex').slice(0, 10);
+    if (fingerprints.size >= MAX_FINGERPRINTS) fingerprints.clear();
+    fingerprints.set(value, known);
+  }
+  return known;
 }
 
 /** How to reach one provider: endpoint, keys in preference order, extra headers. */
