@@ -8,10 +8,12 @@ export interface BenchOptions {
   runs: number | undefined;
   /** Write a CPU profile of one extra `tandem serve` run here and print its top entries. */
   cpuProfDir: string | undefined;
+  /** The CLI of the coding agent pi: serve-vs-sdk adds it as a baseline (not a dependency of the repo). */
+  piCli: string | undefined;
 }
 
 export function parseBenchArgs(argv: readonly string[]): { options: BenchOptions; names: string[] } {
-  const options: BenchOptions = { quick: false, fromSource: false, cpuProfDir: undefined, runs: undefined };
+  const options: BenchOptions = { quick: false, fromSource: false, cpuProfDir: undefined, runs: undefined, piCli: undefined };
   const names: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -19,7 +21,8 @@ export function parseBenchArgs(argv: readonly string[]): { options: BenchOptions
     else if (arg === '--from-source') options.fromSource = true;
     else if (arg === '--cpu-prof') options.cpuProfDir = argv[++i] ?? 'bench-profiles';
     else if (arg === '--runs') options.runs = runsOf(argv[++i]);
-    else if (arg.startsWith('--')) throw new Error(`unknown flag ${arg}; flags: --quick, --from-source, --cpu-prof DIR, --runs N`);
+    else if (arg === '--pi') options.piCli = pathOf('--pi', argv[++i]);
+    else if (arg.startsWith('--')) throw new Error(`unknown flag ${arg}; flags: --quick, --from-source, --cpu-prof DIR, --runs N, --pi PATH_TO_PI_CLI`);
     else names.push(arg);
   }
   return { options, names };
@@ -29,4 +32,9 @@ function runsOf(value: string | undefined): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 50) throw new Error(`--runs takes a whole number 0..50, got ${value ?? 'nothing'}`);
   return n;
+}
+
+function pathOf(flag: string, value: string | undefined): string {
+  if (!value || value.startsWith('--')) throw new Error(`${flag} takes a path, got ${value ?? 'nothing'}`);
+  return value;
 }

@@ -13,6 +13,7 @@ import {
   wholeProfile,
 } from './serve-e2e/cpu-profile-diff.js';
 import { driveOneTurn, type RunFigures } from './serve-e2e/drive-session.js';
+import { PI_READ_CALL, runPi } from './serve-e2e/pi-process.js';
 import { ScriptedModel, type RequestContent, type RequestShape } from './serve-e2e/scripted-model.js';
 import { startServeProcess } from './serve-e2e/serve-process.js';
 import { fmt, median } from './stats.js';
@@ -67,6 +68,16 @@ async function bareRun(
   }
 }
 
+/** The coding agent pi in its own process (`--pi PATH`), against the same scripted model. */
+async function piRun(fake: FakeModelServer, model: ScriptedModel, piCli: string, iterations: number, start: Start = 'cold'): Promise<RunFigures> {
+  model.reset(iterations, PI_READ_CALL);
+  try {
+    return await runPi(piCli, fake.openaiBaseURL, iterations, start === 'warm');
+  } finally {
+    fake.requests.length = 0;
+  }
+}
+
 const perIteration = (s: Sample, key: 'ms' | 'cpuMs') => (s.hi[key] - s.lo[key]) / (HI - LO);
 
 /**
@@ -82,6 +93,8 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
   const tandem: Record<Start, Sample[]> = { cold: [], warm: [] };
   const bare: Record<Start, Sample[]> = { cold: [], warm: [] };
   const bareContent: Record<Start, Sample[]> = { cold: [], warm: [] };
+  const pi: Record<Start, Sample[]> = { cold: [], warm: [] };
+  let piShape: RequestShape | undefined;
   let tandemShape: RequestShape | undefined;
   let bareShape: RequestShape | undefined;
   let bareContentShape: RequestShape | undefined;
@@ -91,10 +104,11 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
     await tandemRun(fake, model, 5, options);
     const content = model.content;
     if (!content) throw new Error('tandem serve sent no request with tools');
+    if (options.piCli) await piRun(fake, model, options.piCli, 5);
     for (let r = 0; r < runs; r++) {
       // Interleaved, rotating which path goes first, so a busy moment lands on all alike.
-      const paths = ['tandem', 'bare', 'bare+content'] as const;
-      const order = [...paths.slice(r % 3), ...paths.slice(0, r % 3)];
+      const paths = ['tandem', 'bare', 'bare+content', ...(options.piCli ? (['pi'] as const) : [])];
+      const order = [...paths.slice(r % paths.length), ...paths.slice(0, r % paths.length)];
       for (const path of order) {
         for (const start of ['cold', 'warm'] as const) {
           if (path === 'tandem') {
@@ -102,6 +116,11 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
             const hi = await tandemRun(fake, model, HI, options, undefined, start);
             tandemShape = model.first;
             tandem[start].push({ lo, hi });
+          } else if (path === 'pi') {
+            const lo = await piRun(fake, model, options.piCli!, LO, start);
+            const hi = await piRun(fake, model, options.piCli!, HI, start);
+            piShape = model.first;
+            pi[start].push({ lo, hi });
           } else {
             const withContent = path === 'bare+content' ? content : undefined;
             const lo = await bareRun(fake, model, LO, undefined, start, withContent);
@@ -114,15 +133,16 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
       }
     }
     if (runs > 0) {
-      printServeTable(tandem.cold, bare.cold, bareContent.cold, runs, 'each run a fresh process');
+      printServeTable(tandem.cold, bare.cold, bareContent.cold, runs, 'each run a fresh process', pi.cold);
       printServeTable(
         tandem.warm,
         bare.warm,
         bareContent.warm,
         runs,
         'each process first ran one unmeasured turn of the same length, as a long-lived server has',
+        pi.warm,
       );
-      printShapes(tandemShape, bareShape, bareContentShape);
+      printShapes(tandemShape, bareShape, bareContentShape, options.piCli ? piShape : null);
     }
     if (options.cpuProfDir) await profileServe(fake, model, options);
   } finally {
@@ -130,7 +150,7 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
   }
 }
 
-function printServeTable(tandem: Sample[], bare: Sample[], bareContent: Sample[], runs: number, start: string): void {
+function printServeTable(tandem: Sample[], bare: Sample[], bareContent: Sample[], runs: number, start: string, pi: Sample[] = []): void {
   const row = (samples: Sample[]) => ({
     ms: median(samples.map((s) => perIteration(s, 'ms'))),
     cpu: median(samples.map((s) => perIteration(s, 'cpuMs'))),
@@ -151,12 +171,23 @@ function printServeTable(tandem: Sample[], bare: Sample[], bareContent: Sample[]
       ['tandem serve + 1 client', ...cells(t)],
       ['ratio tandem / bare', ...ratio(b)],
       ["ratio tandem / bare with Tandem's prompt + tools", ...ratio(c)],
+      ...(pi.length > 0
+        ? [
+            ['pi (pi --mode rpc, own process, session file)', ...cells(row(pi))],
+            ['ratio tandem / pi', ...ratio(row(pi))],
+          ]
+        : []),
     ],
   );
-  console.log(`goals: ms/iteration ratio ≤ 1.3; RSS growth ${LO}→${HI} ≤ 5 MB; peak RSS @${HI} ratio ≤ 1.2`);
+  console.log(`goals: ms/iteration ratio ≤ 1.3${pi.length > 0 ? ' (≤ 0.5 against pi)' : ''}; RSS growth ${LO}→${HI} ≤ 5 MB; peak RSS @${HI} ratio ≤ 1.2`);
 }
 
-function printShapes(tandemShape: RequestShape | undefined, bareShape: RequestShape | undefined, bareContentShape: RequestShape | undefined): void {
+function printShapes(
+  tandemShape: RequestShape | undefined,
+  bareShape: RequestShape | undefined,
+  bareContentShape: RequestShape | undefined,
+  piShape: RequestShape | undefined | null,
+): void {
   const shape = (s: RequestShape | undefined) =>
     s
       ? [
@@ -175,6 +206,7 @@ function printShapes(tandemShape: RequestShape | undefined, bareShape: RequestSh
       ['bare SDK loop', ...shape(bareShape)],
       ["bare SDK loop, Tandem's prompt + tools", ...shape(bareContentShape)],
       ['tandem serve', ...shape(tandemShape)],
+      ...(piShape === null ? [] : [['pi', ...shape(piShape)]]),
     ],
   );
 }
