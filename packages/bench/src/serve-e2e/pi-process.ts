@@ -26,6 +26,7 @@ interface PiLine {
  * same length and starts a new session (`new_session`), so the measured turn starts empty too.
  */
 export async function runPi(piCli: string, openaiBaseURL: string, iterations: number, warm = false): Promise<RunFigures> {
+  const [command, ...prefix] = await piCommand(piCli);
   const root = await mkdtemp(join(tmpdir(), 'tandem-bench-pi-'));
   const agentDir = join(root, 'agent');
   const home = join(root, 'home');
@@ -33,7 +34,6 @@ export async function runPi(piCli: string, openaiBaseURL: string, iterations: nu
   await Promise.all([mkdir(agentDir), mkdir(home), mkdir(workspace)]);
   await writeFile(join(workspace, 'note.txt'), 'first line\nsecond line\nthird line\n');
   await writeFile(join(agentDir, 'models.json'), JSON.stringify(modelsJson(openaiBaseURL)));
-  const [command, ...prefix] = await piCommand(piCli);
   const child = spawn(command!, [...prefix, '--provider', 'bench', '--model', 'bench-model', '--offline', '--mode', 'rpc'], {
     cwd: workspace,
     env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' },
