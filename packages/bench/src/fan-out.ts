@@ -10,22 +10,36 @@ import { printTable } from './table.js';
 
 export const DELTAS = 5_000;
 
+/** Who says delta `i` when `agents` workers stream at once (round-robin); nobody's tag for one speaker. */
+function speakerOf(i: number, agents: number): { agent: string; taskId: string } | Record<string, never> {
+  if (agents <= 1) return {};
+  const k = i % agents;
+  return { agent: `worker-${k + 1}`, taskId: `task-${k + 1}` };
+}
+
 /**
  * A scripted engine turn that streams DELTAS text deltas, each carrying the time it was
- * yielded, so clients in this process can measure delivery latency through the server.
+ * yielded, so clients in this process can measure delivery latency through the server. With
+ * `agents` > 1 the deltas come from that many workers at once (tagged with their agent and task,
+ * as a dispatched worker's are), each with its own partial reply on the server.
  */
-export async function* streamingTurn(options: TurnOptions): AsyncGenerator<EngineEvent> {
-  yield { type: 'turn_started', turnId: options.turnId, model: 'bench/stream' };
-  let text = '';
-  for (let i = 0; i < DELTAS; i++) {
-    const delta = `${performance.now().toFixed(3)};`;
-    text += delta;
-    yield { type: 'text_delta', turnId: options.turnId, delta };
-    if (i % 100 === 99) await new Promise((r) => setImmediate(r));
-  }
-  yield { type: 'assistant_text', turnId: options.turnId, iteration: 1, text };
-  yield { type: 'turn_done', turnId: options.turnId, iterations: 1, outcome: 'answered' };
+export function streamingTurnOf(agents: number) {
+  return async function* streamingTurn(options: TurnOptions): AsyncGenerator<EngineEvent> {
+    yield { type: 'turn_started', turnId: options.turnId, model: 'bench/stream' };
+    let text = '';
+    for (let i = 0; i < DELTAS; i++) {
+      const delta = `${performance.now().toFixed(3)};`;
+      text += delta;
+      yield { type: 'text_delta', turnId: options.turnId, delta, ...speakerOf(i, agents) };
+      if (i % 100 === 99) await new Promise((r) => setImmediate(r));
+    }
+    yield { type: 'assistant_text', turnId: options.turnId, iteration: 1, text };
+    yield { type: 'turn_done', turnId: options.turnId, iterations: 1, outcome: 'answered' };
+  };
 }
+
+/** One speaker streaming DELTAS text deltas (the cluster bench's turn too). */
+export const streamingTurn = streamingTurnOf(1);
 
 export interface FanOutResult {
   p50: number;
@@ -77,7 +91,7 @@ function listen(sockets: Socket[]): { latencies: number[]; received: () => numbe
  * The baseline: a bare socket.io server (same version, same options as Tandem's) broadcasting the
  * same events to a room of `clients` websocket clients in this process, yielding as the turn does.
  */
-async function runRaw(clients: number): Promise<FanOutResult> {
+async function runRaw(clients: number, agents: number): Promise<FanOutResult> {
   const http = createServer();
   const io = new IoServer(http, { serveClient: false, maxHttpBufferSize: 4 * 1024 * 1024 });
   io.on('connection', (socket) => void socket.join('room'));
@@ -99,7 +113,7 @@ async function runRaw(clients: number): Promise<FanOutResult> {
     const base = { sessionId: 'raw', ts: new Date().toISOString() };
     for (let i = 0; i < DELTAS; i++) {
       const delta = `${performance.now().toFixed(3)};`;
-      io.to('room').emit(SESSION_EVENT, { ...base, seq: 2, type: 'text_delta', turnId: 't1', delta, ephemeral: true });
+      io.to('room').emit(SESSION_EVENT, { ...base, seq: 2, type: 'text_delta', turnId: 't1', delta, ephemeral: true, ...speakerOf(i, agents) });
       if (i % 100 === 99) await new Promise((r) => setImmediate(r));
     }
     io.to('room').emit(SESSION_EVENT, { ...base, seq: 3, type: 'turn_done', turnId: 't1', iterations: 1, outcome: 'answered' });
@@ -112,8 +126,8 @@ async function runRaw(clients: number): Promise<FanOutResult> {
   }
 }
 
-async function run(clients: number): Promise<FanOutResult> {
-  const server = await startBenchServer({ engine: { runTurn: streamingTurn } });
+async function run(clients: number, agents: number): Promise<FanOutResult> {
+  const server = await startBenchServer({ engine: { runTurn: streamingTurnOf(agents) } });
   try {
     const driver = await server.connect('driver');
     const { session } = await request<{ session: { id: string } }>(driver, 'session:create', { title: 'fan-out' });
@@ -128,25 +142,34 @@ async function run(clients: number): Promise<FanOutResult> {
 }
 
 const FAN_OUT_RUNS = 3;
+/** Workers streaming at once in the last row (a commander's default concurrency is 4). */
+const FAN_OUT_AGENTS = 4;
 
 /** Tandem and the raw socket.io baseline, interleaved (the order alternating), medians of FAN_OUT_RUNS. */
 export async function benchFanOut(): Promise<void> {
   const rows: string[][] = [];
-  for (const clients of [1, 10, 100]) {
+  const setups: Array<[clients: number, agents: number]> = [
+    [1, 1],
+    [10, 1],
+    [100, 1],
+    [100, FAN_OUT_AGENTS],
+  ];
+  for (const [clients, agents] of setups) {
     const tandem: FanOutResult[] = [];
     const raw: FanOutResult[] = [];
     for (let i = 0; i < FAN_OUT_RUNS; i++) {
       if (i % 2 === 0) {
-        tandem.push(await run(clients));
-        raw.push(await runRaw(clients));
+        tandem.push(await run(clients, agents));
+        raw.push(await runRaw(clients, agents));
       } else {
-        raw.push(await runRaw(clients));
-        tandem.push(await run(clients));
+        raw.push(await runRaw(clients, agents));
+        tandem.push(await run(clients, agents));
       }
     }
     const m = (results: FanOutResult[], key: keyof FanOutResult) => median(results.map((r) => r[key]));
     rows.push([
       String(clients),
+      String(agents),
       fmt(m(tandem, 'p50')),
       fmt(m(tandem, 'p99')),
       fmt(m(raw, 'p50')),
@@ -157,8 +180,18 @@ export async function benchFanOut(): Promise<void> {
     ]);
   }
   printTable(
-    `Fan-out: one turn streaming ${DELTAS} text deltas (median of ${FAN_OUT_RUNS} interleaved runs; goal p99 ratio <= 1.2)`,
-    ['clients', 'tandem p50 ms', 'tandem p99 ms', 'raw socket.io p50 ms', 'raw p99 ms', 'p99 tandem / raw', 'tandem deliveries / s', 'raw deliveries / s'],
+    `Fan-out: one turn streaming ${DELTAS} text deltas, from one speaker or from ${FAN_OUT_AGENTS} workers at once (median of ${FAN_OUT_RUNS} interleaved runs; goal p99 ratio <= 1.2)`,
+    [
+      'clients',
+      'agents streaming',
+      'tandem p50 ms',
+      'tandem p99 ms',
+      'raw socket.io p50 ms',
+      'raw p99 ms',
+      'p99 tandem / raw',
+      'tandem deliveries / s',
+      'raw deliveries / s',
+    ],
     rows,
   );
 }
