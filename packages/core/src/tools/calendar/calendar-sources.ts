@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { createDAVClient } from 'tsdav';
+import { davLibrary } from './calendar-libraries.js';
 import type { CalendarRange } from './calendar-range.js';
 import type { CalendarSource } from './calendar-config.js';
 
@@ -32,6 +32,7 @@ export async function loadSource(
 }
 
 async function loadCalDav(serverUrl: string, username: string, password: string, range: CalendarRange, signal: AbortSignal): Promise<string[]> {
+  const { createDAVClient } = await davLibrary();
   const client = await createDAVClient({
     serverUrl,
     credentials: { username, password },

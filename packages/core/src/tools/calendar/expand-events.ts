@@ -1,4 +1,5 @@
-import ICAL from 'ical.js';
+import type IcalModule from 'ical.js';
+import { icalLibrary } from './calendar-libraries.js';
 import type { CalendarRange } from './calendar-range.js';
 import { dayInZone, epochOfWallClock, isValidZone } from './zoned-time.js';
 
@@ -18,8 +19,8 @@ export interface CalendarEvent {
 /** Occurrences looked at per recurring event at most (a daily event over 25 years). */
 const MAX_OCCURRENCES = 10_000;
 
-type IcalTime = InstanceType<typeof ICAL.Time>;
-type IcalEvent = InstanceType<typeof ICAL.Event>;
+type IcalTime = InstanceType<typeof IcalModule.Time>;
+type IcalEvent = InstanceType<typeof IcalModule.Event>;
 
 /**
  * Every event of one iCalendar text that overlaps `range`, recurring events expanded (RRULE,
@@ -28,6 +29,7 @@ type IcalEvent = InstanceType<typeof ICAL.Event>;
  * their calendar day (never shifted through UTC).
  */
 export function expandEvents(icsText: string, calendar: string, range: CalendarRange, userZone: string): CalendarEvent[] {
+  const ICAL = ical();
   const root = new ICAL.Component(ICAL.parse(icsText));
   for (const tz of root.getAllSubcomponents('vtimezone')) {
     const zone = new ICAL.Timezone(tz);
@@ -111,6 +113,7 @@ function occurrence(item: IcalEvent, start: IcalTime, end: IcalTime | null, cale
 
 /** The instant of a date-time: UTC, its TZID (IANA or a VTIMEZONE from the file), or floating in the user's zone. */
 export function epochOf(time: IcalTime, tzid: string | undefined, userZone: string): number {
+  const ICAL = ical();
   if (time.zone === ICAL.Timezone.utcTimezone || time.zone?.tzid === 'UTC') return time.toUnixTime() * 1000;
   const wall = { year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second };
   if (tzid && isValidZone(tzid)) return epochOfWallClock(wall, tzid);
@@ -139,4 +142,11 @@ function overlaps(event: CalendarEvent, range: CalendarRange, userZone: string):
 function utcMidnight(day: string): number {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return Date.UTC(y, m - 1, d);
+}
+
+/** ical.js, which the caller has loaded (`await icalLibrary()`) before expanding anything. */
+function ical(): typeof IcalModule {
+  const loaded = icalLibrary.current();
+  if (!loaded) throw new Error('ical.js is not loaded yet: await icalLibrary() before expanding events');
+  return loaded;
 }

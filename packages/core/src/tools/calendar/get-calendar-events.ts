@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool, ToolError } from '../define.js';
 import { parseRange } from './calendar-range.js';
 import type { CalendarSettings } from './calendar-config.js';
+import { icalLibrary } from './calendar-libraries.js';
 import { loadSource } from './calendar-sources.js';
 import { expandEvents, type CalendarEvent } from './expand-events.js';
 import { isoInZone, isValidZone } from './zoned-time.js';
@@ -31,6 +32,7 @@ export const getCalendarEventsTool = defineTool({
     } catch (err) {
       throw new ToolError((err as Error).message);
     }
+    await icalLibrary();
     const failures: string[] = [];
     const events: CalendarEvent[] = [];
     await Promise.all(
