@@ -21,26 +21,43 @@ export interface AnthropicMessageOptions {
  */
 export function toAnthropicMessages(messages: readonly Message[], options: AnthropicMessageOptions = {}): MessageParam[] {
   const out: { role: 'user' | 'assistant'; content: Block[] }[] = [];
-  const push = (role: 'user' | 'assistant', blocks: Block[]) => {
+  const push = (role: 'user' | 'assistant', blocks: readonly Block[]) => {
     if (blocks.length === 0) return;
     const last = out.at(-1);
     if (last && last.role === role) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
+    else out.push({ role, content: [...blocks] });
   };
-  for (const m of messages) {
-    if (m.role === 'user') {
-      push('user', [{ type: 'text', text: m.text === '' ? '(empty message)' : m.text }]);
-    } else if (m.role === 'assistant') {
-      const blocks: Block[] = m.text !== '' ? [{ type: 'text', text: m.text }] : [];
-      for (const c of m.toolCalls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: argsForReplay(c.args, c.rawArgs).object });
-      push('assistant', blocks);
-    } else {
-      push('user', [
-        { type: 'tool_result', tool_use_id: m.callId, content: toolResultContent(m, options.images !== false), ...(m.isError ? { is_error: true } : {}) },
-      ]);
-    }
-  }
+  const images = options.images !== false;
+  for (const m of messages) push(m.role === 'assistant' ? 'assistant' : 'user', blocksOf(m, images));
   return out;
+}
+
+/**
+ * The same message object converts to the same blocks, so a long conversation builds only its
+ * new messages' blocks per request (kept while the message lives; the turns holding them are new
+ * arrays each time). A message changed in place since, or a result with images, is converted again.
+ */
+const converted = new WeakMap<Message, { from: string; calls: number; blocks: readonly Block[] }>();
+
+function blocksOf(m: Message, acceptsImages: boolean): readonly Block[] {
+  const from = m.role === 'tool' ? m.output : m.text;
+  const calls = m.role === 'assistant' ? m.toolCalls.length : 0;
+  const cacheable = m.role !== 'tool' || !m.images?.length;
+  const known = cacheable ? converted.get(m) : undefined;
+  if (known && known.from === from && known.calls === calls) return known.blocks;
+  const blocks = convert(m, acceptsImages);
+  if (cacheable) converted.set(m, { from, calls, blocks });
+  return blocks;
+}
+
+function convert(m: Message, acceptsImages: boolean): Block[] {
+  if (m.role === 'user') return [{ type: 'text', text: m.text === '' ? '(empty message)' : m.text }];
+  if (m.role === 'assistant') {
+    const blocks: Block[] = m.text !== '' ? [{ type: 'text', text: m.text }] : [];
+    for (const c of m.toolCalls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: argsForReplay(c.args, c.rawArgs).object });
+    return blocks;
+  }
+  return [{ type: 'tool_result', tool_use_id: m.callId, content: toolResultContent(m, acceptsImages), ...(m.isError ? { is_error: true } : {}) }];
 }
 
 /**
