@@ -50,7 +50,8 @@ describe('messaging over the WhatsApp bridge', () => {
     await client.ok('permission:respond', { sessionId, requestId: request.requestId, decision: 'deny_once' });
     const done = await nextEvent(client, 'turn_done');
     // The two reads are read-only calls of one reply, so they run at once: either may reach the bridge first.
-    expect(bridgeLog(log).map((c) => c.tool).sort()).toEqual(['list_chats', 'list_messages']);
+    const reached = bridgeLog(log).map((c) => c.tool);
+    expect(reached.sort()).toEqual(['list_chats', 'list_messages']);
 
     await client.ok('session:send', { sessionId, text: 'send it after all' });
     const again = await nextEvent(client, 'permission_request', done.seq);
