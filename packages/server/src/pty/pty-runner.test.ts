@@ -85,6 +85,21 @@ describe.each(modes)('PtyCommandRunner %s', (_mode, makeSandbox) => {
     expect(await readFile(result.logPath!, 'utf8')).toBe(result.output);
   });
 
+  it("returns all of a fast, chatty command's output, multi-byte text included (node-pty alone lost its end in 1 of 4 runs)", async () => {
+    const r = runner({ logDir: join(dir, 'logs') });
+    const line = 'ünïcödé — 日本語 — ✓';
+    for (let run = 0; run < 5; run++) {
+      const { seen, options } = runOptions(`for i in $(seq 1 4000); do printf '%s\\n' '${line}'; done; exit 7`);
+      const result = await r.run(options);
+      expect(result.exitCode).toBe(7);
+      const lines = result.output.split(/\r?\n/).filter((l) => l !== '');
+      expect(lines).toHaveLength(4000);
+      expect(new Set(lines)).toEqual(new Set([line]));
+      expect(seen.join('')).toBe(result.output);
+      expect(await readFile(result.logPath!, 'utf8')).toBe(result.output);
+    }
+  });
+
   it('kills the whole process group on timeout, background children included', async () => {
     const marker = uniqueMarker();
     const clock = new SteppedClock();

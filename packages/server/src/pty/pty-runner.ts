@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { NONINTERACTIVE_ENV, systemClock, type Clock, type CommandRunner, type RunCommandOptions, type RunCommandResult } from '@tandem/core';
 
+import { EndMarkFilter } from './end-mark.js';
 import { OutputCapture } from './output-capture.js';
 import { OutputCoalescer } from './output-coalescer.js';
 import { groupAlive, killGroup } from './process-group.js';
@@ -58,7 +59,8 @@ export class PtyCommandRunner implements CommandRunner {
     log.on('error', () => undefined);
 
     const env = { ...(this.options.env ?? process.env), ...NONINTERACTIVE_ENV, ...opts.env };
-    const launch = { file: this.shell, args: shellArgs(opts.command), cwd: opts.cwd };
+    const endMark = new EndMarkFilter();
+    const launch = { file: this.shell, args: shellArgs(opts.command, endMark.mark), cwd: opts.cwd };
     const { file, args } = this.options.sandbox?.wrap(launch) ?? launch;
     const proc = pty.spawn(file, args, {
       // node-pty sets TERM from the name; keep the one the environment asks for.
@@ -73,10 +75,21 @@ export class PtyCommandRunner implements CommandRunner {
     const coalescer = new OutputCoalescer(opts.onData, this.options.coalesceMs ?? 16);
     // The log gets the same batching: one write per interval instead of one per pty read.
     const logBatch = new OutputCoalescer((chunk) => log.write(chunk), this.options.coalesceMs ?? 16);
+    let answered = false;
+    const take = (text: string) => {
+      if (text === '') return;
+      captured.push(text);
+      logBatch.push(text);
+      coalescer.push(text);
+    };
     proc.onData((data) => {
-      captured.push(data);
-      logBatch.push(data);
-      coalescer.push(data);
+      const { text, ended } = endMark.push(data);
+      take(text);
+      // Everything before the mark is read: let the shell exit (see end-mark.ts).
+      if (ended && !answered) {
+        answered = true;
+        proc.write('\r');
+      }
     });
 
     const grace = this.options.killGraceMs ?? 2000;
@@ -107,6 +120,7 @@ export class PtyCommandRunner implements CommandRunner {
       // The shell is gone; anything it left running in its group goes too.
       if (groupAlive(pgid)) await stop();
       else if (stopping) await stopping;
+      take(endMark.end());
       coalescer.flush();
       logBatch.flush();
       await new Promise<void>((resolve) => log.end(resolve));

@@ -13,6 +13,10 @@
  * but wait for it, so the shell stays the leader and keeps the terminal open until it has exited
  * with the command's status. The trap runs nothing; the command sees no difference.
  */
-export function shellArgs(command: string): string[] {
-  return ['-c', `trap '' EXIT; ${command}`];
+export function shellArgs(command: string, endMark?: string): string[] {
+  if (endMark === undefined) return ['-c', `trap '' EXIT; ${command}`];
+  if (!/^[\u001b\u0007\]\w;-]+$/.test(endMark)) throw new Error('an end mark holds only ESC, BEL, ], ;, -, letters and digits');
+  // The trap also holds the shell until its output is read (see end-mark.ts); the shell's exit
+  // status stays the command's (bash and dash both keep it through an EXIT trap).
+  return ['-c', `trap 'printf "%s" "${endMark}"; read -r _ 2>/dev/null' EXIT; ${command}`];
 }
