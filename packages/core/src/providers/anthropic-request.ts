@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, ToolResultMessage } from '../messages.js';
 import { argsForReplay } from '../base/tool-args.js';
+import { ConversionCache } from './conversion-cache.js';
 import type { ToolSpec } from './types.js';
 import { resultImages, textWithImageLines } from './tool-result-images.js';
 
@@ -25,6 +26,7 @@ export function toAnthropicMessages(messages: readonly Message[], options: Anthr
     if (blocks.length === 0) return;
     const last = out.at(-1);
     if (last && last.role === role) last.content.push(...blocks);
+    // A turn's own array: a later merge must not grow a message's cached blocks.
     else out.push({ role, content: [...blocks] });
   };
   const images = options.images !== false;
@@ -32,22 +34,12 @@ export function toAnthropicMessages(messages: readonly Message[], options: Anthr
   return out;
 }
 
-/**
- * The same message object converts to the same blocks, so a long conversation builds only its
- * new messages' blocks per request (kept while the message lives; the turns holding them are new
- * arrays each time). A message changed in place since, or a result with images, is converted again.
- */
-const converted = new WeakMap<Message, { from: string; calls: number; blocks: readonly Block[] }>();
+/** A result with images is converted each time (its blocks depend on whether the model takes images). */
+const converted = new ConversionCache<readonly Block[]>();
 
 function blocksOf(m: Message, acceptsImages: boolean): readonly Block[] {
-  const from = m.role === 'tool' ? m.output : m.text;
-  const calls = m.role === 'assistant' ? m.toolCalls.length : 0;
-  const cacheable = m.role !== 'tool' || !m.images?.length;
-  const known = cacheable ? converted.get(m) : undefined;
-  if (known && known.from === from && known.calls === calls) return known.blocks;
-  const blocks = convert(m, acceptsImages);
-  if (cacheable) converted.set(m, { from, calls, blocks });
-  return blocks;
+  if (m.role === 'tool' && m.images?.length) return convert(m, acceptsImages);
+  return converted.get(m, (message) => convert(message, acceptsImages));
 }
 
 function convert(m: Message, acceptsImages: boolean): Block[] {

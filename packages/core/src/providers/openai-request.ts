@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { Message } from '../messages.js';
 import { argsForReplay } from '../base/tool-args.js';
+import { ConversionCache } from './conversion-cache.js';
 import type { ToolSpec } from './types.js';
 import { resultImages, textWithImageLines } from './tool-result-images.js';
 
@@ -49,36 +50,25 @@ export function toOpenAIMessages(system: string, messages: readonly Message[], o
   return out;
 }
 
-/**
- * The same message object converts to the same request message, so a long conversation builds
- * only its new messages per request, not every one again (they are kept while the message lives).
- * A message changed in place since (a reply still being filled) is converted again.
- */
-const converted = new WeakMap<Message, { from: string; calls?: number; to: ChatMessage }>();
+const converted = new ConversionCache<ChatMessage>();
 
 function assistantMessage(m: Extract<Message, { role: 'assistant' }>): ChatMessage {
-  const known = converted.get(m);
-  if (known && known.from === m.text && known.calls === m.toolCalls.length) return known.to;
-  const toolCalls = m.toolCalls.map((c) => ({
-    id: c.id,
-    type: 'function' as const,
-    function: { name: c.name, arguments: argsForReplay(c.args, c.rawArgs).text },
-  }));
-  const to: ChatMessage = {
-    role: 'assistant',
-    content: m.text === '' && toolCalls.length > 0 ? null : m.text,
-    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-  };
-  converted.set(m, { from: m.text, calls: m.toolCalls.length, to });
-  return to;
+  return converted.get(m, () => {
+    const toolCalls = m.toolCalls.map((c) => ({
+      id: c.id,
+      type: 'function' as const,
+      function: { name: c.name, arguments: argsForReplay(c.args, c.rawArgs).text },
+    }));
+    return {
+      role: 'assistant',
+      content: m.text === '' && toolCalls.length > 0 ? null : m.text,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    };
+  });
 }
 
 function toolMessage(m: Extract<Message, { role: 'tool' }>): ChatMessage {
-  const known = converted.get(m);
-  if (known && known.from === m.output) return known.to;
-  const to: ChatMessage = { role: 'tool', tool_call_id: m.callId, content: m.isError ? markError(m.output) : m.output };
-  converted.set(m, { from: m.output, to });
-  return to;
+  return converted.get(m, () => ({ role: 'tool', tool_call_id: m.callId, content: m.isError ? markError(m.output) : m.output }));
 }
 
 /** Chat Completions has no error flag on tool results, so an error says so in its text. */
