@@ -9,8 +9,8 @@ import { printTable } from './table.js';
 
 const TRIVIAL = 'true';
 const LATENCY_RUNS = 40;
-/** 10 MB runs per path: single runs of every path swung by 2x on this machine, so medians of several. */
-const THROUGHPUT_RUNS = 7;
+/** 10 MB runs per path: single runs of every path swung by 2-3x on this machine (21 runs of node-pty alone: 21-69 MB/s), so medians of many. */
+const THROUGHPUT_RUNS = 15;
 const TEN_MB = 10 * 1024 * 1024;
 const PRINT_10MB = `yes 0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvw | head -c ${TEN_MB}`;
 
@@ -39,6 +39,14 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await fn();
   return performance.now() - started;
+}
+
+/** Wall time and this process's CPU time (all its threads), in ms. */
+async function timeAndCpu(fn: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
+  const ms = await timeIt(fn);
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000 };
 }
 
 export async function benchPtyVsSpawn(): Promise<void> {
@@ -72,17 +80,27 @@ export async function benchPtyVsSpawn(): Promise<void> {
     };
     const latency: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
     const throughput: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
-    // Interleaved, so a busy moment of the machine lands on every path alike.
+    const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
+    // Interleaved, so a busy moment of the machine lands on every path alike, and in an order
+    // that turns each round: a path that runs right after another pays for that one's garbage
+    // (spawn's 10 MB of buffers cost the next path ~60 ms of CPU), so every path takes every place.
+    const rounds = (i: number) => {
+      const entries = Object.entries(paths);
+      return [...entries.slice(i % entries.length), ...entries.slice(0, i % entries.length)];
+    };
     for (let i = 0; i < LATENCY_RUNS; i++) {
-      for (const [name, run] of Object.entries(paths)) latency[name]!.push(await timeIt(() => run(TRIVIAL)));
+      for (const [name, run] of rounds(i)) latency[name]!.push(await timeIt(() => run(TRIVIAL)));
     }
     for (let i = 0; i < THROUGHPUT_RUNS; i++) {
-      for (const [name, run] of Object.entries(paths)) {
-        throughput[name]!.push(TEN_MB / 1024 / 1024 / ((await timeIt(() => run(PRINT_10MB))) / 1000));
+      for (const [name, run] of rounds(i)) {
+        const { ms, cpuMs } = await timeAndCpu(() => run(PRINT_10MB));
+        throughput[name]!.push(TEN_MB / 1024 / 1024 / (ms / 1000));
+        cpu[name]!.push(cpuMs);
       }
     }
     const ms = (name: string) => (latency[name] ? median(latency[name]) : Number.NaN);
     const mbps = (name: string) => (throughput[name] ? median(throughput[name]) : Number.NaN);
+    const cpuMs = (name: string) => (cpu[name] ? median(cpu[name]) : Number.NaN);
     printTable(
       `run_command: Tandem pty path, the same in the OS sandbox (${osSandbox.describe()}), node-pty alone, child_process.spawn`,
       ['measure', 'tandem pty', 'pty in sandbox', 'node-pty alone', 'spawn', 'tandem / node-pty', 'tandem / spawn', 'sandbox / tandem', 'sandbox / spawn'],
@@ -108,6 +126,17 @@ export async function benchPtyVsSpawn(): Promise<void> {
           fmt(mbps('tandem') / mbps('spawn')),
           fmt(mbps('sandboxed') / mbps('tandem')),
           fmt(mbps('sandboxed') / mbps('spawn')),
+        ],
+        [
+          `CPU of this process per 10 MB (ms, median of ${THROUGHPUT_RUNS}; the pty paths are bound by it)`,
+          fmt(cpuMs('tandem'), 0),
+          fmt(cpuMs('sandboxed'), 0),
+          fmt(cpuMs('rawPty'), 0),
+          fmt(cpuMs('spawn'), 0),
+          fmt(cpuMs('tandem') / cpuMs('rawPty')),
+          fmt(cpuMs('tandem') / cpuMs('spawn')),
+          fmt(cpuMs('sandboxed') / cpuMs('tandem')),
+          fmt(cpuMs('sandboxed') / cpuMs('spawn')),
         ],
       ],
     );

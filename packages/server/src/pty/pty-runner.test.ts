@@ -182,6 +182,30 @@ describe.each(modes)('PtyCommandRunner %s', (_mode, makeSandbox) => {
     expect(r.write('call-1', 'late')).toBe(false);
   });
 
+  it('erases a whole multi-byte character when a person types a backspace after it (IUTF8 is set before the first keystrokes)', async () => {
+    const r = runner();
+    let typed = false;
+    // Canonical-mode line editing by the kernel: 'ü', DEL, 'x', Enter must read as "x" (1 byte), not "\xc3x".
+    const { options } = runOptions(`read -p "name? " answer; printf 'bytes=%s\\n' "$(printf '%s' "$answer" | wc -c)"`, {
+      onData: (chunk) => {
+        if (!typed && chunk.includes('name?')) {
+          typed = true;
+          expect(r.write('call-1', 'ü\u007fx\r')).toBe(true);
+        }
+      },
+    });
+    const result = await r.run(options);
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toMatch(/bytes=1\r?\n/);
+  });
+
+  it('keeps bytes that are not UTF-8 in the log as they came, and shows them as U+FFFD', async () => {
+    const r = runner({ logDir: join(dir, 'logs') });
+    const result = await r.run(runOptions("printf 'a\\377b\\n'").options);
+    expect(result.output).toBe('a\ufffdb\r\n');
+    expect(await readFile(result.logPath!)).toEqual(Buffer.from([0x61, 0xff, 0x62, 0x0d, 0x0a]));
+  });
+
   it('killAll ends every running command', async () => {
     const marker = uniqueMarker();
     const r = runner({ killGraceMs: 300 });

@@ -1,13 +1,16 @@
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import * as pty from 'node-pty';
 import { NONINTERACTIVE_ENV, systemClock, type Clock, type CommandRunner, type RunCommandOptions, type RunCommandResult } from '@tandem/core';
 
+import { BatchedLog } from './batched-log.js';
 import { EndMarkFilter } from './end-mark.js';
 import { OutputCapture } from './output-capture.js';
 import { OutputCoalescer } from './output-coalescer.js';
 import { groupAlive, killGroup } from './process-group.js';
 import { shellArgs } from './shell-args.js';
+import { setUtf8LineEditing } from './utf8-line-editing.js';
 import type { CommandWrapper } from '../os-sandbox/os-sandbox.js';
 
 export interface PtyRunnerOptions {
@@ -29,6 +32,8 @@ export interface PtyRunnerOptions {
 interface Running {
   proc: pty.IPty;
   done: Promise<void>;
+  /** Typed input, in order, behind the one-time IUTF8 set-up (see utf8-line-editing.ts). */
+  typing?: Promise<void>;
 }
 
 /**
@@ -69,22 +74,32 @@ export class PtyCommandRunner implements CommandRunner {
       rows: 48,
       cwd: opts.cwd,
       env,
+      // Bytes, not text: the log is written as the bytes came, and only the text for the stream
+      // and the result is decoded, once. Decoding everything and encoding it again for the log
+      // was most of what the runner cost on top of node-pty (about 80 ms of CPU per 10 MB).
+      encoding: null,
     });
     const pgid = proc.pid;
     const captured = new OutputCapture();
+    const decoder = new StringDecoder('utf8');
     const coalescer = new OutputCoalescer(opts.onData, this.options.coalesceMs ?? 16);
     // The log gets the same batching: one write per interval instead of one per pty read.
-    const logBatch = new OutputCoalescer((chunk) => log.write(chunk), this.options.coalesceMs ?? 16);
+    const logBatch = new BatchedLog(log, this.options.coalesceMs ?? 16);
     let answered = false;
-    const take = (text: string) => {
+    const show = (text: string) => {
       if (text === '') return;
       captured.push(text);
-      logBatch.push(text);
       coalescer.push(text);
     };
-    proc.onData((data) => {
-      const { text, ended } = endMark.push(data);
-      take(text);
+    const take = (bytes: Buffer) => {
+      if (bytes.length === 0) return;
+      logBatch.write(bytes);
+      show(decoder.write(bytes));
+    };
+    // With `encoding: null` node-pty hands over Buffers; its typings say string whatever the encoding.
+    proc.onData((data: string | Buffer) => {
+      const { bytes, ended } = endMark.push(typeof data === 'string' ? Buffer.from(data) : data);
+      take(bytes);
       // Everything before the mark is read: let the shell exit (see end-mark.ts).
       if (ended && !answered) {
         answered = true;
@@ -121,6 +136,7 @@ export class PtyCommandRunner implements CommandRunner {
       if (groupAlive(pgid)) await stop();
       else if (stopping) await stopping;
       take(endMark.end());
+      show(decoder.end());
       coalescer.flush();
       logBatch.flush();
       await new Promise<void>((resolve) => log.end(resolve));
@@ -144,7 +160,10 @@ export class PtyCommandRunner implements CommandRunner {
   write(callId: string, data: string): boolean {
     const entry = this.running.get(callId);
     if (!entry) return false;
-    entry.proc.write(data);
+    const pts = (entry.proc as pty.IPty & { ptsName?: string }).ptsName;
+    entry.typing = (entry.typing ?? setUtf8LineEditing(pts)).then(() => {
+      if (this.running.get(callId) === entry) entry.proc.write(data);
+    });
     return true;
   }
 
