@@ -1,7 +1,8 @@
-import { io, type Socket } from 'socket.io-client';
-import { PROTOCOL_VERSION, SESSION_EVENT, type Ack, type SessionEvent } from '@tandem/shared';
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import type { ClientMessage } from '../serve-client-main.js';
 import { procStats } from './proc-stats.js';
-import { BENCH_TOKEN, type ServeProcess } from './serve-process.js';
+import { BENCH_TOKEN, REPO_ROOT, type ServeProcess } from './serve-process.js';
 
 export interface RunFigures {
   ms: number;
@@ -12,52 +13,44 @@ export interface RunFigures {
   windowUs?: [number, number];
 }
 
-function request<T>(socket: Socket, event: string, payload: unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    socket.timeout(60_000).emit(event, payload, (err: Error | null, ack: Ack<T>) => {
-      if (err) return reject(err);
-      if (!ack.ok) return reject(new Error(`${event}: ${ack.error.code}: ${ack.error.message}`));
-      resolve(ack.data);
-    });
-  });
-}
+const TURN_LIMIT_MS = 600_000;
 
 /**
- * One attached client (socket.io, websocket) drives one turn of the server: create a session in
- * the workspace, attach as driver, send, wait for turn_done. Wall time and the server's CPU
- * time cover send → turn_done; peak RSS is the server's high-water mark after the turn.
+ * One attached client drives one turn of the server: a client process (serve-client-main,
+ * socket.io over websocket, as a terminal UI attaches) creates a session in the workspace,
+ * attaches as driver, sends, waits for turn_done. Wall time covers send → turn_done as the
+ * client saw it; the server's CPU time is read from /proc just before `go` and just after
+ * `done`; peak RSS is the server's high-water mark after the turn.
  */
 export async function driveOneTurn(server: ServeProcess, expectedIterations: number): Promise<RunFigures> {
-  const socket = io(server.url, { auth: { token: BENCH_TOKEN, name: 'bench', protocolVersion: PROTOCOL_VERSION }, transports: ['websocket'], forceNew: true });
+  const client = fork(join(REPO_ROOT, 'packages/bench/dist/serve-client-main.js'), [server.url, BENCH_TOKEN, server.workspace], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   try {
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('connect_error', reject);
-    });
-    const { session } = await request<{ session: { id: string } }>(socket, 'session:create', { title: 'bench', cwd: server.workspace });
-    await request(socket, 'session:attach', { sessionId: session.id, role: 'driver' });
-    const done = new Promise<SessionEvent>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no turn_done within 10 minutes')), 600_000);
-      socket.on(SESSION_EVENT, (event: SessionEvent) => {
-        if (event.type === 'permission_request') reject(new Error(`the bench tool asked for permission: ${JSON.stringify(event)}`));
-        if (event.type !== 'turn_done') return;
-        clearTimeout(timer);
-        resolve(event);
+    const next = () =>
+      new Promise<ClientMessage>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the bench client said nothing within 10 minutes')), TURN_LIMIT_MS);
+        const onExit = (code: number | null) => reject(new Error(`the bench client exited (code ${code}) before it reported`));
+        client.once('exit', onExit);
+        client.once('message', (message: ClientMessage) => {
+          clearTimeout(timer);
+          client.off('exit', onExit);
+          if (message.type === 'failed') reject(new Error(`bench client: ${message.message}`));
+          else resolve(message);
+        });
       });
-    });
+    const ready = await next();
+    if (ready.type !== 'ready') throw new Error(`bench client: expected ready, got ${ready.type}`);
     const before = await procStats(server.pid);
-    const startUs = Number(process.hrtime.bigint() / 1000n);
-    const started = performance.now();
-    await request(socket, 'session:send', { sessionId: session.id, text: 'go' });
-    const end = await done;
-    const ms = performance.now() - started;
-    const endUs = Number(process.hrtime.bigint() / 1000n);
+    const finished = next();
+    client.send('go');
+    const end = await finished;
     const after = await procStats(server.pid);
-    const iterations = end.type === 'turn_done' ? end.iterations : 0;
-    if (iterations < expectedIterations)
-      throw new Error(`turn ended after ${iterations} of ${expectedIterations} iterations (${end.type === 'turn_done' ? end.outcome : '?'})`);
-    return { ms, cpuMs: after.cpuMs - before.cpuMs, peakRssMb: after.peakRssMb, iterations, windowUs: [startUs, endUs] };
+    if (end.type !== 'done') throw new Error(`bench client: expected done, got ${end.type}`);
+    if (end.iterations < expectedIterations) throw new Error(`turn ended after ${end.iterations} of ${expectedIterations} iterations (${end.outcome})`);
+    return { ms: end.ms, cpuMs: after.cpuMs - before.cpuMs, peakRssMb: after.peakRssMb, iterations: end.iterations, windowUs: end.windowUs };
   } finally {
-    socket.disconnect();
+    if (client.exitCode === null) client.kill();
   }
 }
