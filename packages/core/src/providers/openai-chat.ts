@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
+import type { Stream } from 'openai/streaming';
 import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
 import { parseToolArgs } from '../base/tool-args.js';
 import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-options.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-request.js';
+import { RequestBytes } from './request-bytes.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
 
 /** The OpenAI-compatible adapter takes every adapter option. */
@@ -21,23 +23,35 @@ interface PendingCall {
 export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelClient {
   const client = new OpenAI(sdkClientSettings(options));
   const ctx = errorContext(options);
+  const bodies = new RequestBytes();
+  const toolsKey = {};
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     let afterContent = false;
     const fail = (err: unknown) => classifyProviderError(err, { ...ctx, afterContent });
-    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
+    // Everything but the messages and tools, typed as the SDK's request; those two are spliced in
+    // as bytes made once per message and per tool (request-bytes.ts), and the SDK sends the bytes.
+    const fields: Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming, 'messages' | 'tools'> = {
       model: options.model,
-      messages: toOpenAIMessages(request.system, request.messages, { images: options.supportsImages !== false }),
       stream: true,
       stream_options: { include_usage: true },
     };
-    if (request.tools.length > 0) body.tools = toOpenAITools(request.tools);
-    if (options.supportsTemperature !== false) body.temperature = request.temperature ?? DEFAULT_TEMPERATURE;
-    if (request.maxOutputTokens !== undefined) body[options.maxTokensField ?? 'max_completion_tokens'] = request.maxOutputTokens;
+    if (options.supportsTemperature !== false) fields.temperature = request.temperature ?? DEFAULT_TEMPERATURE;
+    if (request.maxOutputTokens !== undefined) fields[options.maxTokensField ?? 'max_completion_tokens'] = request.maxOutputTokens;
+    const body = bodies.body(fields, [
+      { name: 'messages', key: request.messages, items: toOpenAIMessages(request.system, request.messages, { images: options.supportsImages !== false }) },
+      { name: 'tools', key: toolsKey, items: toOpenAITools(request.tools) },
+    ]);
 
     let chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
     try {
-      chunks = await client.chat.completions.create(body, { signal });
+      // What `chat.completions.create` does with an object body, given its JSON bytes instead.
+      chunks = await client.post<Stream<OpenAI.Chat.Completions.ChatCompletionChunk>>('/chat/completions', {
+        body,
+        headers: { 'content-type': 'application/json' },
+        stream: true,
+        signal,
+      });
     } catch (err) {
       throw fail(err);
     }

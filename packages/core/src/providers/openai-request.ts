@@ -27,11 +27,11 @@ export function toOpenAIMessages(system: string, messages: readonly Message[], o
     if (images.length > 0) out.push({ role: 'user', content: images });
     images = [];
   };
-  if (system.trim() !== '') out.push({ role: 'system', content: system });
+  if (system.trim() !== '') out.push(systemMessage(system));
   for (const m of messages) {
     if (m.role !== 'tool') flushImages();
     if (m.role === 'user') {
-      out.push({ role: 'user', content: m.text });
+      out.push(converted.get(m, () => ({ role: 'user', content: m.text })));
     } else if (m.role === 'assistant') {
       out.push(assistantMessage(m));
     } else if (!m.images?.length) {
@@ -51,6 +51,19 @@ export function toOpenAIMessages(system: string, messages: readonly Message[], o
 }
 
 const converted = new ConversionCache<ChatMessage>();
+/** System messages by prompt (a few: one per workspace and agent kind), so the same prompt is the same object each request. */
+const systemMessages = new Map<string, ChatMessage>();
+const SYSTEM_MESSAGES_KEPT = 16;
+
+function systemMessage(system: string): ChatMessage {
+  let message = systemMessages.get(system);
+  if (!message) {
+    message = { role: 'system', content: system };
+    if (systemMessages.size >= SYSTEM_MESSAGES_KEPT) systemMessages.delete(systemMessages.keys().next().value as string);
+    systemMessages.set(system, message);
+  }
+  return message;
+}
 
 function assistantMessage(m: Extract<Message, { role: 'assistant' }>): ChatMessage {
   return converted.get(m, () => {
@@ -77,8 +90,17 @@ function markError(output: string): string {
 }
 
 export function toOpenAITools(tools: readonly ToolSpec[]): ChatTool[] {
-  return tools.map((t) => ({
-    type: 'function',
-    function: { name: t.name, description: t.description, parameters: t.parameters },
-  }));
+  return tools.map(toOpenAITool);
+}
+
+const toolForms = new WeakMap<ToolSpec, ChatTool>();
+
+/** One tool's request form, made once per spec (a spec does not change; a changed tool is a new spec). */
+function toOpenAITool(t: ToolSpec): ChatTool {
+  let tool = toolForms.get(t);
+  if (!tool) {
+    tool = { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } };
+    toolForms.set(t, tool);
+  }
+  return tool;
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../messages.js';
+import { toOpenAIMessages, toOpenAITools } from './openai-request.js';
+import { RequestBytes } from './request-bytes.js';
+
+const call = (id: string) => ({ id, name: 'read_file', args: { path: `${id}.txt` }, rawArgs: `{"path":"${id}.txt"}` });
+const tools = [{ name: 'read_file', description: 'Reads a file — “quoted”, ü', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
+
+describe('RequestBytes.body', () => {
+  it('writes the JSON of the whole body as UTF-8, leaving out an empty list', () => {
+    const bodies = new RequestBytes();
+    const fields = { model: 'm', stream: true, stream_options: { include_usage: true }, temperature: 0.2 };
+    const messages = [{ role: 'user', content: 'héllo "there"\n' }];
+    const key = {};
+    const both = [
+      { name: 'messages', key, items: messages },
+      { name: 'tools', key: {}, items: [] },
+    ];
+    expect(JSON.parse(text(bodies.body(fields, both)))).toEqual({ ...fields, messages });
+    expect(JSON.parse(text(bodies.body({}, [{ name: 'messages', key, items: messages }])))).toEqual({ messages });
+    expect(text(bodies.body({ a: 1 }, []))).toBe('{"a":1}');
+  });
+
+  it('gives what stringifying the whole request would, as the conversation grows, changes in place and shrinks', () => {
+    const bodies = new RequestBytes();
+    const toolsKey = {};
+    const conversation: Message[] = [
+      { role: 'user', text: 'go' },
+      { role: 'assistant', text: '', toolCalls: [call('a')] },
+      { role: 'tool', callId: 'a', name: 'read_file', output: 'partial', isError: false },
+    ];
+    // The model name changes length each time, so the lists move within the body.
+    let model = 'm';
+    const request = () => {
+      model += 'm';
+      const messages = toOpenAIMessages('system — ü', conversation);
+      const specs = toOpenAITools(tools);
+      const body = text(
+        bodies.body({ model }, [
+          { name: 'messages', key: conversation, items: messages },
+          { name: 'tools', key: toolsKey, items: specs },
+        ]),
+      );
+      expect(body).toBe(JSON.stringify({ model, messages, tools: specs }));
+      return JSON.parse(body) as { messages: Array<{ content: unknown }> };
+    };
+    request();
+    conversation.push(
+      { role: 'assistant', text: '', toolCalls: [call('b')] },
+      { role: 'tool', callId: 'b', name: 'read_file', output: 'b text', isError: false },
+    );
+    expect(request().messages.map((m) => m.content)).toEqual(['system — ü', 'go', null, 'partial', null, 'b text']);
+    request();
+    (conversation[1] as Extract<Message, { role: 'assistant' }>).text = 'Reading.';
+    (conversation[2] as Extract<Message, { role: 'tool' }>).output = 'whole output';
+    expect(request().messages.map((m) => m.content)).toEqual(['system — ü', 'go', 'Reading.', 'whole output', null, 'b text']);
+    conversation.splice(3, 2);
+    expect(request().messages.map((m) => m.content)).toEqual(['system — ü', 'go', 'Reading.', 'whole output']);
+    conversation.push({ role: 'user', text: 'again' });
+    expect(request().messages.map((m) => m.content)).toEqual(['system — ü', 'go', 'Reading.', 'whole output', 'again']);
+  });
+
+  it('copies the bytes of the items that did not change from the last body and adds only the new ones', () => {
+    const bodies = new RequestBytes();
+    const key = {};
+    const a = { n: 1 };
+    const b = { n: 2 };
+    expect(text(bodies.body({}, [{ name: 'l', key, items: [a, b] }]))).toBe('{"l":[{"n":1},{"n":2}]}');
+    expect(text(bodies.body({ x: 'longer' }, [{ name: 'l', key, items: [a, b, { n: 3 }] }]))).toBe('{"x":"longer","l":[{"n":1},{"n":2},{"n":3}]}');
+    expect(text(bodies.body({}, [{ name: 'l', key, items: [b] }]))).toBe('{"l":[{"n":2}]}');
+    expect(text(bodies.body({}, [{ name: 'l', key, items: [b, a] }]))).toBe('{"l":[{"n":2},{"n":1}]}');
+  });
+});
