@@ -52,6 +52,7 @@ import { SessionManager } from './sessions/session-manager.js';
 import type { SessionHooks } from './sessions/session.js';
 import { WorkspaceSkills } from './skills/workspace-skills.js';
 import { serveWebViewer } from './web/serve-web.js';
+import { eventFrameParser } from './handlers/event-frame-parser.js';
 
 export const DEFAULT_MODEL = 'openai/gpt-4.1-mini';
 
@@ -97,7 +98,12 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     if (serveWebViewer(req, res, env)) return; // GET / : the web viewer (packages/web)
     res.writeHead(404, { 'content-type': 'text/plain' }).end('tandem server: connect with a tandem client (socket.io)\n');
   });
-  const io = new IoServer(httpServer, { serveClient: false, maxHttpBufferSize: 4 * 1024 * 1024, ...(cluster ? { adapter: cluster.adapter } : {}) });
+  const io = new IoServer(httpServer, {
+    serveClient: false,
+    maxHttpBufferSize: 4 * 1024 * 1024,
+    parser: eventFrameParser,
+    ...(cluster ? { adapter: cluster.adapter } : {}),
+  });
 
   const resolve = { env, config, clock, governor, estimateTokens: estimateTextTokens };
   const contexts = new SessionContexts(resolve);

@@ -6,6 +6,7 @@ import { endsLineAt, readEventLog, readEventsBefore, type LogReadProblem } from 
 import { EventsInEffect } from './events-in-effect.js';
 import type { LogSnapshot } from './log-snapshot.js';
 import { cutPartialLastLine } from './repair-tail.js';
+import { eventJson, forgetEventJson } from './event-json.js';
 
 /** How many recent events stay in memory for replays; older ones are read from the file. */
 export const DEFAULT_TAIL_SIZE = 2000;
@@ -147,7 +148,7 @@ export class SessionLog {
    */
   append(event: SessionEvent, sync = false): void {
     this.appended = event.seq;
-    this.writer.append(JSON.stringify(event), event);
+    this.writer.append(eventJson(event), event);
     if (sync) this.writer.syncAfter();
   }
 
@@ -260,6 +261,8 @@ export class SessionLog {
         this.listener(event);
       } catch (err) {
         this.onProblem(`a listener failed on event ${event.seq} (${event.type}): ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        forgetEventJson(event);
       }
     }
   }
