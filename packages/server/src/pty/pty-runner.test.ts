@@ -165,36 +165,31 @@ describe.each(modes)('PtyCommandRunner %s', (_mode, makeSandbox) => {
     expect(r.isRunning('call-1')).toBe(false);
   });
 
-  it('lets a person type into a command waiting on read', async () => {
-    const r = runner();
+  /** Runs `command` and types `text` once its output shows `name?`. */
+  function runTyping(r: PtyCommandRunner, command: string, text: string) {
     let typed = false;
-    const { options } = runOptions('read -p "name? " answer; echo "hello $answer"', {
+    const { options } = runOptions(command, {
       onData: (chunk) => {
         if (!typed && chunk.includes('name?')) {
           typed = true;
-          expect(r.write('call-1', 'tandem\r')).toBe(true);
+          expect(r.write('call-1', text)).toBe(true);
         }
       },
     });
-    const result = await r.run(options);
+    return r.run(options);
+  }
+
+  it('lets a person type into a command waiting on read', async () => {
+    const r = runner();
+    const result = await runTyping(r, 'read -p "name? " answer; echo "hello $answer"', 'tandem\r');
     expect(result.exitCode).toBe(0);
     expect(result.output).toContain('hello tandem');
     expect(r.write('call-1', 'late')).toBe(false);
   });
 
   it('erases a whole multi-byte character when a person types a backspace after it (IUTF8 is set before the first keystrokes)', async () => {
-    const r = runner();
-    let typed = false;
     // Canonical-mode line editing by the kernel: 'ü', DEL, 'x', Enter must read as "x" (1 byte), not "\xc3x".
-    const { options } = runOptions(`read -p "name? " answer; printf 'bytes=%s\\n' "$(printf '%s' "$answer" | wc -c)"`, {
-      onData: (chunk) => {
-        if (!typed && chunk.includes('name?')) {
-          typed = true;
-          expect(r.write('call-1', 'ü\u007fx\r')).toBe(true);
-        }
-      },
-    });
-    const result = await r.run(options);
+    const result = await runTyping(runner(), `read -p "name? " answer; printf 'bytes=%s\\n' "$(printf '%s' "$answer" | wc -c)"`, 'ü\u007fx\r');
     expect(result.exitCode).toBe(0);
     expect(result.output).toMatch(/bytes=1\r?\n/);
   });
