@@ -30,7 +30,7 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
     let afterContent = false;
     const fail = (err: unknown) => classifyProviderError(err, { ...ctx, afterContent });
     // Everything but the messages and tools, typed as the SDK's request; those two are spliced in
-    // as bytes made once per message and per tool (request-bytes.ts), and the SDK sends the bytes.
+    // as bytes, carried over from the last body where unchanged (request-bytes.ts), and the SDK sends the bytes.
     const fields: Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming, 'messages' | 'tools'> = {
       model: options.model,
       stream: true,

@@ -71,4 +71,16 @@ describe('RequestBytes.body', () => {
     expect(text(bodies.body({}, [{ name: 'l', key, items: [b] }]))).toBe('{"l":[{"n":2}]}');
     expect(text(bodies.body({}, [{ name: 'l', key, items: [b, a] }]))).toBe('{"l":[{"n":2},{"n":1}]}');
   });
+
+  it('writes a conversation right again after many others were built since (its last body no longer kept)', () => {
+    const bodies = new RequestBytes();
+    const first = [{ n: 1 }, { n: 2 }];
+    expect(text(bodies.body({}, [{ name: 'l', key: first, items: first }]))).toBe('{"l":[{"n":1},{"n":2}]}');
+    for (let i = 0; i < 40; i++) {
+      const other = [{ other: i }];
+      expect(text(bodies.body({}, [{ name: 'l', key: other, items: other }]))).toBe(`{"l":[{"other":${i}}]}`);
+    }
+    first.push({ n: 3 });
+    expect(text(bodies.body({ again: true }, [{ name: 'l', key: first, items: first }]))).toBe('{"again":true,"l":[{"n":1},{"n":2},{"n":3}]}');
+  });
 });

@@ -1,16 +1,16 @@
 const encoder = new TextEncoder();
 
-/** `,` and the JSON of an object, as UTF-8, made once per object. */
-const itemBytes = new WeakMap<object, Uint8Array>();
-
+/** `,` and the JSON of an object, as UTF-8. */
 function listItemBytes(value: object): Uint8Array {
-  let bytes = itemBytes.get(value);
-  if (!bytes) {
-    bytes = encoder.encode(`,${JSON.stringify(value)}`);
-    itemBytes.set(value, bytes);
-  }
-  return bytes;
+  return encoder.encode(`,${JSON.stringify(value)}`);
 }
+
+/**
+ * Conversations whose last body is kept: the ones in use. A conversation that comes back after
+ * others pushed it out is written whole once, then grows from there again. Bounded, so idle
+ * sessions hold no second copy of their conversation.
+ */
+const LISTS_KEPT = 16;
 
 /** One JSON array of a request body: its name, what it belongs to (e.g. the conversation), its items. */
 export interface BodyList {
@@ -33,15 +33,16 @@ interface Landed {
  * Request bodies as UTF-8 JSON, each built from the one before.
  *
  * Each item of a list is an object that stays the same from one request to the next while it
- * is unchanged (see conversion-cache.ts) and is not changed in place once made; its JSON is made
- * and encoded once. A list whose first items are the same objects as in the last body built for
- * its key (a conversation that grew) copies those bytes from that body and adds the new items'
- * bytes behind them. So a request costs one copy of its bytes, not a JSON.stringify and a UTF-8
- * encoding of the whole conversation: those were the largest cost a long session added per
- * step, and they grew with the session.
+ * is unchanged (see conversion-cache.ts) and is not changed in place once made. A list whose
+ * first items are the same objects as in the last body built for its key (a conversation that
+ * grew) copies those bytes from that body, and only the items after them are stringified and
+ * encoded. So a request costs one copy of its bytes, not a JSON.stringify and a UTF-8 encoding of
+ * the whole conversation: those were the largest cost a long session added per step, and they
+ * grew with the session.
  */
 export class RequestBytes {
-  private readonly landed = new WeakMap<object, Landed>();
+  /** By key, the most recently used last. */
+  private readonly landed = new Map<object, Landed>();
 
   /**
    * `fields` as a JSON object with the lists added under their names (an empty list is left
@@ -89,9 +90,15 @@ export class RequestBytes {
       }
       body[start] = 0x5b; // '[' in place of the first item's comma
       body[at++] = 0x5d; // ']'
-      this.landed.set(plan.list.key, { items: plan.list.items, body, ends, start });
+      this.keep(plan.list.key, { items: plan.list.items, body, ends, start });
     }
     body[at] = 0x7d; // '}'
     return body;
+  }
+
+  private keep(key: object, landed: Landed): void {
+    this.landed.delete(key);
+    this.landed.set(key, landed);
+    if (this.landed.size > LISTS_KEPT) this.landed.delete(this.landed.keys().next().value as object);
   }
 }
