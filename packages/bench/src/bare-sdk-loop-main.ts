@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type OpenAI from 'openai';
 import { minimalSdkLoop } from './minimal-sdk-loop.js';
+import { procStats, resetPeakRss } from './serve-e2e/proc-stats.js';
 
 const [baseURL, iterationsArg, workspace, warm, contentFile] = process.argv.slice(2);
 if (!baseURL || !iterationsArg || !workspace) {
@@ -50,11 +51,14 @@ const loop = () =>
     runTool: (call) => readTool(call.args),
   });
 // "warm": one unmeasured loop of the same length first (JIT and caches as in a long-lived process).
-if (warm === 'warm') await loop();
+if (warm === 'warm') {
+  await loop();
+  await resetPeakRss('self'); // the peak reported is the measured loop's
+}
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const iterations = await loop();
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
-const peakRssMb = process.resourceUsage().maxRSS / 1024;
+const peakRssMb = (await procStats(process.pid)).peakRssMb;
 process.stdout.write(`${JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb, iterations })}\n`);

@@ -45,7 +45,7 @@ async function tandemRun(
   try {
     // Each turn is a new session, so the measured one starts from an empty conversation too.
     if (start === 'warm') await driveOneTurn(server, iterations);
-    return await driveOneTurn(server, iterations);
+    return await driveOneTurn(server, iterations, { resetPeak: start === 'warm' });
   } finally {
     await server.stop();
     fake.requests.length = 0; // the fake server keeps every body; this process is not measured, but keep it small
@@ -139,7 +139,7 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
         bare.warm,
         bareContent.warm,
         runs,
-        'each process first ran one unmeasured turn of the same length, as a long-lived server has',
+        "each process first ran one unmeasured turn of the same length, as a long-lived server has; peak RSS is the measured turn's",
         pi.warm,
       );
       printShapes(tandemShape, bareShape, bareContentShape, options.piCli ? piShape : null);

@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { ClientMessage } from '../serve-client-main.js';
-import { procStats } from './proc-stats.js';
+import { procStats, resetPeakRss } from './proc-stats.js';
 import { BENCH_TOKEN, REPO_ROOT, type ServeProcess } from './serve-process.js';
 
 export interface RunFigures {
@@ -20,9 +20,10 @@ const TURN_LIMIT_MS = 600_000;
  * socket.io over websocket, as a terminal UI attaches) creates a session in the workspace,
  * attaches as driver, sends, waits for turn_done. Wall time covers send → turn_done as the
  * client saw it; the server's CPU time is read from /proc just before `go` and just after
- * `done`; peak RSS is the server's high-water mark after the turn.
+ * `done`; peak RSS is the server's high-water mark after the turn (with `resetPeak`, of this turn
+ * only: the mark is set back to the current RSS just before `go`).
  */
-export async function driveOneTurn(server: ServeProcess, expectedIterations: number): Promise<RunFigures> {
+export async function driveOneTurn(server: ServeProcess, expectedIterations: number, { resetPeak = false } = {}): Promise<RunFigures> {
   const client = fork(join(REPO_ROOT, 'packages/bench/dist/serve-client-main.js'), [server.url, BENCH_TOKEN, server.workspace], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -42,6 +43,7 @@ export async function driveOneTurn(server: ServeProcess, expectedIterations: num
       });
     const ready = await next();
     if (ready.type !== 'ready') throw new Error(`bench client: expected ready, got ${ready.type}`);
+    if (resetPeak) await resetPeakRss(server.pid);
     const before = await procStats(server.pid);
     const finished = next();
     client.send('go');

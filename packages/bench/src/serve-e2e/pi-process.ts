@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, open, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunFigures } from './drive-session.js';
-import { procStats } from './proc-stats.js';
+import { procStats, resetPeakRss } from './proc-stats.js';
 
 /** pi's file-reading tool and its arguments (`limit` changes per call, as for Tandem's read_file). */
 export const PI_READ_CALL = (i: number) => ({ name: 'read', args: { path: 'note.txt', limit: i + 1 } });
@@ -22,7 +22,7 @@ interface PiLine {
  * its default tools, a throwaway HOME and config dir (PI_CODING_AGENT_DIR) whose models.json
  * points a custom openai-completions provider at the scripted model server. Measured like
  * `tandem serve`: after start-up, wall time and the process's CPU (from /proc) cover prompt →
- * agent_end; peak RSS is its VmHWM after the turn. `warm` first runs one unmeasured prompt of the
+ * agent_end; peak RSS is its VmHWM after the turn (of the measured turn only when `warm`). `warm` first runs one unmeasured prompt of the
  * same length and starts a new session (`new_session`), so the measured turn starts empty too.
  */
 export async function runPi(piCli: string, openaiBaseURL: string, iterations: number, warm = false): Promise<RunFigures> {
@@ -45,6 +45,7 @@ export async function runPi(piCli: string, openaiBaseURL: string, iterations: nu
     if (warm) {
       await rpc.turn();
       await rpc.command({ type: 'new_session' });
+      await resetPeakRss(child.pid!);
     }
     const before = await procStats(child.pid!);
     const started = performance.now();

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 
 /** CPU time (user + system) and peak RSS of a process, from /proc (Linux). */
 export interface ProcStats {
@@ -17,4 +17,12 @@ export async function procStats(pid: number): Promise<ProcStats> {
   const stime = Number(fields[12]);
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
   return { cpuMs: (utime + stime) * TICK_MS, peakRssMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024 };
+}
+
+/**
+ * Sets a process's peak RSS (VmHWM) back to its current RSS (Linux: `5` into clear_refs), so a
+ * warm run's peak is the measured turn's, not the unmeasured one's before it.
+ */
+export async function resetPeakRss(pid: number | 'self'): Promise<void> {
+  await writeFile(`/proc/${pid}/clear_refs`, '5');
 }

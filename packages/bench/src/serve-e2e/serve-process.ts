@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { serverNodeFlags } from '@tandem/server';
 
 /** The repository root (this file sits in packages/bench/{src,dist}/serve-e2e). */
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -27,7 +28,7 @@ export interface ServeProcess {
 }
 
 /**
- * `tandem serve` as a user runs it, in its own process: a fresh data directory (event log on
+ * `tandem serve` as a user runs it, in its own process, with the server's V8 flags: a fresh data directory (event log on
  * disk, audit log, guards on), a throwaway HOME, the openai provider pointed at the fake server.
  * Only the rate limit and the identical-call cooldown are lifted (config.json), or a 200-call
  * turn would wait for minutes; the checks themselves still run on every call.
@@ -44,7 +45,9 @@ export async function startServeProcess(options: ServeProcessOptions): Promise<S
     ? ['--conditions=tandem-source', '--import', 'tsx', join(REPO_ROOT, 'packages/cli/src/main.ts')]
     : [join(REPO_ROOT, 'packages/cli/dist/main.js')];
   const prof = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [];
-  const child = spawn(process.execPath, [...prof, ...cli, 'serve', '--port', '0', '--data-dir', dataDir], {
+  // The V8 flags a user's server runs with (the launcher and the background server pass them).
+  const flags = serverNodeFlags([], '');
+  const child = spawn(process.execPath, [...flags, ...prof, ...cli, 'serve', '--port', '0', '--data-dir', dataDir], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
