@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Puts a `tandem` launcher for this checkout on the PATH, so `tandem` works in any folder.
 # Where: $TANDEM_BIN_DIR when set, else /usr/local/bin when writable, else ~/.local/bin.
-# The launcher is a two-line shell script that runs packages/cli/dist/main.js of this checkout
-# with the node that ran the set-up (or the node on PATH if that one is gone).
+# The launcher is a short shell script that runs packages/cli/dist/main.js of this checkout
+# with the node that ran the set-up (or the node on PATH if that one is gone); `tandem serve`
+# gets the server's V8 flags.
 # Called by scripts/setup.sh after the build; safe to run again (it rewrites its own launcher,
 # never a `tandem` it did not write).
 set -euo pipefail
@@ -34,7 +35,10 @@ tmp="$target.$$.tmp"
   echo '#!/bin/sh'
   echo "$marker"
   echo "node=$(quote "$node_bin"); [ -x \"\$node\" ] || node=node"
-  echo "exec \"\$node\" $(quote "$main") \"\$@\""
+  # `tandem serve` runs with the server's V8 flags, SERVER_NODE_FLAGS in
+  # packages/server/src/serve/node-flags.ts (keep the two alike), unless NODE_OPTIONS sets them.
+  echo 'flags=; case "$1" in serve) case "${NODE_OPTIONS:-}" in *max?semi?space*) ;; *) flags=--max-semi-space-size=4 ;; esac ;; esac'
+  echo "exec \"\$node\" \$flags $(quote "$main") \"\$@\""
 } >"$tmp"
 chmod 755 "$tmp"
 mv -f "$tmp" "$target"

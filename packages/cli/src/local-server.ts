@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readServerInfo, type ServerInfo } from '@tandem/server';
+import { readServerInfo, serverNodeFlags, type ServerInfo } from '@tandem/server';
 import { serverAnswers } from './server-probe.js';
 
 export const SERVER_OUT_FILE = 'server.out';
@@ -84,11 +84,11 @@ export async function startBackgroundServer(options: LocalServerOptions): Promis
   throw new Error(`could not start the tandem server in the background: ${why}. See ${outPath}${tail(outPath)}`);
 }
 
-/** Re-runs this same entry point (dist, or the TypeScript source under tsx) with `serve`. */
+/** Re-runs this same entry point (dist, or the TypeScript source under tsx) with `serve`, and the server's V8 flags. */
 function thisProgram(): { file: string; args: string[] } {
   const script = process.argv[1];
   if (!script) throw new Error('cannot tell which script is running; start the server yourself with `tandem serve`');
-  return { file: process.execPath, args: [...process.execArgv, script] };
+  return { file: process.execPath, args: [...serverNodeFlags(process.execArgv), ...process.execArgv, script] };
 }
 
 function tail(path: string): string {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '@tandem/shared';
-import { readServerInfo } from '@tandem/server';
+import { readServerInfo, SERVER_NODE_FLAGS } from '@tandem/server';
 import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
 import { alive, runBuilt } from './built-cli.js';
 import { shellQuote } from './cli-runner.js';
@@ -61,6 +61,8 @@ describe('tandem from any folder', () => {
     expect(off.stderr).toContain(`installed ${bin.path}/tandem, but ${bin.path} is not on your PATH; add it: export PATH="${bin.path}:$PATH"`);
     const launcher = await readFile(join(bin.path, 'tandem'), 'utf8');
     expect(launcher).toContain(`'${fileURLToPath(new URL('../dist/main.js', import.meta.url))}'`);
+    // `tandem serve` gets the server's V8 flags; the launcher writes them out in shell.
+    for (const flag of SERVER_NODE_FLAGS) expect(launcher).toContain(`flags=${flag}`);
     const on = await installLauncher(bin.path, `${bin.path}:${path}`);
     expect(on.stderr).toContain(`\`tandem\` is on your PATH (${bin.path}/tandem)`);
 
@@ -89,6 +91,9 @@ describe('tandem from any folder', () => {
     expect(both[0]).toMatchObject({ id: session!.id, clients: 2 });
 
     const info = (await readServerInfo(data.path))!;
+    // The background server `tandem` started runs with the server's V8 flags.
+    const serverArgs = (await readFile(`/proc/${info.pid}/cmdline`, 'utf8')).split('\0');
+    for (const flag of SERVER_NODE_FLAGS) expect(serverArgs).toContain(flag);
     const stopped = await runBuilt(['stop'], { env, cwd: project.path });
     expect(stopped).toMatchObject({ code: 0, stdout: `stopped the tandem server at ${info.url} (pid ${info.pid})\n` });
     expect(alive(info.pid)).toBe(false);

@@ -3,6 +3,7 @@ export type { Tokens, TokenKind, ClientIdentity } from './auth.js';
 export { runServe, parseServeArgs, DEFAULT_HOST, DEFAULT_PORT, type ServeOptions, type RunningServer } from './serve/run-serve.js';
 export { loadTokens, TOKEN_FILE, VIEW_TOKEN_FILE } from './serve/tokens.js';
 export { defaultDataDir } from './serve/data-dir.js';
+export { SERVER_NODE_FLAGS, serverNodeFlags } from './serve/node-flags.js';
 // Where a workspace's memory lives in the data dir (`tandem memory edit` opens its MEMORY.md), and
 // the one atomic file writer (`tandem memory export --out`).
 export { canonicalWorkspace, ensureMemoryDir, memoryDirFor, memoryFilePath, writeFileAtomic } from '@tandem/core';

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS, serverNodeFlags } from './node-flags.js';
+
+describe('serverNodeFlags', () => {
+  it('adds the server flags when neither node arguments nor NODE_OPTIONS set them', () => {
+    expect(serverNodeFlags(['--enable-source-maps'], '--no-warnings')).toEqual([...SERVER_NODE_FLAGS]);
+  });
+
+  it('leaves out a flag the user set, in either spelling, in the arguments or NODE_OPTIONS', () => {
+    expect(serverNodeFlags(['--max-semi-space-size=16'], '')).toEqual([]);
+    expect(serverNodeFlags([], '--inspect --max_semi_space_size=32')).toEqual([]);
+  });
+});
