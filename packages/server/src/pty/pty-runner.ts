@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as pty from 'node-pty';
@@ -103,7 +103,7 @@ export class PtyCommandRunner implements CommandRunner {
       // Everything before the mark is read: let the shell exit (see end-mark.ts).
       if (ended && !answered) {
         answered = true;
-        proc.write('\r');
+        answerEndMark(proc);
       }
     });
 
@@ -212,4 +212,19 @@ const SIGNAL_NAMES: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 9: 'SIG
 
 function signalName(n: number): string {
   return SIGNAL_NAMES[n] ?? `signal ${n}`;
+}
+
+/**
+ * Writes the end mark's answer (one `\r`) to the terminal now, on this thread. node-pty's
+ * `write()` goes through the thread pool; when the shell died in that moment (a cancel, or a
+ * thread pool busy with file work) the terminal was closed before the write ran, and node-pty
+ * printed "Unhandled pty write error EBADF". While a read is being handed over the terminal is
+ * still open; if the shell is gone regardless, nothing waits for the answer.
+ */
+function answerEndMark(proc: pty.IPty): void {
+  try {
+    writeSync((proc as pty.IPty & { fd: number }).fd, '\r');
+  } catch {
+    // The shell has gone (EIO) or the terminal is full of unread typing (EAGAIN): its read ends anyway.
+  }
 }
