@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ModelInfoSchema } from '@tandem/shared';
 import { BUILTIN_CATALOG, DEFAULT_MEMORY_MODELS } from './catalog-data.js';
-import { CatalogEntrySchema } from './catalog-entry.js';
-import { Catalog, listModels } from './catalog.js';
-import { parseProvidersConfig } from './config.js';
+import { CatalogEntrySchema, DEFAULT_MODEL_LIMITS } from './catalog-entry.js';
+import { Catalog, catalogFor, listModels } from './catalog.js';
+import { parseProvidersConfig, type ProvidersConfig } from './config.js';
 import { ModelSpecError } from './model-spec.js';
 import { findProvider, providerNames } from './registry.js';
 import { memoryModelChain, modelWarnings } from './resolve.js';
@@ -167,5 +167,27 @@ describe('memory chain clients', () => {
     expect(chain.map((c) => c.id)).toEqual(['openai/gpt-4.1-nano', 'anthropic/claude-haiku-4-5']);
     expect(chain.map((c) => c.client.id)).toEqual(['openai/gpt-4.1-nano', 'anthropic/claude-haiku-4-5']);
     expect(skipped).toEqual([expect.stringMatching(/^nope\/x: unknown provider "nope"/)]);
+  });
+});
+
+describe('catalogFor', () => {
+  it('makes one catalog per config object, so a changed config (a new object) is seen at once', () => {
+    const first: ProvidersConfig = {
+      models: [
+        { ...DEFAULT_MODEL_LIMITS, id: 'custom/m', label: 'm', provider: 'custom', protocol: 'openai-chat', tools: true, tier: 'balanced', description: 'one' },
+      ],
+    };
+    expect(catalogFor(first)).toBe(catalogFor(first));
+    expect(catalogFor(first).resolve('custom/m').entry.description).toBe('one');
+    const changed: ProvidersConfig = { models: [{ ...first.models![0]!, description: 'two' }] };
+    expect(catalogFor(changed).resolve('custom/m').entry.description).toBe('two');
+    expect(catalogFor(first).resolve('custom/m').entry.description).toBe('one');
+  });
+
+  it('answers a spec asked again with the same resolution, and still refuses an unknown provider every time', () => {
+    const catalog = catalogFor();
+    expect(catalog.resolve('openai/not-in-catalog')).toBe(catalog.resolve('openai/not-in-catalog'));
+    expect(() => catalog.resolve('nope/model')).toThrow(/unknown provider "nope"/);
+    expect(() => catalog.resolve('nope/model')).toThrow(/unknown provider "nope"/);
   });
 });

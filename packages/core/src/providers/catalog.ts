@@ -17,6 +17,8 @@ export interface ResolvedModel {
  */
 export class Catalog {
   private readonly entries = new Map<string, CatalogEntry>();
+  /** Specs resolved before (a model id is asked for on every step of a turn); bounded. */
+  private readonly resolved = new Map<string, ResolvedModel>();
 
   constructor(private readonly config: ProvidersConfig = {}) {
     for (const entry of BUILTIN_CATALOG) this.entries.set(entry.id, entry);
@@ -48,6 +50,16 @@ export class Catalog {
    * provider with default limits; an unknown provider is refused with the list of known ones.
    */
   resolve(spec: string): ResolvedModel {
+    let found = this.resolved.get(spec);
+    if (!found) {
+      found = this.resolveAnew(spec);
+      if (this.resolved.size >= RESOLVED_KEPT) this.resolved.clear();
+      this.resolved.set(spec, found);
+    }
+    return found;
+  }
+
+  private resolveAnew(spec: string): ResolvedModel {
     const { provider, model } = parseModelSpec(spec);
     const id = `${provider}/${model}`;
     const entry = this.entries.get(id);
@@ -89,5 +101,25 @@ export function toModelInfo(entry: CatalogEntry): ModelInfo {
 
 /** The models a user may pick (hidden ones left out), in catalog order. */
 export function listModels(config?: ProvidersConfig): ModelInfo[] {
-  return new Catalog(config).visible().map(toModelInfo);
+  return catalogFor(config).visible().map(toModelInfo);
+}
+
+/** How many resolved specs a catalog keeps (any client may name a model; a few are in use). */
+const RESOLVED_KEPT = 256;
+
+const catalogs = new WeakMap<ProvidersConfig, Catalog>();
+const NO_CONFIG: ProvidersConfig = {};
+
+/**
+ * The catalog for a providers config, made once per config object. A config is not changed once
+ * made (a change to config.json or a stored key makes a new one), so its catalog stays right;
+ * asking for a model's limits on every step of a turn no longer builds the whole table again.
+ */
+export function catalogFor(config: ProvidersConfig = NO_CONFIG): Catalog {
+  let catalog = catalogs.get(config);
+  if (!catalog) {
+    catalog = new Catalog(config);
+    catalogs.set(config, catalog);
+  }
+  return catalog;
 }

@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../base/engine-event.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { AdapterFactory } from './adapter-factory.js';
-import { Catalog } from './catalog.js';
+import { catalogFor } from './catalog.js';
 import type { CatalogEntry } from './catalog-entry.js';
 import { DEFAULT_MEMORY_MODELS } from './catalog-data.js';
 import type { ProvidersConfig } from './config.js';
@@ -39,7 +39,7 @@ export interface ResolveOptions {
  */
 export function resolveModelClient(spec: string, options: ResolveOptions): ResilientModelClient {
   const config = options.config ?? {};
-  const catalog = new Catalog(config);
+  const catalog = catalogFor(options.config);
   const { entry } = catalog.resolve(spec);
   const clock = options.clock ?? options.governor?.clock ?? systemClock;
   return new ResilientModelClient({
@@ -63,7 +63,7 @@ export function resolveModelClient(spec: string, options: ResolveOptions): Resil
  * ModelSpecError like `resolveModelClient`.
  */
 export function modelWarnings(spec: string, config?: ProvidersConfig, env?: NodeJS.ProcessEnv): EngineEvent[] {
-  const { entry, known } = new Catalog(config).resolve(spec);
+  const { entry, known } = catalogFor(config).resolve(spec);
   const out: EngineEvent[] = [];
   const warn = (message: string) => out.push({ type: 'model_warning', model: entry.id, message });
   if (!known) {
@@ -84,7 +84,7 @@ export function modelWarnings(spec: string, config?: ProvidersConfig, env?: Node
 
 /** The catalog entry for `spec` (default limits for an unknown model). Throws ModelSpecError. */
 export function modelInfo(spec: string, config?: ProvidersConfig): CatalogEntry {
-  return new Catalog(config).resolve(spec).entry;
+  return catalogFor(config).resolve(spec).entry;
 }
 
 /**
@@ -123,7 +123,7 @@ export function resolveMemoryChain(options: ResolveOptions): {
   skipped: string[];
 } {
   const ids = options.chain ?? memoryModelChain(options.env, options.config);
-  const catalog = new Catalog(options.config);
+  const catalog = catalogFor(options.config);
   const chain: Array<{ id: string; client: ResilientModelClient }> = [];
   const skipped: string[] = [];
   for (const id of ids) {
@@ -140,7 +140,7 @@ export function resolveMemoryChain(options: ResolveOptions): {
 /** A client for memory consolidation: the first model of the memory chain, then the rest in order. */
 export function resolveMemoryClient(options: ResolveOptions): ResilientModelClient {
   const chain = options.chain ?? memoryModelChain(options.env, options.config);
-  const catalog = new Catalog(options.config);
+  const catalog = catalogFor(options.config);
   const first = chain.find((id) => {
     try {
       catalog.resolve(id);
