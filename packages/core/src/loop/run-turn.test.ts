@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FakeClock } from '@tandem/testkit';
 import type { Message } from '../messages.js';
-import type { ModelClient } from '../providers/types.js';
+import type { ModelClient, ToolSpec } from '../providers/types.js';
 import { ToolError, defineTool, type AnyTool } from '../tools/define.js';
 import type { ToolGate } from '../ports/tool-gate.js';
 import { runTurn } from './run-turn.js';
@@ -408,5 +408,42 @@ describe('runTurn', () => {
     expect(ofType(cut, 'agent_error')[0]).toMatchObject({ code: 'stream_cut' });
     expect(ofType(cut, 'agent_error')[0]!.message).toMatch(/The partial reply was kept\.$/);
     expect(second.conversation.at(-1)).toEqual({ role: 'assistant', text: 'Half an ', toolCalls: [] });
+  });
+});
+
+describe('dynamic tools', () => {
+  it('sends the same tool list again while they are unchanged, and a changed list or notice on the very next request', async () => {
+    const extra = defineTool({
+      name: 'mcp__x__ping',
+      description: 'Pings.',
+      schema: z.object({}),
+      danger: 'safe',
+      readOnly: true,
+      execute: async () => 'pong',
+    });
+    const offered: Array<{ tools: ToolSpec[]; system: string }> = [];
+    // Calls echo three times, then answers; the dynamic tools change after the second request.
+    const model: ModelClient = {
+      id: 'test/dynamic',
+      async *stream(request) {
+        offered.push({ tools: request.tools, system: request.system });
+        const n = offered.length;
+        if (n <= 3) yield { type: 'tool_call', call: { id: `c${n}`, name: 'echo', args: { text: `${n}` }, rawArgs: `{"text":"${n}"}` } };
+        else yield { type: 'text_delta', delta: 'done' };
+        yield { type: 'done', stopReason: n <= 3 ? 'tool_use' : 'stop' };
+      },
+    };
+    const same = { tools: [extra], notices: [] };
+    const changed = { tools: [], notices: ['server x stopped; its tools are gone'] };
+    const options = turnOptions({ model, tools: [echo], dynamicTools: () => (offered.length < 2 ? same : changed) });
+    await collect(runTurn(options));
+
+    expect(offered).toHaveLength(4);
+    expect(offered[0]!.tools.map((t) => t.name)).toEqual(['echo', 'mcp__x__ping']);
+    expect(offered[1]!.tools).toBe(offered[0]!.tools);
+    expect(offered[2]!.tools.map((t) => t.name)).toEqual(['echo']);
+    expect(offered[2]!.system).toContain('server x stopped; its tools are gone');
+    expect(offered[1]!.system).not.toContain('server x stopped');
+    expect(offered[3]!.tools).toBe(offered[2]!.tools);
   });
 });

@@ -91,6 +91,7 @@ async function loop(
   const limits = { ...DEFAULT_LIMITS, ...environment.limits };
   const tools = toolMap(environment.tools);
   let specs = environment.tools.map(toToolSpec);
+  let dynamic: DynamicRequest | undefined;
   const detector = new LoopDetector();
   // Secret arguments (configure_provider's key) live here between the reply and the tool run.
   const vault = new Map<string, Record<string, unknown>>();
@@ -126,9 +127,9 @@ async function loop(
     emit({ type: 'thinking', turnId: opts.turnId });
     let requestSystem = system;
     if (environment.dynamicTools) {
-      const current = refreshDynamicTools(environment, tools);
-      specs = current.specs;
-      requestSystem = current.notices.length > 0 ? `${system}\n\n${current.notices.join('\n')}` : system;
+      dynamic = refreshDynamicTools(environment, tools, system, dynamic);
+      specs = dynamic.specs;
+      requestSystem = dynamic.system;
     }
     const request: ModelRequest = {
       system: requestSystem,
@@ -195,13 +196,36 @@ function specOf(tool: AnyTool): ToolSpec {
   return spec;
 }
 
-/** Rebuilds the turn's tool map in place (the fixed tools, then the dynamic ones that do not clash). */
-function refreshDynamicTools(environment: TurnEnvironment, tools: Map<string, AnyTool>): { specs: ToolSpec[]; notices: readonly string[] } {
+/** What the dynamic tools made of one request: the tools it offers and its system prompt. */
+interface DynamicRequest {
+  tools: readonly AnyTool[];
+  notices: readonly string[];
+  specs: ToolSpec[];
+  system: string;
+}
+
+/**
+ * The tools and system prompt for the next request with the dynamic tools as they are now. While
+ * they are the ones of the last request (the usual case: asked before every step), that request's
+ * are used again; otherwise the turn's tool map is rebuilt in place (the fixed tools, then the
+ * dynamic ones that do not clash).
+ */
+function refreshDynamicTools(environment: TurnEnvironment, tools: Map<string, AnyTool>, system: string, last: DynamicRequest | undefined): DynamicRequest {
   const extra = environment.dynamicTools?.() ?? { tools: [], notices: [] };
+  if (last && sameItems(extra.tools, last.tools) && sameItems(extra.notices, last.notices)) return last;
   tools.clear();
   for (const t of environment.tools) tools.set(t.name, t);
   for (const t of extra.tools) if (!tools.has(t.name)) tools.set(t.name, t);
-  return { specs: [...tools.values()].map(specOf), notices: extra.notices };
+  return {
+    tools: extra.tools,
+    notices: extra.notices,
+    specs: [...tools.values()].map(specOf),
+    system: extra.notices.length > 0 ? `${system}\n\n${extra.notices.join('\n')}` : system,
+  };
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 function callEnvironment(
