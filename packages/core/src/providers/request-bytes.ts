@@ -64,8 +64,15 @@ export class RequestBytes {
         let same = 0;
         if (usable) while (same < usable.items.length && same < list.items.length && usable.items[same] === list.items[same]) same++;
         const kept = same > 0 ? usable!.body.subarray(usable!.start, usable!.ends[same - 1]) : undefined;
-        const keptEnds = same > 0 ? usable!.ends.slice(0, same).map((end) => end - usable!.start) : [];
-        return { list, opening, kept, keptEnds, added: list.items.slice(same).map(listItemBytes) };
+        return {
+          list,
+          opening,
+          kept,
+          keptEnds: same > 0 ? usable!.ends : [],
+          keptFrom: usable?.start ?? 0,
+          same,
+          added: list.items.slice(same).map(listItemBytes),
+        };
       });
     const close = 1; // ']' after each list, '}' at the end
     let length = open.length + close;
@@ -80,7 +87,9 @@ export class RequestBytes {
       const ends: number[] = [];
       if (plan.kept) {
         body.set(plan.kept, at);
-        for (const end of plan.keptEnds) ends.push(start + end);
+        // The kept items' ends, moved by as much as their bytes moved (one pass, no copy between).
+        const shift = start - plan.keptFrom;
+        for (let i = 0; i < plan.same; i++) ends.push(plan.keptEnds[i]! + shift);
         at += plan.kept.length;
       }
       for (const piece of plan.added) {
