@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { browserSuite } from './browser-suite.js';
 import { openViewer, type OpenedPage, pageItemKinds } from './page-helpers.js';
 import { sessionOptions, TOKENS, TuiSide } from './server-bed.js';
@@ -160,7 +160,12 @@ describe('the web viewer in chromium', { timeout: 60_000 }, () => {
       (window as unknown as { __statuses: string[] }).__statuses = seen;
       new MutationObserver(() => seen.push(status.dataset.status ?? '')).observe(status, { attributes: true, attributeFilter: ['data-status'] });
     });
-    await server.restart();
+    // While the server is down the page keeps trying; the restart waits for one refused attempt,
+    // so every run goes through the page's retry, not only a run on a slow machine.
+    const refused = new RegExp(
+      `^console: WebSocket connection to '${server.url.replace(/^http/, 'ws').replace(/[.]/g, '\\.')}/socket\\.io/[^']*' failed: .*ERR_CONNECTION_REFUSED$`,
+    );
+    await server.restart(() => vi.waitFor(() => expect(problems.some((problem) => refused.test(problem))).toBe(true), { timeout: 30_000, interval: 50 }));
     await p.waitForFunction(() => {
       const seen = (window as unknown as { __statuses: string[] }).__statuses;
       return seen.includes('reconnecting') && seen.at(-1) === 'connected';
@@ -175,6 +180,8 @@ describe('the web viewer in chromium', { timeout: 60_000 }, () => {
     // Re-attached from its last seq: nothing it had was replayed twice.
     expect(await p.locator('#transcript .item.assistant', { hasText: 'first answer' }).count()).toBe(1);
     expect(await p.locator('#transcript .item.user').allTextContents()).toEqual(['ana-tuibefore the restart', 'ana-tui-2after the restart']);
-    expect(problems).toEqual([]);
+    // Chromium logs every refused WebSocket as a console error, which the page cannot prevent:
+    // those lines are expected here, and only those.
+    expect(problems.filter((problem) => !refused.test(problem))).toEqual([]);
   });
 });
