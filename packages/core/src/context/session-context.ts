@@ -2,6 +2,7 @@ import type { Message } from '../messages.js';
 import type { ModelClient, ToolSpec } from '../providers/types.js';
 import type { Clock } from '../ports/clock.js';
 import type { EngineEvent } from '../base/engine-event.js';
+import { sameItems } from '../base/same-items.js';
 import type { ContextRequest, TurnContext } from './turn-context.js';
 import { TokenCalibration } from './calibration.js';
 import { ContextAccountant, type ContextUsage } from './context-accountant.js';
@@ -159,7 +160,7 @@ export class SessionContext implements TurnContext {
       this.system = system;
       this.accountant.setSystem(system);
     }
-    if (tools !== this.tools && !sameTools(tools, this.tools)) this.accountant.setTools(tools);
+    if (tools !== this.tools && !sameItems(tools, this.tools)) this.accountant.setTools(tools);
     this.tools = tools;
   }
 
@@ -171,8 +172,4 @@ export class SessionContext implements TurnContext {
     if (this.options.outputReserve !== undefined) return this.options.outputReserve;
     return Math.min(model.maxOutput, 16_384, Math.floor(model.contextWindow / 4));
   }
-}
-
-function sameTools(a: readonly ToolSpec[], b: readonly ToolSpec[] | undefined): boolean {
-  return b !== undefined && a.length === b.length && a.every((t, i) => t === b[i]);
 }

@@ -4,6 +4,7 @@ import type { ToolCall } from '../messages.js';
 import { systemClock } from '../ports/clock.js';
 import { allowAllGate } from '../ports/tool-gate.js';
 import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
+import { sameItems } from '../base/same-items.js';
 import type { ModelRequest, ToolSpec } from '../providers/types.js';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { errorMessage } from './argument-errors.js';
@@ -222,10 +223,6 @@ function refreshDynamicTools(environment: TurnEnvironment, tools: Map<string, An
     specs: [...tools.values()].map(specOf),
     system: extra.notices.length > 0 ? `${system}\n\n${extra.notices.join('\n')}` : system,
   };
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 function callEnvironment(
