@@ -4,6 +4,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { procStat } from './process-group.js';
 import { PtyCommandRunner } from './pty-runner.js';
 import { waitFor } from './process-probe.test-helper.js';
 
@@ -15,15 +16,6 @@ afterEach(async () => {
   vi.restoreAllMocks();
   await rm(dir, { recursive: true, force: true });
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 it("answers the end mark on the runner's own thread: a shell killed while it waits for the answer is never written to after its terminal closed", async () => {
   // Every thread of the pool waits on a FIFO nobody has opened for writing yet, so whatever is
@@ -54,7 +46,8 @@ it("answers the end mark on the runner's own thread: a shell killed while it wai
       } catch {
         return false;
       }
-      return pid > 0 && !alive(pid);
+      const stat = pid > 0 ? procStat(pid) : { state: '?' };
+      return !stat || stat.state === 'Z';
     }, 'the shell to end');
     release();
     const result = await running;
