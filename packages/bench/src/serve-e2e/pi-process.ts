@@ -22,8 +22,9 @@ interface PiLine {
  * its default tools, a throwaway HOME and config dir (PI_CODING_AGENT_DIR) whose models.json
  * points a custom openai-completions provider at the scripted model server. Measured like
  * `tandem serve`: after start-up, wall time and the process's CPU (from /proc) cover prompt →
- * agent_end; peak RSS is its VmHWM after the turn (of the measured turn only when `warm`). `warm` first runs one unmeasured prompt of the
- * same length and starts a new session (`new_session`), so the measured turn starts empty too.
+ * agent_end; peak RSS is its VmHWM after the turn (of the measured turn only when `warm`).
+ * `warm` first runs one unmeasured prompt of the same length and starts a new session
+ * (`new_session`), so the measured turn starts empty too.
  */
 export async function runPi(piCli: string, openaiBaseURL: string, iterations: number, warm = false): Promise<RunFigures> {
   const [command, ...prefix] = await piCommand(piCli);

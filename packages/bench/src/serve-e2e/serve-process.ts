@@ -28,8 +28,9 @@ export interface ServeProcess {
 }
 
 /**
- * `tandem serve` as a user runs it, in its own process, with the server's V8 flags: a fresh data directory (event log on
- * disk, audit log, guards on), a throwaway HOME, the openai provider pointed at the fake server.
+ * `tandem serve` as a user runs it, in its own process, with the server's V8 flags: a fresh data
+ * directory (event log on disk, audit log, guards on), a throwaway HOME, the openai provider
+ * pointed at the fake server.
  * Only the rate limit and the identical-call cooldown are lifted (config.json), or a 200-call
  * turn would wait for minutes; the checks themselves still run on every call.
  */
