@@ -20,16 +20,29 @@ export interface AdapterOptions {
   supportsImages?: boolean;
 }
 
+/**
+ * What both SDKs hand to `fetch` with every request: a redirect is an error, not followed.
+ *
+ * To follow a redirect, `fetch` has to be able to send the body again, so it tees every request
+ * body and copies each chunk (undici does this for any redirect mode but `error`): a second copy
+ * of the whole conversation per request, which the profile showed as one of the larger costs of
+ * a step. A model API does not redirect its POSTs; a base URL that does is misconfigured (a 301
+ * or 302 would turn the POST into a GET anyway), and the error says so (classify-error.ts).
+ */
+export const SDK_FETCH_OPTIONS: { redirect: 'error' } = { redirect: 'error' };
+
 /** The connection settings both SDK constructors take under the same names. */
 export function sdkClientSettings(options: AdapterOptions): {
   apiKey: string;
   maxRetries: number;
+  fetchOptions: typeof SDK_FETCH_OPTIONS;
   baseURL?: string;
   defaultHeaders?: Record<string, string>;
 } {
   return {
     apiKey: options.apiKey,
     maxRetries: options.maxRetries ?? 0,
+    fetchOptions: SDK_FETCH_OPTIONS,
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     ...(options.headers ? { defaultHeaders: options.headers } : {}),
   };

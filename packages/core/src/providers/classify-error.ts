@@ -92,6 +92,21 @@ export function describeProviderError(kind: ProviderErrorKind, ctx: ClassifyCont
   return `${where} failed${code}: ${ADVICE[kind]}.`;
 }
 
+/** The SDKs do not follow redirects (adapter-options.ts); undici names the refusal in the error's causes. */
+function refusedRedirect(err: unknown): boolean {
+  for (let cause: unknown = err, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause.message === 'unexpected redirect') return true;
+  }
+  return false;
+}
+
+function describeRefusedRedirect(ctx: ClassifyContext): string {
+  return (
+    `${ctx.provider} model ${ctx.model} failed: the server at the base URL answered with a redirect, ` +
+    'which Tandem does not follow for model requests; set the base URL to the address it redirects to.'
+  );
+}
+
 /** Maps anything an SDK threw into a classified, readable ProviderError. */
 export function classifyProviderError(err: unknown, ctx: ClassifyContext): ProviderError {
   if (err instanceof ProviderError) return err;
@@ -100,7 +115,8 @@ export function classifyProviderError(err: unknown, ctx: ClassifyContext): Provi
     return new ProviderError('aborted', describeProviderError('aborted', ctx), base);
   }
   if (isConnectionError(err)) {
-    return new ProviderError('network', describeProviderError('network', ctx), base);
+    const message = refusedRedirect(err) ? describeRefusedRedirect(ctx) : describeProviderError('network', ctx);
+    return new ProviderError('network', message, base);
   }
   if (isApiError(err)) {
     const status = err.status ?? undefined;
