@@ -52,6 +52,7 @@ import { SessionManager } from './sessions/session-manager.js';
 import type { SessionHooks } from './sessions/session.js';
 import { WorkspaceSkills } from './skills/workspace-skills.js';
 import { serveWebViewer } from './web/serve-web.js';
+import { coalesceFlushedFrames } from './handlers/frame-coalescing.js';
 import { eventFrameParser } from './handlers/event-frame-parser.js';
 
 export const DEFAULT_MODEL = 'openai/gpt-4.1-mini';
@@ -104,6 +105,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     parser: eventFrameParser,
     ...(cluster ? { adapter: cluster.adapter } : {}),
   });
+  coalesceFlushedFrames(io);
 
   const resolve = { env, config, clock, governor, estimateTokens: estimateTextTokens };
   const contexts = new SessionContexts(resolve);
