@@ -29,7 +29,7 @@ export interface AdapterOptions {
  * a step. A model API does not redirect its POSTs; a base URL that does is misconfigured (a 301
  * or 302 would turn the POST into a GET anyway), and the error says so (classify-error.ts).
  */
-export const SDK_FETCH_OPTIONS: { redirect: 'error' } = { redirect: 'error' };
+export const SDK_FETCH_OPTIONS: { readonly redirect: 'error' } = Object.freeze({ redirect: 'error' });
 
 /** The connection settings both SDK constructors take under the same names. */
 export function sdkClientSettings(options: AdapterOptions): {
