@@ -411,6 +411,29 @@ describe('runTurn', () => {
   });
 });
 
+describe('tool definitions', () => {
+  it('are made once per tool: every turn, with or without dynamic tools, sends the same spec objects', async () => {
+    const offered: ToolSpec[][] = [];
+    const model: ModelClient = {
+      id: 'test/specs',
+      async *stream(request) {
+        offered.push(request.tools);
+        yield { type: 'text_delta', delta: 'ok' };
+        yield { type: 'done', stopReason: 'stop' };
+      },
+    };
+    await collect(runTurn(turnOptions({ model, tools: [echo] })));
+    await collect(runTurn(turnOptions({ model, tools: [echo] })));
+    await collect(runTurn(turnOptions({ model, tools: [echo], dynamicTools: () => ({ tools: [], notices: [] }) })));
+
+    expect(offered).toHaveLength(3);
+    expect(offered[0]!.map((t) => t.name)).toEqual(['echo']);
+    expect(offered[0]![0]!.parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string' } } });
+    expect(offered[1]![0]).toBe(offered[0]![0]);
+    expect(offered[2]![0]).toBe(offered[0]![0]);
+  });
+});
+
 describe('dynamic tools', () => {
   it('sends the same tool list again while they are unchanged, and a changed list or notice on the very next request', async () => {
     const extra = defineTool({
