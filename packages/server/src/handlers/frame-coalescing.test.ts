@@ -16,13 +16,15 @@ afterEach(async () => {
 });
 
 /** A socket.io server with coalescing, one websocket client, and what the server saw of each flush. */
-async function start(): Promise<{ io: IoServer; client: ClientSocket; corkedDuringFlush: number[] }> {
+async function start(): Promise<{ io: IoServer; client: ClientSocket; corkedDuringFlush: number[]; flushSizes: number[] }> {
   const http = createServer();
   const io = new IoServer(http, { serveClient: false });
   coalesceFlushedFrames(io);
   // Registered after coalesceFlushedFrames, so it runs after it, inside the same flush.
   const corkedDuringFlush: number[] = [];
+  const flushSizes: number[] = [];
   io.engine.on('flush', (socket: Parameters<typeof websocketTcp>[0], packets: readonly unknown[]) => {
+    flushSizes.push(packets.length);
     if (packets.length >= 2) corkedDuringFlush.push(websocketTcp(socket)?.writableCorked ?? -1);
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -35,12 +37,12 @@ async function start(): Promise<{ io: IoServer; client: ClientSocket; corkedDuri
     client.disconnect();
     await new Promise((resolve) => io.close(resolve));
   };
-  return { io, client, corkedDuringFlush };
+  return { io, client, corkedDuringFlush, flushSizes };
 }
 
 describe('frame coalescing (one TCP write per engine.io flush)', () => {
-  it('corks the TCP socket through a flush of several frames and uncorks it after; every frame arrives, in order', async () => {
-    const { io, client, corkedDuringFlush } = await start();
+  it('sends the frames of one tick in one flush, with the TCP socket corked through it and uncorked after; every frame arrives, in order', async () => {
+    const { io, client, corkedDuringFlush, flushSizes } = await start();
     const received: number[] = [];
     const all = new Promise<void>((resolve) => {
       client.on('n', (n: number) => {
@@ -50,14 +52,16 @@ describe('frame coalescing (one TCP write per engine.io flush)', () => {
     });
     const [server] = await io.fetchSockets();
     const socket = io.sockets.sockets.get(server!.id)!;
-    // Bursts of frames in one tick each, a tick apart: the first of a burst goes out alone, the
-    // rest wait for its write and leave in one flush.
+    // Bursts of frames in one tick each, a tick apart. Without the per-tick flush, the first of
+    // a burst would go out alone and the rest after its write.
+    flushSizes.length = 0;
     for (let b = 0; b < BURSTS; b++) {
       for (let i = 0; i < PER_BURST; i++) socket.emit('n', b * PER_BURST + i);
       await new Promise((resolve) => setImmediate(resolve));
     }
     await all;
     expect(received).toEqual(Array.from({ length: BURSTS * PER_BURST }, (_, i) => i));
+    expect(flushSizes).toEqual(Array.from({ length: BURSTS }, () => PER_BURST));
     expect(corkedDuringFlush.length).toBeGreaterThan(0);
     expect(corkedDuringFlush.every((n) => n === 1)).toBe(true);
     expect(websocketTcp(socket.conn as Parameters<typeof websocketTcp>[0])?.writableCorked).toBe(0);
@@ -80,5 +84,38 @@ describe('frame coalescing (one TCP write per engine.io flush)', () => {
     await done;
     other.disconnect();
     expect(got).toEqual(Array.from({ length: PER_BURST * 2 }, (_, i) => i));
+  });
+  it('a long-polling client (no websocket) gets every frame of every burst, in order', async () => {
+    const { io } = await start();
+    const polling = connect(`http://127.0.0.1:${(io.httpServer.address() as AddressInfo).port}`, { transports: ['polling'], forceNew: true });
+    await new Promise<void>((resolve) => polling.once('connect', resolve));
+    const got: number[] = [];
+    const done = new Promise<void>((resolve) => {
+      polling.on('n', (n: number) => {
+        got.push(n);
+        if (got.length === BURSTS * PER_BURST) resolve();
+      });
+    });
+    for (let b = 0; b < BURSTS; b++) {
+      for (let i = 0; i < PER_BURST; i++) io.emit('n', b * PER_BURST + i);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await done;
+    polling.disconnect();
+    expect(got).toEqual(Array.from({ length: BURSTS * PER_BURST }, (_, i) => i));
+  });
+  it('frames sent just before the server closes the connection still arrive, before the disconnect', async () => {
+    const { io, client } = await start();
+    const got: string[] = [];
+    client.on('n', (n: string) => got.push(n));
+    const closed = new Promise<string>((resolve) => client.once('disconnect', (reason) => resolve(reason)));
+    // A stopping server: frames, then every socket disconnected and the server closed, in one tick.
+    io.emit('n', 'last words');
+    io.emit('n', 'goodbye');
+    io.local.disconnectSockets(true);
+    io.close();
+    // The client is told it was disconnected by the server (not a transport error), after the frames.
+    expect(await closed).toBe('io server disconnect');
+    expect(got).toEqual(['last words', 'goodbye']);
   });
 });
