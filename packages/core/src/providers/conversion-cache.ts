@@ -10,7 +10,7 @@ import type { Message } from '../messages.js';
 export class ConversionCache<T> {
   private readonly entries = new WeakMap<Message, { from: string; calls: number; value: T }>();
 
-  get(m: Message, convert: (m: Message) => T): T {
+  get<M extends Message>(m: M, convert: (m: M) => T): T {
     const from = m.role === 'tool' ? m.output : m.text;
     const calls = m.role === 'assistant' ? m.toolCalls.length : 0;
     const known = this.entries.get(m);

@@ -21,25 +21,29 @@ export interface OpenAIMessageOptions {
  * each introduced by the call it came from; the tool text names each image.
  */
 export function toOpenAIMessages(system: string, messages: readonly Message[], options: OpenAIMessageOptions = {}): ChatMessage[] {
-  const out: ChatMessage[] = [];
+  // One slot per message (and the system prompt): the array is made at its size once, not grown
+  // by pushes, and the cached messages are taken without a closure each. A long conversation is
+  // walked on every request, so this walk allocates nothing per message it has seen before.
+  const out: ChatMessage[] = new Array(messages.length + (system.trim() !== '' ? 1 : 0));
+  let k = 0;
   let images: UserPart[] = [];
   const flushImages = () => {
-    if (images.length > 0) out.push({ role: 'user', content: images });
+    if (images.length > 0) out[k++] = { role: 'user', content: images };
     images = [];
   };
-  if (system.trim() !== '') out.push(systemMessage(system));
+  if (system.trim() !== '') out[k++] = systemMessage(system);
   for (const m of messages) {
     if (m.role !== 'tool') flushImages();
     if (m.role === 'user') {
-      out.push(converted.get(m, () => ({ role: 'user', content: m.text })));
+      out[k++] = converted.get(m, userMessage);
     } else if (m.role === 'assistant') {
-      out.push(assistantMessage(m));
+      out[k++] = converted.get(m, assistantMessage);
     } else if (!m.images?.length) {
-      out.push(toolMessage(m));
+      out[k++] = converted.get(m, toolMessage);
     } else {
       const found = resultImages(m.images, options.images !== false);
       const text = textWithImageLines(m.output, found.lines);
-      out.push({ role: 'tool', tool_call_id: m.callId, content: m.isError ? markError(text) : text });
+      out[k++] = { role: 'tool', tool_call_id: m.callId, content: m.isError ? markError(text) : text };
       if (found.send.length > 0) {
         images.push({ type: 'text', text: `Images returned by ${m.name} (call ${m.callId}):` });
         for (const image of found.send) images.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
@@ -65,23 +69,25 @@ function systemMessage(system: string): ChatMessage {
   return message;
 }
 
+function userMessage(m: Extract<Message, { role: 'user' }>): ChatMessage {
+  return { role: 'user', content: m.text };
+}
+
 function assistantMessage(m: Extract<Message, { role: 'assistant' }>): ChatMessage {
-  return converted.get(m, () => {
-    const toolCalls = m.toolCalls.map((c) => ({
-      id: c.id,
-      type: 'function' as const,
-      function: { name: c.name, arguments: argsForReplay(c.args, c.rawArgs).text },
-    }));
-    return {
-      role: 'assistant',
-      content: m.text === '' && toolCalls.length > 0 ? null : m.text,
-      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    };
-  });
+  const toolCalls = m.toolCalls.map((c) => ({
+    id: c.id,
+    type: 'function' as const,
+    function: { name: c.name, arguments: argsForReplay(c.args, c.rawArgs).text },
+  }));
+  return {
+    role: 'assistant',
+    content: m.text === '' && toolCalls.length > 0 ? null : m.text,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
 }
 
 function toolMessage(m: Extract<Message, { role: 'tool' }>): ChatMessage {
-  return converted.get(m, () => ({ role: 'tool', tool_call_id: m.callId, content: m.isError ? markError(m.output) : m.output }));
+  return { role: 'tool', tool_call_id: m.callId, content: m.isError ? markError(m.output) : m.output };
 }
 
 /** Chat Completions has no error flag on tool results, so an error says so in its text. */
