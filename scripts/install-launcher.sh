@@ -37,7 +37,10 @@ tmp="$target.$$.tmp"
   echo "node=$(quote "$node_bin"); [ -x \"\$node\" ] || node=node"
   # `tandem serve` runs with the server's V8 flags, SERVER_NODE_FLAGS in
   # packages/server/src/serve/node-flags.ts (keep the two alike), unless NODE_OPTIONS sets them.
-  echo 'flags=; case "$1" in serve) case "${NODE_OPTIONS:-}" in *max?semi?space*) ;; *) flags=--max-semi-space-size=4 ;; esac ;; esac'
+  echo 'flags=; if [ "$1" = serve ]; then'
+  echo '  case "${NODE_OPTIONS:-}" in *max?semi?space*) ;; *) flags="$flags --max-semi-space-size=4" ;; esac'
+  echo '  case "${NODE_OPTIONS:-}" in *liftoff?only*) ;; *) flags="$flags --liftoff-only" ;; esac'
+  echo 'fi'
   echo "exec \"\$node\" \$flags $(quote "$main") \"\$@\""
 } >"$tmp"
 chmod 755 "$tmp"

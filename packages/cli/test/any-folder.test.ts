@@ -62,7 +62,7 @@ describe('tandem from any folder', () => {
     const launcher = await readFile(join(bin.path, 'tandem'), 'utf8');
     expect(launcher).toContain(`'${fileURLToPath(new URL('../dist/main.js', import.meta.url))}'`);
     // `tandem serve` gets the server's V8 flags; the launcher writes them out in shell.
-    for (const flag of SERVER_NODE_FLAGS) expect(launcher).toContain(`flags=${flag}`);
+    for (const flag of SERVER_NODE_FLAGS) expect(launcher).toContain(`flags="$flags ${flag}"`);
     const on = await installLauncher(bin.path, `${bin.path}:${path}`);
     expect(on.stderr).toContain(`\`tandem\` is on your PATH (${bin.path}/tandem)`);
 

@@ -7,7 +7,9 @@ describe('serverNodeFlags', () => {
   });
 
   it('leaves out a flag the user set, in either spelling, in the arguments or NODE_OPTIONS', () => {
-    expect(serverNodeFlags(['--max-semi-space-size=16'], '')).toEqual([]);
-    expect(serverNodeFlags([], '--inspect --max_semi_space_size=32')).toEqual([]);
+    expect(serverNodeFlags(['--max-semi-space-size=16'], '')).toEqual(['--liftoff-only']);
+    expect(serverNodeFlags([], '--inspect --max_semi_space_size=32')).toEqual(['--liftoff-only']);
+    expect(serverNodeFlags(['--no-liftoff-only'], '')).toEqual(['--max-semi-space-size=4']);
+    expect(serverNodeFlags(['--liftoff_only', '--max-semi-space-size=8'], '')).toEqual([]);
   });
 });
