@@ -40,16 +40,29 @@ async function start(): Promise<{ io: IoServer; client: ClientSocket; corkedDuri
   return { io, client, corkedDuringFlush, flushSizes };
 }
 
-describe('frame coalescing (one TCP write per engine.io flush)', () => {
+/** Another client of the same server, connected. */
+async function another(io: IoServer, transport: 'websocket' | 'polling'): Promise<ClientSocket> {
+  const socket = connect(`http://127.0.0.1:${(io.httpServer.address() as AddressInfo).port}`, { transports: [transport], forceNew: true });
+  await new Promise<void>((resolve) => socket.once('connect', resolve));
+  return socket;
+}
+
+/** Every `n` the client gets, and a promise for when it has `count` of them. */
+function numbersTo(socket: ClientSocket, count: number): { got: number[]; all: Promise<void> } {
+  const got: number[] = [];
+  const all = new Promise<void>((resolve) => {
+    socket.on('n', (n: number) => {
+      got.push(n);
+      if (got.length === count) resolve();
+    });
+  });
+  return { got, all };
+}
+
+describe('frame coalescing (one flush and one TCP write per tick of frames)', () => {
   it('sends the frames of one tick in one flush, with the TCP socket corked through it and uncorked after; every frame arrives, in order', async () => {
     const { io, client, corkedDuringFlush, flushSizes } = await start();
-    const received: number[] = [];
-    const all = new Promise<void>((resolve) => {
-      client.on('n', (n: number) => {
-        received.push(n);
-        if (received.length === BURSTS * PER_BURST) resolve();
-      });
-    });
+    const { got: received, all } = numbersTo(client, BURSTS * PER_BURST);
     const [server] = await io.fetchSockets();
     const socket = io.sockets.sockets.get(server!.id)!;
     // Bursts of frames in one tick each, a tick apart. Without the per-tick flush, the first of
@@ -69,41 +82,29 @@ describe('frame coalescing (one TCP write per engine.io flush)', () => {
 
   it('a client gone in the middle of a burst breaks nothing for the others', async () => {
     const { io, client } = await start();
-    const other = connect(`http://127.0.0.1:${(io.httpServer.address() as AddressInfo).port}`, { transports: ['websocket'], forceNew: true });
-    await new Promise<void>((resolve) => other.once('connect', resolve));
-    const got: number[] = [];
-    const done = new Promise<void>((resolve) => {
-      other.on('n', (n: number) => {
-        got.push(n);
-        if (n === PER_BURST * 2 - 1) resolve();
-      });
-    });
+    const other = await another(io, 'websocket');
+    const { got, all } = numbersTo(other, PER_BURST * 2);
     for (let i = 0; i < PER_BURST; i++) io.emit('n', i);
     client.disconnect();
     for (let i = PER_BURST; i < PER_BURST * 2; i++) io.emit('n', i);
-    await done;
+    await all;
     other.disconnect();
     expect(got).toEqual(Array.from({ length: PER_BURST * 2 }, (_, i) => i));
   });
+
   it('a long-polling client (no websocket) gets every frame of every burst, in order', async () => {
     const { io } = await start();
-    const polling = connect(`http://127.0.0.1:${(io.httpServer.address() as AddressInfo).port}`, { transports: ['polling'], forceNew: true });
-    await new Promise<void>((resolve) => polling.once('connect', resolve));
-    const got: number[] = [];
-    const done = new Promise<void>((resolve) => {
-      polling.on('n', (n: number) => {
-        got.push(n);
-        if (got.length === BURSTS * PER_BURST) resolve();
-      });
-    });
+    const polling = await another(io, 'polling');
+    const { got, all } = numbersTo(polling, BURSTS * PER_BURST);
     for (let b = 0; b < BURSTS; b++) {
       for (let i = 0; i < PER_BURST; i++) io.emit('n', b * PER_BURST + i);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    await done;
+    await all;
     polling.disconnect();
     expect(got).toEqual(Array.from({ length: BURSTS * PER_BURST }, (_, i) => i));
   });
+
   it('frames sent just before the server closes the connection still arrive, before the disconnect', async () => {
     const { io, client } = await start();
     const got: string[] = [];
