@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS } from './anthropic-messages.js';
+import { toAnthropicMessages } from './anthropic-request.js';
 import type { Message } from '../messages.js';
 import { collectStream, sampleRequest, streamFailure, toolCallsOf } from './testing/adapter-stream.test-helper.js';
 import { anthropicClient, fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
@@ -93,6 +94,40 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
         ],
       },
     ]);
+  });
+
+  it('a growing conversation: every request carries the whole conversation as JSON, its unchanged turns carried over as bytes', async () => {
+    const c = client();
+    const messages: Message[] = [{ role: 'user', text: 'go' }];
+    const expected: unknown[] = [];
+    const step = async (...added: Message[]) => {
+      messages.push(...added);
+      fake.server.enqueue({ text: 'ok' });
+      await collectStream(c.stream(sampleRequest({ messages }), new AbortController().signal));
+      expected.push(JSON.parse(JSON.stringify(toAnthropicMessages([...messages]))));
+    };
+    const callOf = (id: string) => ({ id, name: 'read_file', args: { path: id }, rawArgs: `{"path":"${id}"}` });
+    await step();
+    await step(
+      { role: 'assistant', text: 'Reading.', toolCalls: [callOf('c1')] },
+      { role: 'tool', callId: 'c1', name: 'read_file', output: 'one', isError: false },
+    );
+    // The last user turn gains a steering message: that turn is sent anew, the ones before as they were.
+    await step({ role: 'user', text: 'and then?' });
+    await step({ role: 'assistant', text: 'Then this.', toolCalls: [] }, { role: 'user', text: 'thanks' });
+
+    const sent = fake.server.requests.map((r) => r.body);
+    expect(sent.map((b) => b.messages)).toEqual(expected);
+    expect(sent[2].messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'c1', content: 'one' },
+        { type: 'text', text: 'and then?' },
+      ],
+    });
+    for (const b of sent) expect(Object.keys(b).sort()).toEqual(['max_tokens', 'messages', 'model', 'stream', 'system', 'tools']);
+    expect(new Set(sent.map((b) => JSON.stringify(b.tools))).size).toBe(1);
+    for (const r of fake.server.requests) expect(r.headers['content-type']).toBe('application/json');
   });
 
   it('turns a 401 into a ProviderError of kind auth', async () => {

@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type { Stream } from '@anthropic-ai/sdk/streaming';
 import { parseToolArgs } from '../base/tool-args.js';
 import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-options.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
@@ -6,6 +7,7 @@ import { ProviderError } from './provider-error.js';
 import { toAnthropicMessages, toAnthropicTools } from './anthropic-request.js';
 import { loadAnthropicSdk } from './anthropic-sdk.js';
 import { midStreamError } from './openai-chat.js';
+import { RequestBytes } from './request-bytes.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
 
 /** The Anthropic adapter sends no temperature and always uses `max_tokens`. */
@@ -38,21 +40,35 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
       },
     ));
   const ctx = errorContext(options);
+  const bodies = new RequestBytes();
+  const toolsKey = {};
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     let afterContent = false;
-    const body: Anthropic.Messages.MessageCreateParamsStreaming = {
+    // Everything but the messages and tools, typed as the SDK's request; those two are spliced in
+    // as bytes, carried over from the last body where unchanged (request-bytes.ts), and the SDK
+    // sends the bytes. The messages list is never empty (a turn starts with the user's message).
+    const fields: Omit<Anthropic.Messages.MessageCreateParamsStreaming, 'messages' | 'tools'> = {
       model: options.model,
       max_tokens: request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-      messages: toAnthropicMessages(request.messages, { images: options.supportsImages !== false }),
       stream: true,
     };
-    if (request.system.trim() !== '') body.system = request.system;
-    if (request.tools.length > 0) body.tools = toAnthropicTools(request.tools);
+    if (request.system.trim() !== '') fields.system = request.system;
+    const body = bodies.body(fields, [
+      { name: 'messages', key: request.messages, items: toAnthropicMessages(request.messages, { images: options.supportsImages !== false }) },
+      { name: 'tools', key: toolsKey, items: toAnthropicTools(request.tools) },
+    ]);
 
     let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
     try {
-      events = await (await clientOf()).messages.create(body, { signal });
+      // What `messages.create` does with a streaming object body (no betas, workspace or tracing
+      // here), given its JSON bytes instead.
+      events = await (await clientOf()).post<Stream<Anthropic.Messages.RawMessageStreamEvent>>('/v1/messages', {
+        body,
+        headers: { 'content-type': 'application/json' },
+        stream: true,
+        signal,
+      });
     } catch (err) {
       throw classifyProviderError(err, { ...ctx, afterContent });
     }

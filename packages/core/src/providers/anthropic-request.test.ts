@@ -6,7 +6,7 @@ const call = (id: string) => ({ id, name: 'read_file', args: { path: `${id}.txt`
 const result = (id: string, output: string): Message => ({ role: 'tool', callId: id, name: 'read_file', output, isError: false });
 
 describe('toAnthropicMessages on a growing conversation', () => {
-  it("reuses each message's blocks while merged turns stay their own arrays", () => {
+  it("reuses each message's blocks and each unchanged turn, while merged turns stay their own arrays", () => {
     const conversation: Message[] = [
       { role: 'user', text: 'go' },
       { role: 'assistant', text: '', toolCalls: [call('a'), call('b')] },
@@ -25,9 +25,11 @@ describe('toAnthropicMessages on a growing conversation', () => {
     ];
     expect(first[2]?.content).toEqual(merged);
     expect(second[2]?.content).toEqual(merged);
-    expect(second[2]?.content).not.toBe(first[2]?.content);
-    const [firstTurn, secondTurn] = [first[2]!.content as unknown[], second[2]!.content as unknown[]];
-    expect(secondTurn[0]).toBe(firstTurn[0]);
+    // Unchanged turns are the same objects again (their bytes are reused); none is a message's own blocks.
+    for (let i = 0; i < first.length; i++) expect(second[i]).toBe(first[i]);
+    const results = toAnthropicMessages([conversation[2]!]);
+    expect(results[0]!.content).not.toBe(first[2]!.content);
+    expect((first[2]!.content as unknown[])[0]).toBe((results[0]!.content as unknown[])[0]);
     expect(second.slice(3)).toEqual([
       {
         role: 'assistant',
@@ -51,5 +53,41 @@ describe('toAnthropicMessages on a growing conversation', () => {
         { type: 'tool_use', id: 'a', name: 'read_file', input: { path: 'a.txt' } },
       ],
     });
+  });
+  it('a turn that gains a message is a new turn; the one sent before is left as it was', () => {
+    const conversation: Message[] = [{ role: 'user', text: 'go' }, { role: 'assistant', text: '', toolCalls: [call('a'), call('b')] }, result('a', 'one')];
+    const first = toAnthropicMessages(conversation);
+    const sent = JSON.stringify(first);
+    conversation.push(result('b', 'two'));
+    const second = toAnthropicMessages(conversation);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).toBe(first[1]);
+    expect(second[2]).not.toBe(first[2]);
+    expect(second[2]!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'a', content: 'one' },
+      { type: 'tool_result', tool_use_id: 'b', content: 'two' },
+    ]);
+    expect(JSON.stringify(first)).toBe(sent);
+  });
+
+  it('a conversation cut at the front (compaction) is converted afresh, turn by turn', () => {
+    const conversation: Message[] = [
+      { role: 'user', text: 'go' },
+      { role: 'assistant', text: 'done', toolCalls: [] },
+      { role: 'user', text: 'more' },
+    ];
+    const first = toAnthropicMessages(conversation);
+    conversation.splice(0, 2, { role: 'user', text: 'summary' });
+    const second = toAnthropicMessages(conversation);
+    expect(second).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'summary' },
+          { type: 'text', text: 'more' },
+        ],
+      },
+    ]);
+    expect(second[0]).not.toBe(first[0]);
   });
 });

@@ -19,19 +19,70 @@ export interface AnthropicMessageOptions {
  * Maps the internal conversation to Messages API turns. Tool results travel as `tool_result`
  * blocks in a user turn; consecutive same-role messages merge into one turn, so several
  * results (and a steering message after them) share one user message, results first.
+ *
+ * A turn whose messages converted to the same blocks as in the last request for this
+ * conversation is that request's turn object again, so the request body can reuse its bytes
+ * (request-bytes.ts); a turn is never changed once made: one that gains a message is a new one.
  */
 export function toAnthropicMessages(messages: readonly Message[], options: AnthropicMessageOptions = {}): MessageParam[] {
-  const out: { role: 'user' | 'assistant'; content: Block[] }[] = [];
-  const push = (role: 'user' | 'assistant', blocks: readonly Block[]) => {
-    if (blocks.length === 0) return;
-    const last = out.at(-1);
-    if (last && last.role === role) last.content.push(...blocks);
-    // A turn's own array: a later merge must not grow a message's cached blocks.
-    else out.push({ role, content: [...blocks] });
-  };
   const images = options.images !== false;
-  for (const m of messages) push(m.role === 'assistant' ? 'assistant' : 'user', blocksOf(m, images));
+  const before = lastTurns.get(messages) ?? [];
+  const turns: Turn[] = [];
+  const out: MessageParam[] = [];
+  // The turn being read: its role, how many of its parts are known, and either the turn of the
+  // last request it still matches part for part (`same`) or the parts gathered so far.
+  let role: Role | undefined;
+  let count = 0;
+  let same: Turn | undefined;
+  let parts: (readonly Block[])[] | undefined;
+  const close = () => {
+    if (role === undefined) return;
+    const turn = same && count === same.parts.length ? same : made(role, parts ?? same!.parts.slice(0, count));
+    turns.push(turn);
+    out.push(turn.param);
+  };
+  for (const m of messages) {
+    const blocks = blocksOf(m, images);
+    if (blocks.length === 0) continue;
+    const r: Role = m.role === 'assistant' ? 'assistant' : 'user';
+    if (r !== role) {
+      close();
+      role = r;
+      count = 0;
+      const earlier = before[turns.length];
+      same = earlier?.param.role === r ? earlier : undefined;
+      parts = undefined;
+    }
+    if (same && same.parts[count] === blocks) {
+      count++;
+      continue;
+    }
+    if (same) {
+      parts = same.parts.slice(0, count);
+      same = undefined;
+    }
+    (parts ??= []).push(blocks);
+    count++;
+  }
+  close();
+  lastTurns.set(messages, turns);
   return out;
+}
+
+type Role = 'user' | 'assistant';
+
+/** One turn as sent: the blocks of each of its messages, and the turn (its own content array). */
+interface Turn {
+  parts: readonly (readonly Block[])[];
+  param: MessageParam;
+}
+
+/** The turns of the last request per conversation (the conversation's array), for the next one. */
+const lastTurns = new WeakMap<readonly Message[], Turn[]>();
+
+function made(role: Role, parts: readonly (readonly Block[])[]): Turn {
+  // A turn's own array: the messages' cached blocks are never part of a request's turn.
+  return { parts, param: { role, content: parts.length === 1 ? [...parts[0]!] : parts.flat() } };
 }
 
 /** A result with images is converted each time (its blocks depend on whether the model takes images). */
@@ -39,7 +90,12 @@ const converted = new ConversionCache<readonly Block[]>();
 
 function blocksOf(m: Message, acceptsImages: boolean): readonly Block[] {
   if (m.role === 'tool' && m.images?.length) return convert(m, acceptsImages);
-  return converted.get(m, (message) => convert(message, acceptsImages));
+  return converted.get(m, convertPlain);
+}
+
+/** A message without tool images: its blocks are the same whether the model takes images or not. */
+function convertPlain(m: Message): Block[] {
+  return convert(m, true);
 }
 
 function convert(m: Message, acceptsImages: boolean): Block[] {
@@ -68,9 +124,17 @@ function toolResultContent(m: ToolResultMessage, acceptsImages: boolean): string
 }
 
 export function toAnthropicTools(tools: readonly ToolSpec[]): Anthropic.Messages.Tool[] {
-  return tools.map((t) => ({
-    name: t.name,
-    description: t.description,
-    input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema,
-  }));
+  return tools.map(toAnthropicTool);
+}
+
+const toolForms = new WeakMap<ToolSpec, Anthropic.Messages.Tool>();
+
+/** One tool's request form, made once per spec (a spec does not change; a changed tool is a new spec). */
+function toAnthropicTool(t: ToolSpec): Anthropic.Messages.Tool {
+  let tool = toolForms.get(t);
+  if (!tool) {
+    tool = { name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema };
+    toolForms.set(t, tool);
+  }
+  return tool;
 }
