@@ -68,10 +68,17 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   'Library/Keychains',
 ];
 
-/** True when `p` is `dir` or inside it (both absolute and normalized). */
+const SEP = path.sep.charCodeAt(0);
+
+/**
+ * True when `p` is `dir` or inside it (both absolute and normalized). Checked on every path of
+ * every call against each protected location, so it builds no string: "starts with `dir` and
+ * a separator" is read as "starts with `dir`, and a separator follows".
+ */
 export function isWithin(p: string, dir: string): boolean {
-  if (dir === path.sep) return true;
-  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+  if (dir === path.sep || p === dir) return true;
+  if (!p.startsWith(dir)) return false;
+  return dir.charCodeAt(dir.length - 1) === SEP || p.charCodeAt(dir.length) === SEP;
 }
 
 /**
