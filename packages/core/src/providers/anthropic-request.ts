@@ -82,7 +82,7 @@ const lastTurns = new WeakMap<readonly Message[], Turn[]>();
 
 function made(role: Role, parts: readonly (readonly Block[])[]): Turn {
   // A turn's own array: the messages' cached blocks are never part of a request's turn.
-  return { parts, param: { role, content: parts.length === 1 ? [...parts[0]!] : parts.flat() } };
+  return { parts, param: { role, content: parts.flat() } };
 }
 
 /** A result with images is converted each time (its blocks depend on whether the model takes images). */
