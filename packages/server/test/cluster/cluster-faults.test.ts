@@ -67,6 +67,13 @@ describe.skipIf(!redis)('cluster faults', () => {
     await vera.waitFor((e) => e.type === 'command_output' && e.data.includes('started'));
     const lastSeqBeforeKill = viewer.seqs().at(-1)!;
     const secondTurn = viewer.persisted().filter((e) => e.type === 'turn_started')[1]!;
+    // A publishes a session's state at most 50 ms behind; the kill comes once B has the second turn
+    // (else a fast client's kill can beat the publish, and what stays is the state before it).
+    await until(
+      () => bob.ok('session:list', {}),
+      (r) => (r.sessions.find((s) => s.id === session.id)?.lastSeq ?? 0) >= secondTurn.seq,
+      'B lists the second turn',
+    );
 
     const killedAt = Date.now();
     first.child.kill('SIGKILL');
