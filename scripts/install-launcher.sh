@@ -40,6 +40,7 @@ tmp="$target.$$.tmp"
   echo 'flags=; if [ "$1" = serve ]; then'
   echo '  case "${NODE_OPTIONS:-}" in *max?semi?space*) ;; *) flags="$flags --max-semi-space-size=4" ;; esac'
   echo '  case "${NODE_OPTIONS:-}" in *liftoff?only*) ;; *) flags="$flags --liftoff-only" ;; esac'
+  echo '  case "${NODE_OPTIONS:-}" in *interrupt?budget*) ;; *) flags="$flags --interrupt-budget=540672" ;; esac'
   echo 'fi'
   echo "exec \"\$node\" \$flags $(quote "$main") \"\$@\""
 } >"$tmp"

@@ -7,9 +7,10 @@ describe('serverNodeFlags', () => {
   });
 
   it('leaves out a flag the user set, in either spelling, in the arguments or NODE_OPTIONS', () => {
-    expect(serverNodeFlags(['--max-semi-space-size=16'], '')).toEqual(['--liftoff-only']);
-    expect(serverNodeFlags([], '--inspect --max_semi_space_size=32')).toEqual(['--liftoff-only']);
-    expect(serverNodeFlags(['--no-liftoff-only'], '')).toEqual(['--max-semi-space-size=4']);
-    expect(serverNodeFlags(['--liftoff_only', '--max-semi-space-size=8'], '')).toEqual([]);
+    expect(serverNodeFlags(['--max-semi-space-size=16'], '')).toEqual(['--liftoff-only', '--interrupt-budget=540672']);
+    expect(serverNodeFlags([], '--inspect --max_semi_space_size=32')).toEqual(['--liftoff-only', '--interrupt-budget=540672']);
+    expect(serverNodeFlags(['--no-liftoff-only'], '')).toEqual(['--max-semi-space-size=4', '--interrupt-budget=540672']);
+    expect(serverNodeFlags([], '--interrupt_budget=67584')).toEqual(['--max-semi-space-size=4', '--liftoff-only']);
+    expect(serverNodeFlags(['--liftoff_only', '--max-semi-space-size=8', '--interrupt-budget=1000'], '')).toEqual([]);
   });
 });

@@ -13,8 +13,17 @@
  *   instead of 129-134) and background CPU, while the parsing itself is a few hundredths of a
  *   millisecond per reply either way: CPU per reply was the same or lower without the optimizing
  *   tier over 3,000 streamed replies (benchmarks.md, session 10).
+ * - `--interrupt-budget=540672` (8× V8's 67,584): a function is handed to the optimizing compiler
+ *   (TurboFan) only once it has run eight times as much code. An agent step runs a wide path
+ *   (provider request, stream parsing, guards, audit, event log, fan-out) of many lukewarm
+ *   functions; with V8's default a fresh server spent ~40% of its CPU compiling them on
+ *   background threads, which on a small machine compete with the turn itself. Measured with
+ *   `pnpm bench serve` (benchmarks.md, session 11): a fresh server's step −28% wall time and
+ *   −40% CPU, a warmed one's −10-20%, peak RSS −6-8 MB; a multi-second CPU-bound loop (replaying
+ *   100,000 events whole, which attach no longer does) is 10-15% slower, since it too is
+ *   optimized later.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--liftoff-only'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--liftoff-only', '--interrupt-budget=540672'];
 
 /**
  * The server flags to put before node's own arguments: each one the user has not set already, in
