@@ -18,7 +18,6 @@ export async function withDeadline<T>(
   options: { clock: Clock; timeoutMs: number; signal?: AbortSignal },
 ): Promise<T> {
   const controller = new AbortController();
-  const timerStop = new AbortController();
   const onOuterAbort = () => controller.abort(options.signal?.reason ?? new Error('aborted'));
   if (options.signal?.aborted) onOuterAbort();
   else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -29,14 +28,11 @@ export async function withDeadline<T>(
     else controller.signal.addEventListener('abort', fail, { once: true });
   });
   aborted.catch(() => undefined);
-  options.clock.sleep(options.timeoutMs, timerStop.signal).then(
-    () => controller.abort(new DeadlineError(options.timeoutMs)),
-    () => undefined,
-  );
+  const stopTimer = options.clock.after(options.timeoutMs, () => controller.abort(new DeadlineError(options.timeoutMs)));
   try {
     return await Promise.race([work(controller.signal), aborted]);
   } finally {
-    timerStop.abort();
+    stopTimer();
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
 }

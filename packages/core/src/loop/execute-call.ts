@@ -77,7 +77,7 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
   const abortCall = () => controller.abort(env.signal.reason);
   if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });
   env.signal.addEventListener('abort', abortCall, { once: true });
-  const timer = new AbortController();
+  let stopTimer: (() => void) | undefined;
   try {
     const verdict = await env.gate.check(gateCall, controller.signal);
     if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });
@@ -104,10 +104,9 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
       }));
     // A tool may ask for more than the default (run_command's own timeout_seconds), never less.
     const limitMs = Math.max(env.toolTimeoutMs, tool.timeoutMs?.(args) ?? 0);
-    const timeout = env.clock.sleep(limitMs, timer.signal).then(
-      () => 'timeout' as const,
-      () => 'stopped' as const,
-    );
+    const timeout = new Promise<'timeout'>((resolve) => {
+      stopTimer = env.clock.after(limitMs, () => resolve('timeout'));
+    });
     const cancelled = new Promise<'cancelled'>((resolve) => {
       if (controller.signal.aborted) resolve('cancelled');
       controller.signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
@@ -117,7 +116,7 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
       controller.abort(new Error('tool timeout'));
       return done(`Tool ${tool.name} timed out after ${formatSeconds(limitMs)} and was stopped.`, true, 'timeout');
     }
-    if (outcome === 'cancelled' || outcome === 'stopped') return done('Cancelled while running.', true, 'cancelled', { cancelled: true });
+    if (outcome === 'cancelled') return done('Cancelled while running.', true, 'cancelled', { cancelled: true });
     const extra: Partial<CallResult> = {
       ...('images' in outcome ? { images: outcome.images } : {}),
       ...('endsTurn' in outcome && !outcome.isError ? { endsTurn: true } : {}),
@@ -128,16 +127,10 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
     if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });
     return done(`The permission check for ${tool.name} failed: ${errorMessage(err)}`, true, 'error');
   } finally {
-    timer.abort(CALL_SETTLED);
+    stopTimer?.();
     env.signal.removeEventListener('abort', abortCall);
   }
 }
-
-/**
- * Why a call's timeout timer is stopped once the call has settled. One shared reason: `abort()`
- * without one builds a DOMException (and its stack) on every call.
- */
-const CALL_SETTLED = new Error('the call settled before its timeout');
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;

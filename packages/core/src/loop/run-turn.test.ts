@@ -392,6 +392,24 @@ describe('runTurn', () => {
     expect(ofType(events, 'turn_done')[0]).toMatchObject({ outcome: 'answered' });
   });
 
+  it("stops each call's timeout timer and the stream's stall timer once they are done", async () => {
+    const clock = new FakeClock();
+    fake.server.enqueue(
+      {
+        toolCalls: [
+          { id: 'a', name: 'echo', args: { text: 'one' } },
+          { id: 'b', name: 'write_note', args: { text: 'two' } },
+        ],
+      },
+      { text: 'done' },
+    );
+    const events = await collect(runTurn(options({ clock, limits: { toolTimeoutMs: 1500 } })));
+    expect(ofType(events, 'tool_result').map((e) => e.isError)).toEqual([false, false]);
+    // Two timeouts and two streams' watchdogs were armed; none is left behind to fire later.
+    expect(clock.sleeps.filter((ms) => ms === 1500)).toHaveLength(2);
+    expect(clock.pendingSleeps()).toBe(0);
+  });
+
   it('reports provider errors as agent errors and keeps a partial reply', async () => {
     fake.server.enqueue({ status: 401 });
     const first = options();

@@ -21,9 +21,6 @@ export interface StallLimits {
 /** Generous defaults: well above a slow reasoning model, far below the SDKs' 10-minute timeout. */
 export const DEFAULT_STALL_LIMITS: StallLimits = { firstEventMs: 300_000, idleMs: 300_000 };
 
-/** Why the watchdog's own sleep was cancelled (a plain value: no DOMException per stream). */
-const DISARMED = Symbol('disarmed');
-
 /**
  * One timer per stream: it sleeps until the earliest moment the stream could have stalled, then
  * looks at when the last event came; if the stream moved on meanwhile it sleeps the rest, else it
@@ -35,7 +32,8 @@ class Watchdog {
   private phase: 'first' | 'idle' = 'first';
   /** The consumer holds an event: silence while it works is not the provider's. */
   private held = false;
-  private sleeping: AbortController | undefined;
+  /** Stops the timer under way (`clock.after`). */
+  private disarm: (() => void) | undefined;
   /** Set by the guard while it waits for the next event; a stall settles that wait. */
   waiting: ((stall: StallError) => void) | undefined;
 
@@ -66,27 +64,23 @@ class Watchdog {
   }
 
   stop(): void {
-    this.sleeping?.abort(DISARMED);
-    this.sleeping = undefined;
+    this.disarm?.();
+    this.disarm = undefined;
   }
 
   private arm(ms: number): void {
     this.stop();
-    const sleeping = new AbortController();
-    this.sleeping = sleeping;
-    this.clock.sleep(Math.max(0, ms), sleeping.signal).then(
-      () => {
-        if (this.sleeping === sleeping) this.check();
-      },
-      () => undefined,
-    );
+    const disarm = this.clock.after(Math.max(0, ms), () => {
+      if (this.disarm === disarm) this.check();
+    });
+    this.disarm = disarm;
   }
 
   private check(): void {
     if (this.held) return this.arm(this.limit);
     const waited = this.clock.now() - this.last;
     if (waited >= this.limit) {
-      this.sleeping = undefined;
+      this.disarm = undefined;
       this.waiting?.(new StallError(this.limit, this.phase));
       return;
     }

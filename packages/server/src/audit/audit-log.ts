@@ -65,7 +65,8 @@ export class AuditLog {
   private readonly onError: (message: string) => void;
   private queue: string[] = [];
   private writing: Promise<void> = Promise.resolve();
-  private timer: AbortController | null = null;
+  /** Stops the pending flush timer (`clock.after`). */
+  private timer: (() => void) | null = null;
   private closed = false;
 
   private constructor(
@@ -153,7 +154,7 @@ export class AuditLog {
 
   /** Writes every queued record now. */
   flush(): Promise<void> {
-    this.timer?.abort();
+    this.timer?.();
     this.timer = null;
     if (this.queue.length === 0) return this.writing;
     const batch = this.queue.join('');
@@ -177,14 +178,10 @@ export class AuditLog {
 
   private scheduleFlush(): void {
     if (this.timer) return;
-    const timer = new AbortController();
+    const timer = this.clock.after(this.flushIntervalMs, () => {
+      if (this.timer === timer) void this.flush();
+    });
     this.timer = timer;
-    this.clock.sleep(this.flushIntervalMs, timer.signal).then(
-      () => {
-        if (this.timer === timer) void this.flush();
-      },
-      () => {},
-    );
   }
 }
 
