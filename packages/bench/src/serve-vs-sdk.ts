@@ -16,6 +16,7 @@ import { driveOneTurn, type RunFigures } from './serve-e2e/drive-session.js';
 import { PI_READ_CALL, runPi } from './serve-e2e/pi-process.js';
 import { ScriptedModel, type RequestContent, type RequestShape } from './serve-e2e/scripted-model.js';
 import { startServeProcess } from './serve-e2e/serve-process.js';
+import { serverNodeFlags } from '@tandem/server';
 import { fmt, median } from './stats.js';
 import { printTable } from './table.js';
 
@@ -59,10 +60,11 @@ async function bareRun(
   cpuProfDir?: string,
   start: Start = 'cold',
   content?: RequestContent,
+  nodeFlags?: readonly string[],
 ): Promise<RunFigures> {
   model.reset(iterations, READ_CALL);
   try {
-    return await runBareLoop(fake.openaiBaseURL, iterations, cpuProfDir, start === 'warm', content);
+    return await runBareLoop(fake.openaiBaseURL, iterations, cpuProfDir, start === 'warm', content, nodeFlags);
   } finally {
     fake.requests.length = 0;
   }
@@ -93,6 +95,8 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
   const tandem: Record<Start, Sample[]> = { cold: [], warm: [] };
   const bare: Record<Start, Sample[]> = { cold: [], warm: [] };
   const bareContent: Record<Start, Sample[]> = { cold: [], warm: [] };
+  const bareFlags: Record<Start, Sample[]> = { cold: [], warm: [] };
+  const flags = serverNodeFlags([], '');
   const pi: Record<Start, Sample[]> = { cold: [], warm: [] };
   let piShape: RequestShape | undefined;
   let tandemShape: RequestShape | undefined;
@@ -107,7 +111,7 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
     if (options.piCli) await piRun(fake, model, options.piCli, 5);
     for (let r = 0; r < runs; r++) {
       // Interleaved, rotating which path goes first, so a busy moment lands on all alike.
-      const paths = ['tandem', 'bare', 'bare+content', ...(options.piCli ? (['pi'] as const) : [])];
+      const paths = ['tandem', 'bare', 'bare+content', 'bare+flags', ...(options.piCli ? (['pi'] as const) : [])];
       const order = [...paths.slice(r % paths.length), ...paths.slice(0, r % paths.length)];
       for (const path of order) {
         for (const start of ['cold', 'warm'] as const) {
@@ -121,6 +125,10 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
             const hi = await piRun(fake, model, options.piCli!, HI, start);
             piShape = model.first;
             pi[start].push({ lo, hi });
+          } else if (path === 'bare+flags') {
+            const lo = await bareRun(fake, model, LO, undefined, start, undefined, flags);
+            const hi = await bareRun(fake, model, HI, undefined, start, undefined, flags);
+            bareFlags[start].push({ lo, hi });
           } else {
             const withContent = path === 'bare+content' ? content : undefined;
             const lo = await bareRun(fake, model, LO, undefined, start, withContent);
@@ -133,11 +141,13 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
       }
     }
     if (runs > 0) {
-      printServeTable(tandem.cold, bare.cold, bareContent.cold, runs, 'each run a fresh process', pi.cold);
+      printServeTable(tandem.cold, bare.cold, bareContent.cold, bareFlags.cold, flags, runs, 'each run a fresh process', pi.cold);
       printServeTable(
         tandem.warm,
         bare.warm,
         bareContent.warm,
+        bareFlags.warm,
+        flags,
         runs,
         "each process first ran one unmeasured turn of the same length, as a long-lived server has; peak RSS is the measured turn's",
         pi.warm,
@@ -150,7 +160,16 @@ export async function benchServeVsSdk(options: BenchOptions): Promise<void> {
   }
 }
 
-function printServeTable(tandem: Sample[], bare: Sample[], bareContent: Sample[], runs: number, start: string, pi: Sample[] = []): void {
+function printServeTable(
+  tandem: Sample[],
+  bare: Sample[],
+  bareContent: Sample[],
+  bareFlags: Sample[],
+  flags: readonly string[],
+  runs: number,
+  start: string,
+  pi: Sample[] = [],
+): void {
   const row = (samples: Sample[]) => ({
     ms: median(samples.map((s) => perIteration(s, 'ms'))),
     cpu: median(samples.map((s) => perIteration(s, 'cpuMs'))),
@@ -160,6 +179,7 @@ function printServeTable(tandem: Sample[], bare: Sample[], bareContent: Sample[]
   const t = row(tandem);
   const b = row(bare);
   const c = row(bareContent);
+  const f = row(bareFlags);
   const cells = (r: typeof t) => [fmt(r.ms), fmt(r.cpu), fmt(r.rssLo, 1), fmt(r.rssHi, 1), fmt(r.rssHi - r.rssLo, 1)];
   const ratio = (over: typeof t) => [fmt(t.ms / over.ms), fmt(t.cpu / over.cpu), fmt(t.rssLo / over.rssLo), fmt(t.rssHi / over.rssHi), ''];
   printTable(
@@ -168,9 +188,11 @@ function printServeTable(tandem: Sample[], bare: Sample[], bareContent: Sample[]
     [
       ['bare SDK loop', ...cells(b)],
       ["bare SDK loop, Tandem's prompt + tools", ...cells(c)],
+      ["bare SDK loop, the server's V8 flags", ...cells(f)],
       ['tandem serve + 1 client', ...cells(t)],
       ['ratio tandem / bare', ...ratio(b)],
       ["ratio tandem / bare with Tandem's prompt + tools", ...ratio(c)],
+      ["ratio tandem / bare with the server's V8 flags", ...ratio(f)],
       ...(pi.length > 0
         ? [
             ['pi (pi --mode rpc, own process, session file)', ...cells(row(pi))],
@@ -179,6 +201,7 @@ function printServeTable(tandem: Sample[], bare: Sample[], bareContent: Sample[]
         : []),
     ],
   );
+  console.log(`the server's V8 flags (tandem serve has them; the bare loop's rows run without them, but one): ${flags.join(' ')}`);
   console.log(`goals: ms/iteration ratio ≤ 1.3${pi.length > 0 ? ' (≤ 0.5 against pi)' : ''}; RSS growth ${LO}→${HI} ≤ 5 MB; peak RSS @${HI} ratio ≤ 1.2`);
 }
 

@@ -10,9 +10,17 @@ import { REPO_ROOT } from './serve-process.js';
  * Runs the bare openai-SDK loop (bare-sdk-loop-main) in its own process for `iterations` tool
  * calls; with `cpuProfDir` the process writes a V8 CPU profile there; `warm` runs one unmeasured
  * loop of the same length first; with `content` it sends that system prompt and those tool
- * definitions instead of its own one-line prompt and one tool.
+ * definitions instead of its own one-line prompt and one tool; `nodeFlags` go to node first
+ * (the server's V8 flags, to tell what they give any process from what Tandem adds).
  */
-export async function runBareLoop(openaiBaseURL: string, iterations: number, cpuProfDir?: string, warm = false, content?: RequestContent): Promise<RunFigures> {
+export async function runBareLoop(
+  openaiBaseURL: string,
+  iterations: number,
+  cpuProfDir?: string,
+  warm = false,
+  content?: RequestContent,
+  nodeFlags: readonly string[] = [],
+): Promise<RunFigures> {
   const workspace = await mkdtemp(join(tmpdir(), 'tandem-bench-bare-'));
   await writeFile(join(workspace, 'note.txt'), 'first line\nsecond line\nthird line\n');
   const contentArgs: string[] = [];
@@ -22,7 +30,11 @@ export async function runBareLoop(openaiBaseURL: string, iterations: number, cpu
     contentArgs.push(file);
   }
   // Always the compiled file: tsx in the process would add its own memory and CPU to the baseline.
-  const entry = [...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []), join(REPO_ROOT, 'packages/bench/dist/bare-sdk-loop-main.js')];
+  const entry = [
+    ...nodeFlags,
+    ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
+    join(REPO_ROOT, 'packages/bench/dist/bare-sdk-loop-main.js'),
+  ];
   try {
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(process.execPath, [...entry, openaiBaseURL, String(iterations), workspace, warm ? 'warm' : 'cold', ...contentArgs], {
