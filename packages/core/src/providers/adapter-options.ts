@@ -1,3 +1,5 @@
+import { httpFetch } from './http-fetch.js';
+
 /** What it takes to build one SDK adapter: one model, one endpoint, one key. */
 export interface AdapterOptions {
   /** `provider/model`, e.g. `openai/gpt-4.1-mini` or `anthropic/claude-sonnet-4-5`; used in error messages. */
@@ -35,6 +37,7 @@ export const SDK_FETCH_OPTIONS: { readonly redirect: 'error' } = Object.freeze({
 export function sdkClientSettings(options: AdapterOptions): {
   apiKey: string;
   maxRetries: number;
+  fetch: typeof fetch;
   fetchOptions: typeof SDK_FETCH_OPTIONS;
   baseURL?: string;
   defaultHeaders?: Record<string, string>;
@@ -42,6 +45,7 @@ export function sdkClientSettings(options: AdapterOptions): {
   return {
     apiKey: options.apiKey,
     maxRetries: options.maxRetries ?? 0,
+    fetch: httpFetch,
     fetchOptions: SDK_FETCH_OPTIONS,
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     ...(options.headers ? { defaultHeaders: options.headers } : {}),
