@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-request.js';
-import { RequestBytes } from './request-bytes.js';
+import { BODY_SIZE_STEP, RequestBytes } from './request-bytes.js';
 
 const call = (id: string) => ({ id, name: 'read_file', args: { path: `${id}.txt` }, rawArgs: `{"path":"${id}.txt"}` });
 const tools = [{ name: 'read_file', description: 'Reads a file — “quoted”, ü', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
@@ -70,6 +70,25 @@ describe('RequestBytes.body', () => {
     expect(text(bodies.body({ x: 'longer' }, [{ name: 'l', key, items: [a, b, { n: 3 }] }]))).toBe('{"x":"longer","l":[{"n":1},{"n":2},{"n":3}]}');
     expect(text(bodies.body({}, [{ name: 'l', key, items: [b] }]))).toBe('{"l":[{"n":2}]}');
     expect(text(bodies.body({}, [{ name: 'l', key, items: [b, a] }]))).toBe('{"l":[{"n":2},{"n":1}]}');
+  });
+
+  it("gives a growing conversation's large bodies memory in whole size steps, so they reuse each other's", () => {
+    const bodies = new RequestBytes();
+    const key = {};
+    const items: object[] = [];
+    const capacities = new Set<number>();
+    for (let i = 0; i < 120; i++) {
+      items.push({ step: i, output: 'x'.repeat(300) });
+      const body = bodies.body({ model: 'm' }, [{ name: 'messages', key, items: [...items] }]);
+      expect(JSON.parse(text(body))).toEqual({ model: 'm', messages: items });
+      if (body.byteLength > BODY_SIZE_STEP) {
+        expect(body.buffer.byteLength % BODY_SIZE_STEP).toBe(0);
+        expect(body.buffer.byteLength - body.byteLength).toBeLessThan(BODY_SIZE_STEP);
+        capacities.add(body.buffer.byteLength);
+      }
+    }
+    // ~38 KB of growth over the run: a handful of sizes, not one per body.
+    expect(capacities.size).toBeLessThanOrEqual(3);
   });
 
   it('writes a conversation right again after many others were built since (its last body no longer kept)', () => {
