@@ -1,4 +1,4 @@
-import type { Clock } from '../ports/clock.js';
+import { type Clock, startTimer } from '../ports/clock.js';
 
 /** Thrown by `withDeadline` when the time ran out; the work's signal was aborted with it. */
 export class DeadlineError extends Error {
@@ -28,7 +28,7 @@ export async function withDeadline<T>(
     else controller.signal.addEventListener('abort', fail, { once: true });
   });
   aborted.catch(() => undefined);
-  const stopTimer = options.clock.after(options.timeoutMs, () => controller.abort(new DeadlineError(options.timeoutMs)));
+  const stopTimer = startTimer(options.clock, options.timeoutMs, () => controller.abort(new DeadlineError(options.timeoutMs)));
   try {
     return await Promise.race([work(controller.signal), aborted]);
   } finally {

@@ -1,6 +1,6 @@
 import type { Danger } from '@tandem/shared';
 import type { ToolCall, ToolImage } from '../messages.js';
-import type { Clock } from '../ports/clock.js';
+import { type Clock, startTimer } from '../ports/clock.js';
 import type { ToolGate } from '../ports/tool-gate.js';
 import { ToolError, dangerOf, type AnyTool, type PathResolver, type ToolContext } from '../tools/define.js';
 import { errorMessage } from './argument-errors.js';
@@ -105,7 +105,7 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
     // A tool may ask for more than the default (run_command's own timeout_seconds), never less.
     const limitMs = Math.max(env.toolTimeoutMs, tool.timeoutMs?.(args) ?? 0);
     const timeout = new Promise<'timeout'>((resolve) => {
-      stopTimer = env.clock.after(limitMs, () => resolve('timeout'));
+      stopTimer = startTimer(env.clock, limitMs, () => resolve('timeout'));
     });
     const cancelled = new Promise<'cancelled'>((resolve) => {
       if (controller.signal.aborted) resolve('cancelled');

@@ -7,9 +7,18 @@ export interface Clock {
    * arms and almost always stops (a stream's stall watchdog, a tool call's timeout): no
    * AbortController and no abort listener per timer. On Node 20 a signal whose listener was
    * removed outlives young-generation GCs, ~750 bytes of old space each, collected only by a
-   * full GC.
+   * full GC. Optional, so a host's own clock with `now` and `sleep` still fits: `startTimer`
+   * falls back to a sleep.
    */
-  after(ms: number, fire: () => void): () => void;
+  after?(ms: number, fire: () => void): () => void;
+}
+
+/** `clock.after`, or on a clock without it a sleep stopped through an AbortController. */
+export function startTimer(clock: Clock, ms: number, fire: () => void): () => void {
+  if (clock.after) return clock.after(ms, fire);
+  const stop = new AbortController();
+  clock.sleep(ms, stop.signal).then(fire, () => undefined);
+  return () => stop.abort();
 }
 
 export const systemClock: Clock = {

@@ -1,4 +1,4 @@
-import type { Clock } from '../ports/clock.js';
+import { type Clock, startTimer } from '../ports/clock.js';
 
 /** A reply that went silent: nothing within `waitedMs` of the request (`first`) or of the last event (`idle`). */
 export class StallError extends Error {
@@ -32,7 +32,7 @@ class Watchdog {
   private phase: 'first' | 'idle' = 'first';
   /** The consumer holds an event: silence while it works is not the provider's. */
   private held = false;
-  /** Stops the timer under way (`clock.after`). */
+  /** Stops the timer under way (`startTimer`). */
   private disarm: (() => void) | undefined;
   /** Set by the guard while it waits for the next event; a stall settles that wait. */
   waiting: ((stall: StallError) => void) | undefined;
@@ -70,7 +70,7 @@ class Watchdog {
 
   private arm(ms: number): void {
     this.stop();
-    const disarm = this.clock.after(Math.max(0, ms), () => {
+    const disarm = startTimer(this.clock, Math.max(0, ms), () => {
       if (this.disarm === disarm) this.check();
     });
     this.disarm = disarm;

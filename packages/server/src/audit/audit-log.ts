@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AuditRecordSchema, type AuditRecord, type Danger } from '@tandem/shared';
-import { systemClock, type Clock } from '@tandem/core';
+import { startTimer, systemClock, type Clock } from '@tandem/core';
 import { createAuditMasker, type AuditMasker, type Env } from './audit-masker.js';
 import { readLastLines } from './read-last-lines.js';
 import { RingBuffer } from './ring-buffer.js';
@@ -65,7 +65,7 @@ export class AuditLog {
   private readonly onError: (message: string) => void;
   private queue: string[] = [];
   private writing: Promise<void> = Promise.resolve();
-  /** Stops the pending flush timer (`clock.after`). */
+  /** Stops the pending flush timer (`startTimer`). */
   private timer: (() => void) | null = null;
   private closed = false;
 
@@ -178,7 +178,7 @@ export class AuditLog {
 
   private scheduleFlush(): void {
     if (this.timer) return;
-    const timer = this.clock.after(this.flushIntervalMs, () => {
+    const timer = startTimer(this.clock, this.flushIntervalMs, () => {
       if (this.timer === timer) void this.flush();
     });
     this.timer = timer;

@@ -54,12 +54,6 @@ class SteppedClock implements Clock {
     });
   }
 
-  after(ms: number, fire: () => void): () => void {
-    const stop = new AbortController();
-    this.sleep(ms, stop.signal).then(fire, () => undefined);
-    return () => stop.abort();
-  }
-
   advance(ms: number): void {
     this.time += ms;
     const due = this.timers.filter((t) => t.at <= this.time);
