@@ -123,6 +123,16 @@ describe('httpFetch', () => {
     expect(empty.body).toBeNull();
   });
 
+  it('fails as a fetch would on an answer a Response cannot hold (status 600), and the process lives on', async () => {
+    const base = await serve((req) => {
+      req.socket.end('HTTP/1.1 600 Strange\r\ncontent-length: 2\r\n\r\nno');
+    });
+    const error = await httpFetch(base, { ...SDK_INIT, method: 'POST', body: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('fetch failed');
+    expect((error as Error).cause).toBeInstanceOf(RangeError);
+  });
+
   it('hands any other request to the global fetch unchanged (here: a redirect it follows)', async () => {
     const base = await serve((req, res) => {
       if (req.url === '/moved') return res.end('arrived');

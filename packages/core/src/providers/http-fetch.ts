@@ -77,17 +77,26 @@ function request(url: URL, init: RequestInit, body: string | Uint8Array | ArrayB
         return;
       }
       res.once('close', done);
-      const responseHeaders = new Headers();
-      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-      const stream =
-        NULL_BODY.has(status) || init.method === 'HEAD' ? null : (Readable.toWeb(decoded(res, res.headers['content-encoding'])) as ReadableStream<Uint8Array>);
-      if (stream === null) res.resume();
-      const response = new Response(stream, { status, statusText: res.statusMessage ?? '', headers: responseHeaders });
-      Object.defineProperty(response, 'url', { value: url.href });
-      resolve(response);
+      try {
+        resolve(toResponse(res, status, url, init.method === 'HEAD'));
+      } catch (error) {
+        // An answer `Response` cannot hold (a status outside 200-599, a header it refuses) is a failed fetch, as in undici.
+        res.destroy();
+        reject(new TypeError('fetch failed', { cause: error }));
+      }
     });
     req.end(bytes ?? undefined);
   });
+}
+
+function toResponse(res: http.IncomingMessage, status: number, url: URL, head: boolean): Response {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+  const stream = NULL_BODY.has(status) || head ? null : (Readable.toWeb(decoded(res, res.headers['content-encoding'])) as ReadableStream<Uint8Array>);
+  const response = new Response(stream, { status, statusText: res.statusMessage ?? '', headers });
+  if (stream === null) res.resume();
+  Object.defineProperty(response, 'url', { value: url.href });
+  return response;
 }
 
 /** The body as sent, or decompressed as `fetch` does for the encodings it asks for. */
