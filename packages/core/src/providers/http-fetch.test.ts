@@ -50,6 +50,37 @@ describe('httpFetch', () => {
     expect(seen).toEqual([{ method: 'POST', type: 'application/json', length: String(bytes.byteLength), body: '{"model":"é"}' }]);
   });
 
+  it('delivers a large answer whole and in order while the reader lags behind', async () => {
+    const chunk = (i: number) => Buffer.alloc(65_536, i % 251);
+    const base = await serve((_req, res) => {
+      res.writeHead(200);
+      for (let i = 0; i < 32; i++) res.write(chunk(i));
+      res.end();
+    });
+    const response = await httpFetch(base, { ...SDK_INIT, method: 'POST', body: 'x' });
+    const reader = response.body!.getReader();
+    const first = await reader.read(); // then let the rest pile up against the 64 KB mark
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const parts: Uint8Array[] = [first.value!];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
+    expect(Buffer.concat(parts).equals(Buffer.concat(Array.from({ length: 32 }, (_, i) => chunk(i))))).toBe(true);
+  });
+
+  it('closes the connection when the reader cancels the body', async () => {
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const base = await serve((req, res) => {
+      req.socket.once('close', () => closed());
+      res.writeHead(200);
+      res.write('data: first\n\n'); // and never ends
+    });
+    const response = await httpFetch(base, { ...SDK_INIT, method: 'POST', body: 'x' });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    await connectionClosed;
+  });
+
   it('keeps the connection for the next request', async () => {
     const sockets = new Set<unknown>();
     const base = await serve((req, res) => {

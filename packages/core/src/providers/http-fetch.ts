@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
 /**
@@ -92,11 +92,37 @@ function request(url: URL, init: RequestInit, body: string | Uint8Array | ArrayB
 function toResponse(res: http.IncomingMessage, status: number, url: URL, head: boolean): Response {
   const headers = new Headers();
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-  const stream = NULL_BODY.has(status) || head ? null : (Readable.toWeb(decoded(res, res.headers['content-encoding'])) as ReadableStream<Uint8Array>);
+  const stream = NULL_BODY.has(status) || head ? null : webStream(decoded(res, res.headers['content-encoding']));
   const response = new Response(stream, { status, statusText: res.statusMessage ?? '', headers });
   if (stream === null) res.resume();
   Object.defineProperty(response, 'url', { value: url.href });
   return response;
+}
+
+/**
+ * The body as a web stream, chunk by chunk as the socket gives them, paused while more than
+ * 64 KB wait for the reader. (`Readable.toWeb` does the same but copies every chunk; it was ~0.2 ms of a step.)
+ */
+function webStream(body: Readable): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        body.on('data', (chunk: Buffer) => {
+          controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 0) <= 0) body.pause();
+        });
+        body.once('end', () => controller.close());
+        body.once('error', (error) => controller.error(error));
+      },
+      pull() {
+        body.resume();
+      },
+      cancel() {
+        body.destroy();
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 65_536 }),
+  );
 }
 
 /** The body as sent, or decompressed as `fetch` does for the encodings it asks for. */
