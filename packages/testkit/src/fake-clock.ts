@@ -23,7 +23,8 @@ interface Sleeper {
 
 /**
  * A clock that only moves when a test says so. It matches the engine's `Clock` port
- * (`now()`, `sleep(ms, signal)`, `after(ms, fire)`) structurally, so timeouts are tested without real waiting.
+ * (`now()`, `sleep(ms, signal)`) structurally, so timeouts are tested without real waiting; its
+ * timers (`startTimer`) are sleeps, counted, auto-resolved and advanced like any.
  * `new FakeClock(start)` or `new FakeClock({ start, auto, autoLimitMs })`.
  */
 export class FakeClock {
@@ -71,13 +72,6 @@ export class FakeClock {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.sleepers.add(sleeper);
     });
-  }
-
-  /** The `Clock.after` timer: a sleep (counted, auto-resolved and advanced like any) that calls `fire`. */
-  after(ms: number, fire: () => void): () => void {
-    const stop = new AbortController();
-    this.sleep(ms, stop.signal).then(fire, () => undefined);
-    return () => stop.abort();
   }
 
   /** Sleeps currently waiting for `advance`. */
