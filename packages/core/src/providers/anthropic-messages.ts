@@ -58,91 +58,95 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
       { name: 'messages', key: request.messages, items: toAnthropicMessages(request.messages, { images: options.supportsImages !== false }) },
       { name: 'tools', key: toolsKey, items: toAnthropicTools(request.tools) },
     ]);
-
-    let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
     try {
-      // What `messages.create` does with a streaming object body (no betas, workspace or tracing
-      // here), given its JSON bytes instead.
-      events = await (await clientOf()).post<Stream<Anthropic.Messages.RawMessageStreamEvent>>('/v1/messages', {
-        body,
-        headers: { 'content-type': 'application/json' },
-        stream: true,
-        signal,
-      });
-    } catch (err) {
-      throw classifyProviderError(err, { ...ctx, afterContent });
-    }
-
-    const blocks = new Map<number, OpenBlock>();
-    let inputTokens = 0;
-    let outputTokens = 0;
-    let stopReason: string | null | undefined;
-    let stopped = false;
-    try {
-      for await (const event of events) {
-        switch (event.type) {
-          case 'message_start': {
-            const u = event.message.usage;
-            inputTokens = (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
-            outputTokens = u.output_tokens ?? 0;
-            break;
-          }
-          case 'content_block_start': {
-            const b = event.content_block;
-            if (b.type === 'tool_use') blocks.set(event.index, { kind: 'tool_use', id: b.id, name: b.name, json: '' });
-            else blocks.set(event.index, { kind: b.type === 'text' ? 'text' : 'other', id: '', name: '', json: '' });
-            if (b.type === 'text' && b.text) {
-              afterContent = true;
-              yield { type: 'text_delta', delta: b.text };
-            }
-            break;
-          }
-          case 'content_block_delta': {
-            const d = event.delta;
-            if (d.type === 'text_delta' && d.text) {
-              afterContent = true;
-              yield { type: 'text_delta', delta: d.text };
-            } else if (d.type === 'input_json_delta') {
-              const open = blocks.get(event.index);
-              if (open) open.json += d.partial_json;
-            }
-            break;
-          }
-          case 'content_block_stop': {
-            const open = blocks.get(event.index);
-            blocks.delete(event.index);
-            if (open?.kind === 'tool_use') {
-              afterContent = true;
-              yield { type: 'tool_call', call: { id: open.id, name: open.name, args: parseToolArgs(open.json), rawArgs: open.json } };
-            }
-            break;
-          }
-          case 'message_delta': {
-            stopReason = event.delta.stop_reason ?? stopReason;
-            const u = event.usage;
-            if (u.input_tokens != null) {
-              inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
-            }
-            outputTokens = u.output_tokens ?? outputTokens;
-            break;
-          }
-          case 'message_stop':
-            stopped = true;
-            break;
-        }
+      let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
+      try {
+        // What `messages.create` does with a streaming object body (no betas, workspace or tracing
+        // here), given its JSON bytes instead.
+        events = await (await clientOf()).post<Stream<Anthropic.Messages.RawMessageStreamEvent>>('/v1/messages', {
+          body,
+          headers: { 'content-type': 'application/json' },
+          stream: true,
+          signal,
+        });
+      } catch (err) {
+        throw classifyProviderError(err, { ...ctx, afterContent });
       }
-    } catch (err) {
-      throw midStreamError(err, ctx, afterContent);
+
+      const blocks = new Map<number, OpenBlock>();
+      let inputTokens = 0;
+      let outputTokens = 0;
+      let stopReason: string | null | undefined;
+      let stopped = false;
+      try {
+        for await (const event of events) {
+          switch (event.type) {
+            case 'message_start': {
+              const u = event.message.usage;
+              inputTokens = (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+              outputTokens = u.output_tokens ?? 0;
+              break;
+            }
+            case 'content_block_start': {
+              const b = event.content_block;
+              if (b.type === 'tool_use') blocks.set(event.index, { kind: 'tool_use', id: b.id, name: b.name, json: '' });
+              else blocks.set(event.index, { kind: b.type === 'text' ? 'text' : 'other', id: '', name: '', json: '' });
+              if (b.type === 'text' && b.text) {
+                afterContent = true;
+                yield { type: 'text_delta', delta: b.text };
+              }
+              break;
+            }
+            case 'content_block_delta': {
+              const d = event.delta;
+              if (d.type === 'text_delta' && d.text) {
+                afterContent = true;
+                yield { type: 'text_delta', delta: d.text };
+              } else if (d.type === 'input_json_delta') {
+                const open = blocks.get(event.index);
+                if (open) open.json += d.partial_json;
+              }
+              break;
+            }
+            case 'content_block_stop': {
+              const open = blocks.get(event.index);
+              blocks.delete(event.index);
+              if (open?.kind === 'tool_use') {
+                afterContent = true;
+                yield { type: 'tool_call', call: { id: open.id, name: open.name, args: parseToolArgs(open.json), rawArgs: open.json } };
+              }
+              break;
+            }
+            case 'message_delta': {
+              stopReason = event.delta.stop_reason ?? stopReason;
+              const u = event.usage;
+              if (u.input_tokens != null) {
+                inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+              }
+              outputTokens = u.output_tokens ?? outputTokens;
+              break;
+            }
+            case 'message_stop':
+              stopped = true;
+              break;
+          }
+        }
+      } catch (err) {
+        throw midStreamError(err, ctx, afterContent);
+      }
+      if (signal.aborted) {
+        throw classifyProviderError(signal.reason ?? new DOMException('aborted', 'AbortError'), { ...ctx, afterContent });
+      }
+      if (!stopped) throw new ProviderError('stream_cut', describeProviderError('stream_cut', ctx), { ...ctx, afterContent });
+      if (stopReason === 'refusal' && !afterContent) {
+        throw new ProviderError('content_policy', describeProviderError('content_policy', ctx), { ...ctx, afterContent });
+      }
+      yield { type: 'usage', inputTokens, outputTokens };
+      yield { type: 'done', stopReason: stopReasonOf(stopReason) };
+    } finally {
+      // Its memory is used again once no transport still sends it (body-lease.ts).
+      bodies.done(body);
     }
-    if (signal.aborted) {
-      throw classifyProviderError(signal.reason ?? new DOMException('aborted', 'AbortError'), { ...ctx, afterContent });
-    }
-    if (!stopped) throw new ProviderError('stream_cut', describeProviderError('stream_cut', ctx), { ...ctx, afterContent });
-    if (stopReason === 'refusal' && !afterContent) {
-      throw new ProviderError('content_policy', describeProviderError('content_policy', ctx), { ...ctx, afterContent });
-    }
-    yield { type: 'usage', inputTokens, outputTokens };
-    yield { type: 'done', stopReason: stopReasonOf(stopReason) };
   }
 
   return { id: options.id, stream: (request, signal) => stream(request, signal) };

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { lend } from './body-lease.js';
 import { httpFetch } from './http-fetch.js';
 
 let server: Server | undefined;
@@ -172,5 +173,45 @@ describe('httpFetch', () => {
     const response = await httpFetch(`${base}/start`);
     expect(response.redirected).toBe(true);
     expect(await response.text()).toBe('arrived');
+  });
+
+  it('holds a lent body while the socket still sends it, even after the answer came, and lets go once all is sent', async () => {
+    // More than loopback's socket buffers take, so the socket still sends it when the answer comes.
+    const body = Buffer.alloc(64 * 1024 * 1024, 'b');
+    let freed!: () => void;
+    const allSent = new Promise<void>((resolve) => (freed = resolve));
+    const lease = lend(body, () => freed());
+    let readRest!: () => void;
+    let received = 0;
+    server = createServer((req, res) => {
+      // Answers at once, reading the body only when told.
+      res.writeHead(413, { 'content-type': 'text/plain' });
+      res.write('too large');
+      readRest = () => {
+        req.on('data', (chunk: Buffer) => (received += chunk.length));
+        req.on('end', () => res.end());
+      };
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const response = await httpFetch(base, { ...SDK_INIT, method: 'POST', body });
+    expect(response.status).toBe(413);
+    lease.done();
+    expect(lease.free).toBe(false);
+    readRest();
+    await allSent;
+    // The server ends its answer once it has read the whole body.
+    expect(await response.text()).toBe('too large');
+    expect(received).toBe(body.byteLength);
+  });
+
+  it('pins a lent body it hands to the global fetch (which never says when it is done with it)', async () => {
+    const base = await serve((_req, res, got) => res.end(String(got.byteLength)));
+    const body = Buffer.alloc(32, 'p');
+    const lease = lend(body, () => undefined);
+    const response = await httpFetch(base, { method: 'POST', body, redirect: 'follow' });
+    expect(await response.text()).toBe('32');
+    lease.done();
+    expect(lease.free).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { leaseOf } from './body-lease.js';
 
 /**
  * The `fetch` both provider SDKs are given: one HTTP/1.1 request on node:http(s) with
@@ -23,7 +24,11 @@ export const httpFetch: typeof fetch = (input, init) => {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
   const body = init?.body;
   const plainBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer;
-  if (url === undefined || init?.redirect !== 'error' || !plainBody || !/^https?:/i.test(url)) return fetch(input, init);
+  if (url === undefined || init?.redirect !== 'error' || !plainBody || !/^https?:/i.test(url)) {
+    // The global fetch never says when it stops reading a body: a lent one is never reused (body-lease.ts).
+    if (body instanceof Uint8Array) leaseOf(body)?.pin();
+    return fetch(input, init);
+  }
   return request(new URL(url), init, body);
 };
 
@@ -44,6 +49,7 @@ function request(url: URL, init: RequestInit, body: string | Uint8Array | ArrayB
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise<Response>((resolve, reject) => {
     const req = transport.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'] });
+    if (bytes instanceof Uint8Array) holdWhileSending(req, bytes);
     let settled = false;
     let received: http.IncomingMessage | undefined;
     // Before the answer the promise rejects with the signal's reason; after it, the body does.
@@ -86,6 +92,21 @@ function request(url: URL, init: RequestInit, body: string | Uint8Array | ArrayB
       }
     });
     req.end(bytes ?? undefined);
+  });
+}
+
+/**
+ * A lent body (body-lease.ts) is held until every byte of it is handed to the kernel, or the
+ * connection is gone. Not when the answer ends: a server may answer before it has read the
+ * whole body, and the socket goes on sending it from this memory.
+ */
+function holdWhileSending(req: http.ClientRequest, bytes: Uint8Array): void {
+  const release = leaseOf(bytes)?.hold();
+  if (!release) return;
+  req.once('finish', release);
+  req.once('close', () => {
+    if (req.writableFinished || !req.socket || req.socket.destroyed) release();
+    else req.socket.once('close', release);
   });
 }
 

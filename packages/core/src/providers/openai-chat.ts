@@ -42,62 +42,66 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
       { name: 'messages', key: request.messages, items: toOpenAIMessages(request.system, request.messages, { images: options.supportsImages !== false }) },
       { name: 'tools', key: toolsKey, items: toOpenAITools(request.tools) },
     ]);
-
-    let chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
     try {
-      // What `chat.completions.create` does with an object body, given its JSON bytes instead.
-      chunks = await client.post<Stream<OpenAI.Chat.Completions.ChatCompletionChunk>>('/chat/completions', {
-        body,
-        headers: { 'content-type': 'application/json' },
-        stream: true,
-        signal,
-      });
-    } catch (err) {
-      throw fail(err);
-    }
-
-    const calls = new Map<number, PendingCall>();
-    let finish: string | undefined;
-    let usage: { inputTokens: number; outputTokens: number } | undefined;
-    try {
-      for await (const chunk of chunks) {
-        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
-        const choice = chunk.choices?.[0];
-        if (!choice) continue;
-        const delta = choice.delta;
-        if (delta?.content) {
-          afterContent = true;
-          yield { type: 'text_delta', delta: delta.content };
-        }
-        for (const tc of delta?.tool_calls ?? []) {
-          const pending = calls.get(tc.index) ?? { id: '', name: '', rawArgs: '' };
-          if (tc.id) pending.id = tc.id;
-          if (tc.function?.name) pending.name += tc.function.name;
-          if (tc.function?.arguments) pending.rawArgs += tc.function.arguments;
-          calls.set(tc.index, pending);
-        }
-        if (choice.finish_reason) finish = choice.finish_reason;
+      let chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+      try {
+        // What `chat.completions.create` does with an object body, given its JSON bytes instead.
+        chunks = await client.post<Stream<OpenAI.Chat.Completions.ChatCompletionChunk>>('/chat/completions', {
+          body,
+          headers: { 'content-type': 'application/json' },
+          stream: true,
+          signal,
+        });
+      } catch (err) {
+        throw fail(err);
       }
-    } catch (err) {
-      throw midStreamError(err, ctx, afterContent);
+
+      const calls = new Map<number, PendingCall>();
+      let finish: string | undefined;
+      let usage: { inputTokens: number; outputTokens: number } | undefined;
+      try {
+        for await (const chunk of chunks) {
+          if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+          const choice = chunk.choices?.[0];
+          if (!choice) continue;
+          const delta = choice.delta;
+          if (delta?.content) {
+            afterContent = true;
+            yield { type: 'text_delta', delta: delta.content };
+          }
+          for (const tc of delta?.tool_calls ?? []) {
+            const pending = calls.get(tc.index) ?? { id: '', name: '', rawArgs: '' };
+            if (tc.id) pending.id = tc.id;
+            if (tc.function?.name) pending.name += tc.function.name;
+            if (tc.function?.arguments) pending.rawArgs += tc.function.arguments;
+            calls.set(tc.index, pending);
+          }
+          if (choice.finish_reason) finish = choice.finish_reason;
+        }
+      } catch (err) {
+        throw midStreamError(err, ctx, afterContent);
+      }
+      if (signal.aborted) throw fail(signal.reason ?? new DOMException('aborted', 'AbortError'));
+      if (finish === undefined) {
+        throw new ProviderError('stream_cut', describeProviderError('stream_cut', ctx), { ...ctx, afterContent });
+      }
+      if (finish === 'content_filter' && !afterContent && calls.size === 0) {
+        throw new ProviderError('content_policy', describeProviderError('content_policy', ctx), { ...ctx, afterContent });
+      }
+      const ordered = [...calls.entries()].sort((a, b) => a[0] - b[0]);
+      for (const [index, call] of ordered) {
+        afterContent = true;
+        yield {
+          type: 'tool_call',
+          call: { id: call.id || syntheticCallId(index), name: call.name, args: parseToolArgs(call.rawArgs), rawArgs: call.rawArgs },
+        };
+      }
+      if (usage) yield { type: 'usage', ...usage };
+      yield { type: 'done', stopReason: stopReasonOf(finish, calls.size > 0) };
+    } finally {
+      // Its memory is used again once no transport still sends it (body-lease.ts).
+      bodies.done(body);
     }
-    if (signal.aborted) throw fail(signal.reason ?? new DOMException('aborted', 'AbortError'));
-    if (finish === undefined) {
-      throw new ProviderError('stream_cut', describeProviderError('stream_cut', ctx), { ...ctx, afterContent });
-    }
-    if (finish === 'content_filter' && !afterContent && calls.size === 0) {
-      throw new ProviderError('content_policy', describeProviderError('content_policy', ctx), { ...ctx, afterContent });
-    }
-    const ordered = [...calls.entries()].sort((a, b) => a[0] - b[0]);
-    for (const [index, call] of ordered) {
-      afterContent = true;
-      yield {
-        type: 'tool_call',
-        call: { id: call.id || syntheticCallId(index), name: call.name, args: parseToolArgs(call.rawArgs), rawArgs: call.rawArgs },
-      };
-    }
-    if (usage) yield { type: 'usage', ...usage };
-    yield { type: 'done', stopReason: stopReasonOf(finish, calls.size > 0) };
   }
 
   return { id: options.id, stream: (request, signal) => stream(request, signal) };

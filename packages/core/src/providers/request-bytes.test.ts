@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-request.js';
+import { leaseOf } from './body-lease.js';
 import { BODY_SIZE_STEP, RequestBytes } from './request-bytes.js';
 
 const call = (id: string) => ({ id, name: 'read_file', args: { path: `${id}.txt` }, rawArgs: `{"path":"${id}.txt"}` });
@@ -101,5 +102,92 @@ describe('RequestBytes.body', () => {
     }
     first.push({ n: 3 });
     expect(text(bodies.body({ again: true }, [{ name: 'l', key: first, items: first }]))).toBe('{"again":true,"l":[{"n":1},{"n":2},{"n":3}]}');
+  });
+});
+
+describe('RequestBytes memory', () => {
+  const big = (step: number) => ({ step, output: 'x'.repeat(BODY_SIZE_STEP) });
+
+  it('builds a body in the memory of one whose request is over, and the bytes are right', () => {
+    const bodies = new RequestBytes();
+    const key = {};
+    const items: object[] = [big(0)];
+    const first = bodies.body({ model: 'm' }, [{ name: 'messages', key, items: [...items] }]);
+    bodies.done(first);
+    items.push({ step: 1 });
+    // The next body is built from the first (its last body), so not in its memory.
+    const second = bodies.body({ model: 'm' }, [{ name: 'messages', key, items: [...items] }]);
+    expect(second.buffer).not.toBe(first.buffer);
+    bodies.done(second);
+    items.push({ step: 2 });
+    const third = bodies.body({ model: 'm' }, [{ name: 'messages', key, items: [...items] }]);
+    expect(third.buffer).toBe(first.buffer);
+    expect(JSON.parse(text(third))).toEqual({ model: 'm', messages: items });
+  });
+
+  it('never writes memory someone still holds: the asker, a transport, or one that pinned it', () => {
+    const bodies = new RequestBytes();
+    const key = {};
+    const items: object[] = [big(0)];
+    const next = () => {
+      items.push({ step: items.length });
+      return bodies.body({}, [{ name: 'l', key, items: [...items] }]);
+    };
+    const asked = next();
+    const sending = next();
+    const releaseSent = leaseOf(sending)!.hold();
+    bodies.done(sending);
+    const pinned = next();
+    leaseOf(pinned)!.pin();
+    bodies.done(pinned);
+    const seen = new Set<ArrayBufferLike>();
+    for (let i = 0; i < 6; i++) {
+      const body = next();
+      expect(JSON.parse(text(body))).toEqual({ l: items });
+      seen.add(body.buffer);
+      bodies.done(body);
+    }
+    // Two memories take turns for the six; none of them is one still held or pinned.
+    expect(seen.size).toBe(2);
+    for (const held of [asked, sending, pinned]) expect(seen.has(held.buffer)).toBe(false);
+    // The transport lets go: that memory is used again.
+    releaseSent();
+    const after = [next(), next(), next()].map((body) => {
+      bodies.done(body);
+      return body.buffer;
+    });
+    expect(after).toContain(sending.buffer);
+    expect(after).not.toContain(asked.buffer);
+  });
+
+  it('stays exact over a long conversation that reuses two memories', () => {
+    const bodies = new RequestBytes();
+    const key = {};
+    const toolsKey = {};
+    const tools = [{ type: 'function', function: { name: 'read_file', description: 'Reads — ü' } }];
+    const items: object[] = [];
+    const memories = new Set<ArrayBufferLike>();
+    for (let i = 0; i < 150; i++) {
+      items.push({ role: i % 2 ? 'tool' : 'assistant', content: `step ${i} ${'y'.repeat(200)} “${i}”` });
+      const body = bodies.body({ model: 'm' }, [
+        { name: 'messages', key, items: [...items] },
+        { name: 'tools', key: toolsKey, items: tools },
+      ]);
+      expect(JSON.parse(text(body))).toEqual({ model: 'm', messages: items, tools });
+      if (body.byteLength > BODY_SIZE_STEP) memories.add(body.buffer);
+      bodies.done(body);
+    }
+    // ~40 KB of growth: each size step needs two memories at most, not one per body.
+    expect(memories.size).toBeLessThanOrEqual(6);
+  });
+
+  it('lends only bodies above the size step (small ones share Node’s buffer pool)', () => {
+    const bodies = new RequestBytes();
+    const small = bodies.body({ a: 1 }, []);
+    expect(leaseOf(small)).toBeUndefined();
+    const large = bodies.body({}, [{ name: 'l', key: {}, items: [big(0)] }]);
+    expect(leaseOf(large)?.free).toBe(false);
+    bodies.done(large);
+    expect(leaseOf(large)?.free).toBe(true);
   });
 });

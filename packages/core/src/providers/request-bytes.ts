@@ -1,3 +1,5 @@
+import { lend, leaseOf } from './body-lease.js';
+
 const encoder = new TextEncoder();
 
 /** `,` and the JSON of an object, as UTF-8. */
@@ -20,6 +22,13 @@ const LISTS_KEPT = 16;
  * In whole multiples, the bodies of ~40 steps share one size and reuse each other's memory.
  */
 export const BODY_SIZE_STEP = 16_384;
+
+/**
+ * Memory of bodies above BODY_SIZE_STEP whose requests are over, kept to build the next ones
+ * in (body-lease.ts says why). Two are enough for a conversation (its next body is built from
+ * its last one, in the other's memory); more would only hold memory while sessions idle.
+ */
+const SPARE_KEPT = 2;
 
 /** One JSON array of a request body: its name, what it belongs to (e.g. the conversation), its items. */
 export interface BodyList {
@@ -52,6 +61,10 @@ interface Landed {
 export class RequestBytes {
   /** By key, the most recently used last. */
   private readonly landed = new Map<object, Landed>();
+  /** Free memory to build bodies in: no one holds it and no list's last body is in it. */
+  private readonly spare: ArrayBuffer[] = [];
+  /** Free memory that is still a list's last body (the next body copies from it): spare once it is not. */
+  private readonly freedWhileLanded = new Set<ArrayBuffer>();
 
   /**
    * `fields` as a JSON object with the lists added under their names (an empty list is left
@@ -86,8 +99,7 @@ export class RequestBytes {
     const close = 1; // ']' after each list, '}' at the end
     let length = open.length + close;
     for (const plan of plans) length += plan.opening.length + (plan.kept?.length ?? 0) + plan.added.reduce((n, piece) => n + piece.length, 0) + close;
-    const capacity = length > BODY_SIZE_STEP ? Math.ceil(length / BODY_SIZE_STEP) * BODY_SIZE_STEP : length;
-    const body = Buffer.allocUnsafe(capacity).subarray(0, length);
+    const body = this.allocate(length);
     body.set(open, 0);
     let at = open.length;
     for (const plan of plans) {
@@ -115,9 +127,71 @@ export class RequestBytes {
     return body;
   }
 
+  /**
+   * The request that sent `body` is over, its retries included: once no transport still reads
+   * it either, its memory is used for a later body. Call it once the body is no longer read;
+   * a body never given back is simply left to the GC.
+   */
+  done(body: Uint8Array): void {
+    leaseOf(body)?.done();
+  }
+
+  /** Memory for a body of `length` bytes: a large one lent, in whole size steps, reused when free. */
+  private allocate(length: number): Uint8Array {
+    if (length <= BODY_SIZE_STEP) return Buffer.allocUnsafe(length);
+    const capacity = Math.ceil(length / BODY_SIZE_STEP) * BODY_SIZE_STEP;
+    const memory = this.takeSpare(capacity) ?? Buffer.allocUnsafeSlow(capacity).buffer;
+    const body = Buffer.from(memory, 0, length);
+    lend(body, () => this.freed(memory));
+    return body;
+  }
+
+  /** The smallest spare memory that holds `capacity` bytes, taken out of the spares. */
+  private takeSpare(capacity: number): ArrayBuffer | undefined {
+    let best = -1;
+    this.spare.forEach((memory, i) => {
+      if (memory.byteLength >= capacity && (best < 0 || memory.byteLength < this.spare[best]!.byteLength)) best = i;
+    });
+    return best < 0 ? undefined : this.spare.splice(best, 1)[0];
+  }
+
+  private freed(memory: ArrayBuffer): void {
+    if (this.isLanded(memory)) this.freedWhileLanded.add(memory);
+    else this.addSpare(memory);
+  }
+
+  private addSpare(memory: ArrayBuffer): void {
+    this.spare.push(memory);
+    if (this.spare.length > SPARE_KEPT) {
+      // The smallest goes: a growing conversation needs the larger ones next.
+      const smallest = this.spare.reduce((at, m, i) => (m.byteLength < this.spare[at]!.byteLength ? i : at), 0);
+      this.spare.splice(smallest, 1);
+    }
+  }
+
+  private isLanded(memory: ArrayBufferLike): boolean {
+    for (const landed of this.landed.values()) if (landed.body.buffer === memory) return true;
+    return false;
+  }
+
   private keep(key: object, landed: Landed): void {
+    const before = this.landed.get(key);
     this.landed.delete(key);
     this.landed.set(key, landed);
-    if (this.landed.size > LISTS_KEPT) this.landed.delete(this.landed.keys().next().value as object);
+    let evicted: Landed | undefined;
+    if (this.landed.size > LISTS_KEPT) {
+      const oldest = this.landed.keys().next().value as object;
+      evicted = this.landed.get(oldest);
+      this.landed.delete(oldest);
+    }
+    for (const gone of [before, evicted]) if (gone) this.unlanded(gone.body.buffer);
+  }
+
+  /** A body is no longer some list's last one: if it was freed meanwhile, its memory is spare now. */
+  private unlanded(memory: ArrayBufferLike): void {
+    const freed = memory as ArrayBuffer;
+    if (!this.freedWhileLanded.has(freed) || this.isLanded(freed)) return;
+    this.freedWhileLanded.delete(freed);
+    this.addSpare(freed);
   }
 }
