@@ -51,6 +51,19 @@ describe('httpFetch', () => {
     expect(seen).toEqual([{ method: 'POST', type: 'application/json', length: String(bytes.byteLength), body: '{"model":"é"}' }]);
   });
 
+  it('sends a Headers object as given (both SDKs pass one), names lower-cased', async () => {
+    const seen: Array<string | string[] | undefined> = [];
+    const base = await serve((req, res) => {
+      seen.push(req.headers['x-api-key'], req.headers['content-type'], req.headers.accept);
+      res.end('ok');
+    });
+    const headers = new Headers({ 'X-Api-Key': 'k-1', 'Content-Type': 'application/json' });
+    headers.append('Accept', 'text/event-stream');
+    const response = await httpFetch(base, { ...SDK_INIT, method: 'POST', headers, body: '{}' });
+    expect(await response.text()).toBe('ok');
+    expect(seen).toEqual(['k-1', 'application/json', 'text/event-stream']);
+  });
+
   it('delivers a large answer whole and in order while the reader lags behind', async () => {
     const chunk = (i: number) => Buffer.alloc(65_536, i % 251);
     const base = await serve((_req, res) => {

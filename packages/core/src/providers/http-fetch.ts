@@ -165,7 +165,8 @@ function decoded(res: http.IncomingMessage, encoding: string | undefined): Reada
 function headerRecord(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
   const out: Record<string, string> = {};
   if (init === undefined) return out;
-  new Headers(init).forEach((value, name) => {
+  // Both SDKs pass a Headers already: read it as it is rather than copy it into another.
+  (init instanceof Headers ? init : new Headers(init)).forEach((value, name) => {
     out[name] = value;
   });
   return out;
