@@ -1,7 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages.js';
 import { collectStream, sampleRequest, streamFailure, toolCallsOf } from './testing/adapter-stream.test-helper.js';
-import { largeRequest, watchBodies } from './testing/lent-bodies.test-helper.js';
+import { expectBodiesGivenBack } from './testing/lent-bodies.test-helper.js';
 import { openaiClient, fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
 
 const fake = fakeModelServerPerTest();
@@ -138,15 +138,6 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
   });
 
   it('gives a large body back once its request is over: answered, refused, or aborted', async () => {
-    const bodies = watchBodies();
-    fake.server.enqueue({ text: 'ok' }, { status: 400 }, { hang: true });
-    await collectStream(client().stream(largeRequest(), new AbortController().signal));
-    expect((await streamFailure(client().stream(largeRequest(), new AbortController().signal))).error.kind).toBe('bad_request');
-    const ac = new AbortController();
-    const hanging = streamFailure(client().stream(largeRequest(), ac.signal));
-    await vi.waitFor(() => expect(fake.server.requests).toHaveLength(3));
-    ac.abort();
-    expect((await hanging).error.kind).toBe('aborted');
-    expect(bodies.freed()).toEqual([true, true, true]);
+    await expectBodiesGivenBack(fake.server, client);
   });
 });
