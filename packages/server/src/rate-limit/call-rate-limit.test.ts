@@ -66,6 +66,16 @@ describe('createCallRateLimitGate', () => {
     expect(verdict).toEqual({ allow: true });
   });
 
+  it('holds back an identical call with long arguments (a whole file) too, and not one that differs at the end', async () => {
+    const { events, gate, signal } = setup();
+    const content = 'x'.repeat(20_000);
+    await gate.check(call(1, 'write_file', { path: 'a.txt', content }), signal);
+    expect(await gate.check(call(2, 'write_file', { path: 'a.txt', content: `${content}y` }), signal)).toEqual({ allow: true });
+    void gate.check(call(3, 'write_file', { content, path: 'a.txt' }), signal);
+    await settle();
+    expect(events).toEqual([{ type: 'rate_limit_wait', callId: 'c3', tool: 'write_file', waitMs: 5000, reason: IDENTICAL_CALL_REASON }]);
+  });
+
   it('does not hold back a different call or the same arguments on another tool', async () => {
     const { events, gate, signal } = setup();
     await gate.check(call(1, 'run_command', { command: 'ls' }), signal);

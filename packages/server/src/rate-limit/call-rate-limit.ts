@@ -57,8 +57,7 @@ export function createCallRateLimitGate(options: CallRateLimitOptions): ToolGate
 
   return {
     async check(call: GateCall, signal: AbortSignal): Promise<GateVerdict> {
-      // A digest, not the text: arguments can be a whole file's content.
-      const key = createHash('sha256').update(call.tool).update('\u0000').update(stableJson(call.args)).digest('base64');
+      const key = callKey(call.tool, call.args);
       for (;;) {
         if (signal.aborted) return cancelled();
         const now = clock.now();
@@ -76,6 +75,19 @@ export function createCallRateLimitGate(options: CallRateLimitOptions): ToolGate
       }
     },
   };
+}
+
+/** Calls this short (as tool and canonical arguments) are their own key; longer ones are keyed by a digest. */
+const TEXT_KEY_MAX = 512;
+
+/**
+ * Equal for identical calls (same tool, same arguments in any key order). A digest only for long
+ * arguments (a whole file's content), so the map holds no large texts; most calls are short, and
+ * hashing them cost more than the rest of the check.
+ */
+function callKey(tool: string, args: unknown): string {
+  const text = `${tool}\u0000${stableJson(args)}`;
+  return text.length <= TEXT_KEY_MAX ? `t${text}` : `h${createHash('sha256').update(text).digest('base64')}`;
 }
 
 function cancelled(): GateVerdict {
