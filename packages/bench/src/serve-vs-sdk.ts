@@ -201,6 +201,10 @@ function printServeTable(
         : []),
     ],
   );
+  // Each run's own ratio (the runs are interleaved, so a busy moment lands on both sides of a pair): the spread the medians come from.
+  const perRun = (over: Sample[]) => tandem.map((s, i) => fmt(over[i] ? perIteration(s, 'ms') / perIteration(over[i], 'ms') : Number.NaN)).join(' ');
+  console.log(`ratio tandem / bare (ms / iteration) run by run: ${perRun(bare)}${pi.length > 0 ? `; tandem / pi: ${perRun(pi)}` : ''}`);
+  console.log(`RSS growth ${LO}→${HI} MB run by run: tandem ${tandem.map((s) => fmt(s.hi.peakRssMb - s.lo.peakRssMb, 1)).join(' ')}`);
   console.log(`the server's V8 flags (tandem serve has them; the bare loop's rows run without them, but one): ${flags.join(' ')}`);
   console.log(`goals: ms/iteration ratio ≤ 1.3${pi.length > 0 ? ' (≤ 0.5 against pi)' : ''}; RSS growth ${LO}→${HI} ≤ 5 MB; peak RSS @${HI} ratio ≤ 1.2`);
 }
