@@ -25,10 +25,11 @@ export const BODY_SIZE_STEP = 16_384;
 
 /**
  * Memory of bodies above BODY_SIZE_STEP whose requests are over, kept to build the next ones
- * in (body-lease.ts says why). Two are enough for a conversation (its next body is built from
- * its last one, in the other's memory); more would only hold memory while sessions idle.
+ * in (body-lease.ts says why). One is enough for a conversation: its next body is built from its
+ * last one, in the memory of the one before. More would only hold memory while a session idles
+ * (a client's bodies are its session's: an idle one keeps its last body and this one spare).
  */
-const SPARE_KEPT = 2;
+const SPARE_KEPT = 1;
 
 /** One JSON array of a request body: its name, what it belongs to (e.g. the conversation), its items. */
 export interface BodyList {
@@ -163,7 +164,7 @@ export class RequestBytes {
   private addSpare(memory: ArrayBuffer): void {
     this.spare.push(memory);
     if (this.spare.length > SPARE_KEPT) {
-      // The smallest goes: a growing conversation needs the larger ones next.
+      // The smallest goes: a growing conversation needs the larger one next.
       const smallest = this.spare.reduce((at, m, i) => (m.byteLength < this.spare[at]!.byteLength ? i : at), 0);
       this.spare.splice(smallest, 1);
     }
