@@ -64,8 +64,6 @@ export class RequestBytes {
   private readonly landed = new Map<object, Landed>();
   /** Free memory to build bodies in: no one holds it and no list's last body is in it. */
   private readonly spare: ArrayBuffer[] = [];
-  /** Free memory that is still a list's last body (the next body copies from it): spare once it is not. */
-  private readonly freedWhileLanded = new Set<ArrayBuffer>();
 
   /**
    * `fields` as a JSON object with the lists added under their names (an empty list is left
@@ -156,12 +154,13 @@ export class RequestBytes {
     return best < 0 ? undefined : this.spare.splice(best, 1)[0];
   }
 
+  /** Its lease is free: spare now, unless it is still a list's last body (the next body copies from it; `unlanded` then). */
   private freed(memory: ArrayBuffer): void {
-    if (this.isLanded(memory)) this.freedWhileLanded.add(memory);
-    else this.addSpare(memory);
+    if (!this.isLanded(memory)) this.addSpare(memory);
   }
 
   private addSpare(memory: ArrayBuffer): void {
+    if (this.spare.includes(memory)) return;
     this.spare.push(memory);
     if (this.spare.length > SPARE_KEPT) {
       // The smallest goes: a growing conversation needs the larger one next.
@@ -185,14 +184,11 @@ export class RequestBytes {
       evicted = this.landed.get(oldest);
       this.landed.delete(oldest);
     }
-    for (const gone of [before, evicted]) if (gone) this.unlanded(gone.body.buffer);
+    for (const gone of [before, evicted]) if (gone) this.unlanded(gone.body);
   }
 
-  /** A body is no longer some list's last one: if it was freed meanwhile, its memory is spare now. */
-  private unlanded(memory: ArrayBufferLike): void {
-    const freed = memory as ArrayBuffer;
-    if (!this.freedWhileLanded.has(freed) || this.isLanded(freed)) return;
-    this.freedWhileLanded.delete(freed);
-    this.addSpare(freed);
+  /** A body is no longer some list's last one: if no one holds it any more, its memory is spare now. */
+  private unlanded(body: Uint8Array): void {
+    if (leaseOf(body)?.free && !this.isLanded(body.buffer)) this.addSpare(body.buffer as ArrayBuffer);
   }
 }
