@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Danger, Decision, EventBody, EventOf } from '@tandem/shared';
-import { systemClock, type Clock } from '@tandem/core';
+import { startTimer, systemClock, type Clock } from '@tandem/core';
 
 export const DEFAULT_PERMISSION_TIMEOUT_MS = 60_000;
 
@@ -88,12 +88,12 @@ export class PermissionBroker {
       preview: question.preview,
     };
     return new Promise<PermissionAnswer>((resolve) => {
-      const timer = new AbortController();
+      let stopTimer: (() => void) | undefined;
       const onAbort = () => this.finish(requestId, { requestId, decision: 'deny_once', by: 'system', reason: 'cancelled' });
       this.waiting.set(requestId, {
         request,
         settle: (answer) => {
-          timer.abort();
+          stopTimer?.();
           signal.removeEventListener('abort', onAbort);
           resolve(answer);
         },
@@ -106,10 +106,7 @@ export class PermissionBroker {
       }
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      this.clock.sleep(this.timeoutMs, timer.signal).then(
-        () => this.finish(requestId, { requestId, decision: 'deny_once', by: 'system', reason: 'timeout' }),
-        () => {},
-      );
+      stopTimer = startTimer(this.clock, this.timeoutMs, () => this.finish(requestId, { requestId, decision: 'deny_once', by: 'system', reason: 'timeout' }));
     });
   }
 

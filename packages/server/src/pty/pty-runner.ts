@@ -2,7 +2,7 @@ import { createWriteStream, existsSync, mkdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as pty from 'node-pty';
-import { NONINTERACTIVE_ENV, systemClock, type Clock, type CommandRunner, type RunCommandOptions, type RunCommandResult } from '@tandem/core';
+import { NONINTERACTIVE_ENV, startTimer, systemClock, type Clock, type CommandRunner, type RunCommandOptions, type RunCommandResult } from '@tandem/core';
 
 import { BatchedLog } from './batched-log.js';
 import { EndMarkFilter } from './end-mark.js';
@@ -115,14 +115,10 @@ export class PtyCommandRunner implements CommandRunner {
     const stop = () => (stopping ??= killGroup(pgid, grace));
 
     const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => proc.onExit(resolve));
-    const timer = new AbortController();
-    void this.clock.sleep(opts.timeoutMs, timer.signal).then(
-      () => {
-        timedOut = true;
-        void stop();
-      },
-      () => undefined,
-    );
+    const stopTimer = startTimer(this.clock, opts.timeoutMs, () => {
+      timedOut = true;
+      void stop();
+    });
     const onAbort = () => void stop();
     opts.signal.addEventListener('abort', onAbort, { once: true });
 
@@ -150,7 +146,7 @@ export class PtyCommandRunner implements CommandRunner {
         ...(this.options.sandbox ? { sandbox: this.options.sandbox.name } : {}),
       };
     } finally {
-      timer.abort();
+      stopTimer();
       opts.signal.removeEventListener('abort', onAbort);
       this.running.delete(opts.callId);
     }
