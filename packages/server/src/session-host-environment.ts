@@ -52,7 +52,7 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
     const services: ToolServices = {
       ...parts.shared,
       jobs,
-      messaging: whatsappBridge(mcp, parts.whatsappServer, session.meta.cwd),
+      ...(parts.whatsappServer ? { messaging: whatsappBridge(mcp, parts.whatsappServer, session.meta.cwd) } : {}),
       skills: skills.catalog(session.meta.cwd),
       ...(workspaceMemory ? { memory: workspaceMemory } : {}),
     };

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemOf, toolNames } from './mcp-harness.js';
 import { fakeModelBed, startTestServer } from './server-harness.js';
 
 /**
@@ -67,6 +68,8 @@ describe('web tools in a real turn', () => {
       .map((e) => (e.type === 'permission_request' ? e.tool : ''));
     expect(asked).not.toContain('web_search');
     expect(asked).toContain('web_fetch');
+    expect(toolNames(bed.fake.requests[0]!)).not.toContain('get_calendar_events');
+    expect(systemOf(bed.fake.requests[0]!)).toContain('get_calendar_events: add "calendars"');
     // The model saw the search results in its next request.
     expect(JSON.stringify(bed.fake.requests[1]?.body)).toContain('Tandem 2.0 released');
   });
@@ -96,8 +99,12 @@ describe('web tools in a real turn', () => {
     const { session } = await alice.ok('session:create', {});
     await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
     bed.fake.enqueue({ toolCalls: [{ name: 'get_calendar_events', args: { from: '2026-12-03', to: '2026-12-03' } }] }, { text: 'Planning at 10.' });
+    const first = bed.fake.requests.length;
     await alice.ok('session:send', { sessionId: session.id, text: 'what is on tomorrow?' });
     await alice.waitFor((e) => e.type === 'turn_done');
+    // Offered once a calendar is configured (the web test's server, without one, did not offer it).
+    expect(toolNames(bed.fake.requests[first]!)).toContain('get_calendar_events');
+    expect(systemOf(bed.fake.requests[first]!)).not.toContain('get_calendar_events: add');
     const result = alice.persisted().find((e) => e.type === 'tool_result');
     expect(result?.type === 'tool_result' && result.output).toContain('- 2026-12-03T10:00:00+09:00 → 2026-12-03T11:00:00+09:00  Planning  [Team]');
     expect(alice.persisted().some((e) => e.type === 'permission_request')).toBe(false);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { driverSession, nextEvent, writeMcpJson } from './mcp-harness.js';
+import { driverSession, nextEvent, systemOf, toolNames, writeMcpJson } from './mcp-harness.js';
 import { fakeModelBed, startTestServer, tempDir } from './server-harness.js';
 
 /** The whatsapp_* tools over a WhatsApp MCP bridge written for the test, through real turns. */
@@ -49,6 +49,8 @@ describe('messaging over the WhatsApp bridge', () => {
     expect(reads[1]?.type === 'tool_result' && reads[1].output).toContain('Dinner at 8 tonight?');
     await client.ok('permission:respond', { sessionId, requestId: request.requestId, decision: 'deny_once' });
     const done = await nextEvent(client, 'turn_done');
+    expect(toolNames(bed.fake.requests[0]!)).toEqual(expect.arrayContaining(['whatsapp_send', 'whatsapp_search', 'whatsapp_latest', 'whatsapp_messages']));
+    expect(systemOf(bed.fake.requests[0]!)).not.toMatch(/Not set up here[^\n]*whatsapp_/);
     // The two reads are read-only calls of one reply, so they run at once: either may reach the bridge first.
     const reached = bridgeLog(log).map((c) => c.tool);
     expect(reached.sort()).toEqual(['list_chats', 'list_messages']);
@@ -65,7 +67,7 @@ describe('messaging over the WhatsApp bridge', () => {
     expect(bridgeLog(log).at(-1)).toEqual({ tool: 'send_message', args: { recipient: '4915112345678', message: 'See you at 8!\nI will bring dessert.' } });
   });
 
-  it('says in one sentence how to set up a missing bridge', async () => {
+  it('does not offer the tools without a bridge, names them in the prompt with how to set them up, and a call says so in one sentence', async () => {
     bed.server = await startTestServer({ env: bed.env() });
     const { client, sessionId } = await driverSession(bed.server);
     bed.fake.enqueue({ toolCalls: [{ name: 'whatsapp_latest', args: {} }] }, { text: 'No bridge.' });
@@ -75,6 +77,16 @@ describe('messaging over the WhatsApp bridge', () => {
       output:
         'messaging is not configured: add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND …`',
     });
+    const first = bed.fake.requests[0]!;
+    expect(toolNames(first).filter((name) => name.startsWith('whatsapp_'))).toEqual([]);
+    expect(toolNames(first)).toContain('read_file');
+    expect(systemOf(first)).toContain(
+      'Not set up here, so not offered (if the user asks for one, tell them how to set it up): get_calendar_events: add "calendars"',
+    );
+    expect(systemOf(first)).toContain(
+      'whatsapp_send, whatsapp_search, whatsapp_latest, whatsapp_messages: add "whatsapp": { "mcpServer": "whatsapp" } to config.json',
+    );
+    expect(systemOf(first)).not.toMatch(/Your tools: [^\n]*whatsapp_/);
   });
 
   it('names a bridge that failed to start and where to look', async () => {

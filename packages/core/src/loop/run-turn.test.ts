@@ -346,6 +346,37 @@ describe('runTurn', () => {
     expect(opts.conversation.at(-1)).toEqual({ role: 'assistant', text: 'second answer', toolCalls: [] });
   });
 
+  it('leaves a tool that waits for setting up out of the request; a call to it still passes the gate and answers', async () => {
+    const gated: string[] = [];
+    const gate: ToolGate = {
+      check: async (call) => {
+        gated.push(call.tool);
+        return { allow: true };
+      },
+    };
+    const calendar = defineTool({
+      ...echo,
+      name: 'calendar',
+      setup: (services) => (services.calendar ? undefined : 'add "calendars" to config.json'),
+      execute: async () => {
+        throw new ToolError('no calendars are configured');
+      },
+    }) as AnyTool;
+    const names = (i: number) => fake.server.requests[i]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
+    const configured = { calendar: { calendars: [{ name: 'Work', ics: '/w.ics' }], timezone: 'UTC', env: {} } };
+    // Without dynamic tools (specs made once per turn) and with them (remade when they change).
+    for (const dynamicTools of [undefined, () => ({ tools: [], notices: [] })]) {
+      const first = fake.server.requests.length;
+      fake.server.enqueue({ toolCalls: [{ id: 'c', name: 'calendar', args: { text: 'x' } }] }, { text: 'none' }, { text: 'hi' });
+      const events = await collect(runTurn(options({ tools: [echo, calendar] as AnyTool[], gate, ...(dynamicTools ? { dynamicTools } : {}) })));
+      expect(names(first)).toEqual(['echo']);
+      expect(ofType(events, 'tool_result').map((r) => [r.callId, r.isError, r.output])).toEqual([['c', true, 'no calendars are configured']]);
+      await collect(runTurn(options({ tools: [echo, calendar] as AnyTool[], services: configured, ...(dynamicTools ? { dynamicTools } : {}) })));
+      expect(names(first + 2)).toEqual(['echo', 'calendar']);
+    }
+    expect(gated).toEqual(['calendar', 'calendar']);
+  });
+
   it('turns a gate refusal into an error result, and a stopTurn refusal into the end of the turn', async () => {
     const seen: string[] = [];
     const gate: ToolGate = {

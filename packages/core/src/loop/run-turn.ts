@@ -7,6 +7,7 @@ import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
 import { sameItems } from '../base/same-items.js';
 import type { ModelRequest, ToolSpec } from '../providers/types.js';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
+import { isOffered } from '../tools/tool-setup.js';
 import { errorMessage } from './argument-errors.js';
 import { AsyncQueue } from './async-queue.js';
 import { overflowGuarded, runContextStep, type ContextStepIo } from './context-step.js';
@@ -91,7 +92,7 @@ async function loop(
   const { environment } = opts;
   const limits = { ...DEFAULT_LIMITS, ...environment.limits };
   const tools = toolMap(environment.tools);
-  let specs = environment.tools.map(specOf);
+  let specs = offeredSpecs(environment.tools, environment);
   let dynamic: DynamicRequest | undefined;
   const detector = new LoopDetector();
   // Secret arguments (configure_provider's key) live here between the reply and the tool run.
@@ -201,6 +202,14 @@ function specOf(tool: AnyTool): ToolSpec {
   return spec;
 }
 
+/** The specs of the tools offered to the model: a tool that waits for setting up is left out (it still answers a call). */
+function offeredSpecs(tools: Iterable<AnyTool>, environment: TurnEnvironment): ToolSpec[] {
+  const services = environment.services ?? {};
+  const specs: ToolSpec[] = [];
+  for (const tool of tools) if (isOffered(tool, services)) specs.push(specOf(tool));
+  return specs;
+}
+
 /** What the dynamic tools made of one request: the tools it offers and its system prompt. */
 interface DynamicRequest {
   tools: readonly AnyTool[];
@@ -224,7 +233,7 @@ function refreshDynamicTools(environment: TurnEnvironment, tools: Map<string, An
   return {
     tools: extra.tools,
     notices: extra.notices,
-    specs: [...tools.values()].map(specOf),
+    specs: offeredSpecs(tools.values(), environment),
     system: extra.notices.length > 0 ? `${system}\n\n${extra.notices.join('\n')}` : system,
   };
 }

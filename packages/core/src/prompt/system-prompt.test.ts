@@ -35,6 +35,22 @@ describe('buildSystemPrompt', () => {
     expect(prompt).not.toContain('AGENTS.md');
   });
 
+  it('names the tools that wait for setting up apart from the offered ones, with how to set them up', () => {
+    const waiting = buildSystemPrompt({
+      cwd: '/w',
+      tools: [{ name: 'read_file' }],
+      notSetUp: [
+        { names: ['get_calendar_events'], how: 'add "calendars" to config.json' },
+        { names: ['whatsapp_send', 'whatsapp_latest'], how: 'add "whatsapp" to config.json' },
+      ],
+    });
+    expect(waiting).toContain('Your tools: read_file.');
+    expect(waiting).toContain(
+      'Not set up here, so not offered (if the user asks for one, tell them how to set it up): get_calendar_events: add "calendars" to config.json; whatsapp_send, whatsapp_latest: add "whatsapp" to config.json.',
+    );
+    expect(prompt).not.toContain('Not set up');
+  });
+
   it('appends AGENTS.md when given', () => {
     const withAgents = buildSystemPrompt({ cwd: '/w', tools: [], agentsMd: 'Use pnpm, never npm.\n' });
     expect(withAgents).toMatch(/AGENTS\.md[^\n]*\n\nUse pnpm, never npm\.$/);

@@ -3,10 +3,19 @@ export interface PromptTool {
   name: string;
 }
 
+/** Tools that wait for setting up (not offered to the model), grouped by the clause saying how. */
+export interface NotSetUp {
+  names: string[];
+  how: string;
+}
+
 export interface SystemPromptInput {
   /** The session's workspace. */
   cwd: string;
+  /** The tools offered to the model. */
   tools: readonly PromptTool[];
+  /** Tools not offered because they need setting up first (see `ToolDefinition.setup`); named apart, with how. */
+  notSetUp?: readonly NotSetUp[];
   /** The project's AGENTS.md, already loaded (see `loadAgentsMd`). */
   agentsMd?: string;
   /** For the date line; defaults to the current time. */
@@ -31,12 +40,18 @@ const WORKING_RULES = [
 export function buildSystemPrompt(input: SystemPromptInput): string {
   const date = (input.now ?? new Date()).toISOString().slice(0, 10);
   const names = input.tools.map((t) => t.name);
+  const waiting = input.notSetUp ?? [];
   const parts = [
     'You are Tandem, a coding agent working in a terminal session that several people may watch or steer at once.',
     `The workspace is ${input.cwd}. Relative paths are resolved against it, and commands run in it. Today is ${date}.`,
     names.length > 0
       ? `Your tools: ${names.join(', ')}. Each tool's description says when to prefer another one.`
       : 'You have no tools in this session; answer from the conversation alone.',
+    ...(waiting.length > 0
+      ? [
+          `Not set up here, so not offered (if the user asks for one, tell them how to set it up): ${waiting.map((w) => `${w.names.join(', ')}: ${w.how}`).join('; ')}.`,
+        ]
+      : []),
     `How to work:\n${WORKING_RULES.map((rule) => `- ${rule}`).join('\n')}`,
   ];
   const agents = input.agentsMd?.trim();

@@ -89,6 +89,14 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * the model sees next, the permission request and the audit record all carry a placeholder.
    */
   secretArgs?: readonly string[];
+  /**
+   * Optional: for a tool that needs setting up first (a calendar, a messaging bridge), undefined
+   * when it is ready in a session with these services, else one short clause saying how to set
+   * it up. A tool that is not ready is not offered to the model (its schema would cost bytes in
+   * every request for nothing): the system prompt names it with that clause instead. A call to it
+   * still runs through the same gate and answers with the tool's own error.
+   */
+  setup?(services: ToolServices): string | undefined;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<string | ToolOutcome>;
 }
 

@@ -1,4 +1,5 @@
 export * from './define.js';
+export { isOffered, notSetUp } from './tool-setup.js';
 export { builtinTools } from './builtin-tools.js';
 export { createFileBaselines, StaleFileError } from './file-baselines.js';
 export { readFileTool, READ_FILE_MAX_BYTES } from './read-file.js';

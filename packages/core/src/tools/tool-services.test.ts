@@ -20,7 +20,7 @@ describe('typed tool services', () => {
     const cases: Array<[Promise<{ output: string; isError: boolean; error?: Error }>, RegExp]> = [
       [h.run(listRoutinesTool, {}), /^routines are not available in this host \(no scheduler\)/],
       [h.run(configureProviderTool, { provider: 'openai', model: 'openai/gpt-4.1-mini' }), /^this host cannot change providers from the chat/],
-      [h.run(whatsappSendTool, { to: '123', text: 'hi' }), /^messaging is not available: set "whatsapp"/],
+      [h.run(whatsappSendTool, { to: '123', text: 'hi' }), /^messaging is not configured: add "whatsapp"/],
       [h.run(readSkillTool, { name: 'x' }), /^skills are not available in this session/],
       [h.run(stopJobTool, { job_id: 'job-1' }), /no job manager/],
     ];

@@ -7,16 +7,12 @@ const CALL_TIMEOUT_MS = 60_000;
 /**
  * The whatsapp_* tools' bridge: the MCP server named in config.json `whatsapp.mcpServer`, as
  * the workspace's MCP hub runs it (same approval, start, status and faults as any MCP server).
- * A missing or failed bridge answers one sentence saying how to set it up.
+ * A failed bridge answers one sentence saying what to check. Without `whatsapp` in config.json
+ * there is no bridge: the tools are not offered, and a call says how to set it up.
  */
-export function whatsappBridge(mcp: McpHub, server: string | undefined, cwd: string): MessagingBridge {
+export function whatsappBridge(mcp: McpHub, server: string, cwd: string): MessagingBridge {
   return {
     async call(call: BridgeCall, signal: AbortSignal) {
-      if (!server) {
-        throw new Error(
-          'messaging is not configured: add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND …`',
-        );
-      }
       const connection = await mcp.connection(cwd, server);
       if (!connection) {
         const status = (await mcp.status(cwd)).find((s) => s.name === server);

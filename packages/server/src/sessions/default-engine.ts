@@ -3,8 +3,10 @@ import {
   ConversationBuilder,
   createFileBaselines,
   createPathSandbox,
+  isOffered,
   listModels,
   loadAgentsMd,
+  notSetUp,
   runTurn,
   type ProvidersConfig,
 } from '@tandem/core';
@@ -16,7 +18,14 @@ export function defaultEngine(config: ProvidersConfig): SessionEngine {
     runTurn,
     createConversation: () => new ConversationBuilder(),
     restoreConversation: (state) => ConversationBuilder.restore(state),
-    systemPrompt: async ({ cwd, tools, now }) => buildSystemPrompt({ cwd, tools, agentsMd: await loadAgentsMd(cwd), now }),
+    systemPrompt: async ({ cwd, tools, services, now }) =>
+      buildSystemPrompt({
+        cwd,
+        tools: tools.filter((t) => isOffered(t, services)),
+        notSetUp: notSetUp(tools, services),
+        agentsMd: await loadAgentsMd(cwd),
+        now,
+      }),
     createPaths: (args) => createPathSandbox(args),
     createBaselines: () => createFileBaselines(),
     listModels: () => listModels(config),

@@ -1,5 +1,5 @@
 import type { ModelInfo, SessionEvent } from '@tandem/shared';
-import type { AnyTool, Clock, EngineEvent, FileBaselines, Message, ModelClient, PathResolver, TurnOptions } from '@tandem/core';
+import type { AnyTool, Clock, EngineEvent, FileBaselines, Message, ModelClient, PathResolver, ToolServices, TurnOptions } from '@tandem/core';
 
 export interface ConversationFold {
   apply(event: SessionEvent): void;
@@ -37,8 +37,8 @@ export interface SessionEngine {
   createConversation(): ConversationFold;
   /** A fold continuing from what `snapshot()` returned (after a JSON round trip); throws on a malformed one. */
   restoreConversation?(state: unknown): ConversationFold;
-  /** Built at the start of each turn (AGENTS.md is read then). */
-  systemPrompt(args: { cwd: string; tools: readonly AnyTool[]; now: Date }): Promise<string>;
+  /** Built at the start of each turn (AGENTS.md is read then); tools that wait for setting up (with these services) are named apart. */
+  systemPrompt(args: { cwd: string; tools: readonly AnyTool[]; services: ToolServices; now: Date }): Promise<string>;
   createPaths(args: { workspace: string; granted: string[]; dataDir: string; home: string }): GrantablePaths;
   createBaselines(): FileBaselines;
   listModels(): ModelInfo[];

@@ -316,7 +316,12 @@ export class Session {
   }
 
   private async turnOptions(spec: TurnSpec): Promise<TurnOptions> {
-    const system = await this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: this.environment.tools, now: new Date(this.parts.clock.now()) });
+    const system = await this.parts.engine.systemPrompt({
+      cwd: this.meta.cwd,
+      tools: this.environment.tools,
+      services: this.environment.services ?? {},
+      now: new Date(this.parts.clock.now()),
+    });
     let options: TurnOptions = {
       environment: this.environment,
       turnId: spec.turnId,

@@ -25,12 +25,18 @@ declare module '../define.js' {
   interface ToolServices extends MessagingServices {}
 }
 
+/** How to set the messaging tools up (config.json and the bridge), when the host has no bridge. */
+export const MESSAGING_SETUP = 'add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND …`';
+
+/** The whatsapp_* tools' `setup`: offered only when the host has a bridge. */
+export function messagingSetup(services: ToolServices): string | undefined {
+  return services.messaging ? undefined : MESSAGING_SETUP;
+}
+
 export function bridgeOf(services: ToolServices): MessagingBridge {
   const bridge = services.messaging;
   if (!bridge) {
-    throw new ToolError(
-      'messaging is not available: set "whatsapp": { "mcpServer": "NAME" } in config.json and add that WhatsApp MCP bridge with `tandem mcp add`',
-    );
+    throw new ToolError(`messaging is not configured: ${MESSAGING_SETUP}`);
   }
   return bridge;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { callBridge } from './messaging-bridge.js';
+import { callBridge, messagingSetup } from './messaging-bridge.js';
 
 const limit = z.number().int().min(1).max(200).optional();
 
@@ -18,6 +18,7 @@ export const whatsappSendTool = defineTool({
   }),
   danger: 'medium',
   readOnly: false,
+  setup: messagingSetup,
   execute: (args, ctx) => callBridge(ctx.services, { tool: 'send_message', args: { recipient: args.to, message: args.text } }, ctx.signal),
 });
 
@@ -28,6 +29,7 @@ export const whatsappSearchTool = defineTool({
   schema: z.object({ query: z.string().min(1).max(500).describe('Text to look for'), limit }),
   danger: 'safe',
   readOnly: true,
+  setup: messagingSetup,
   execute: (args, ctx) => callBridge(ctx.services, { tool: 'list_messages', args: { query: args.query, limit: args.limit ?? 20 } }, ctx.signal),
 });
 
@@ -38,6 +40,7 @@ export const whatsappLatestTool = defineTool({
   schema: z.object({ limit }),
   danger: 'safe',
   readOnly: true,
+  setup: messagingSetup,
   execute: (args, ctx) => callBridge(ctx.services, { tool: 'list_chats', args: { limit: args.limit ?? 10, sort_by: 'last_active' } }, ctx.signal),
 });
 
@@ -48,5 +51,6 @@ export const whatsappMessagesTool = defineTool({
   schema: z.object({ chat: z.string().min(1).max(200).describe('The chat id'), limit }),
   danger: 'safe',
   readOnly: true,
+  setup: messagingSetup,
   execute: (args, ctx) => callBridge(ctx.services, { tool: 'list_messages', args: { chat_jid: args.chat, limit: args.limit ?? 20 } }, ctx.signal),
 });
