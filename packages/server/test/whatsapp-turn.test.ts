@@ -75,7 +75,7 @@ describe('messaging over the WhatsApp bridge', () => {
     expect(await nextEvent(client, 'tool_result')).toMatchObject({
       isError: true,
       output:
-        'messaging is not configured: add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND …`',
+        'messaging is not configured: add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND ...`',
     });
     const first = bed.fake.requests[0]!;
     expect(toolNames(first).filter((name) => name.startsWith('whatsapp_'))).toEqual([]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSystemPrompt } from '../prompt/system-prompt.js';
 import { builtinTools } from './builtin-tools.js';
 import { toToolSpec } from './define.js';
+import { isOffered, notSetUp } from './tool-setup.js';
 
 /** Characters above 0x7f, with where they are: one of them makes the whole request body a two-byte string. */
 function nonAscii(text: string): string[] {
@@ -28,7 +29,16 @@ describe('built-in text sent with every request', () => {
   });
 
   it("the system prompt is ASCII only (its own text; the workspace path and AGENTS.md are the user's)", () => {
-    const prompt = buildSystemPrompt({ cwd: '/work/space', tools: builtinTools(), agentsMd: 'project notes', now: new Date('2026-12-02T00:00:00Z') });
+    // No services: the tools that wait for setting up are named with how, which is built-in text too.
+    const tools = builtinTools();
+    const prompt = buildSystemPrompt({
+      cwd: '/work/space',
+      tools: tools.filter((t) => isOffered(t, {})),
+      notSetUp: notSetUp(tools, {}),
+      agentsMd: 'project notes',
+      now: new Date('2026-12-02T00:00:00Z'),
+    });
+    expect(prompt).toContain('Not set up here');
     expect(nonAscii(prompt)).toEqual([]);
   });
 });

@@ -26,7 +26,7 @@ declare module '../define.js' {
 }
 
 /** How to set the messaging tools up (config.json and the bridge), when the host has no bridge. */
-export const MESSAGING_SETUP = 'add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND …`';
+export const MESSAGING_SETUP = 'add "whatsapp": { "mcpServer": "whatsapp" } to config.json and the bridge itself with `tandem mcp add whatsapp -- COMMAND ...`';
 
 /** The whatsapp_* tools' `setup`: offered only when the host has a bridge. */
 export function messagingSetup(services: ToolServices): string | undefined {
