@@ -109,6 +109,10 @@ describe('the commander and its workers', () => {
     expect(textOf(reviewerReq)).not.toContain('TASK-T');
     expect(textOf(testerReq)).not.toContain('REVIEW-RESULT');
     expect(toolNames(testerReq)).toEqual(['read_file']);
+    // Each prompt names the tools its agent has, not the session's.
+    expect(systemOf(testerReq)).toContain('Your tools: read_file.');
+    expect(systemOf(reviewerReq)).toMatch(/Your tools: read_file, [^\n]*run_command/);
+    expect(systemOf(reviewerReq)).not.toMatch(/Your tools: [^\n]*dispatch_to/);
 
     // The commander's second request: both answers, in the order it wrote the calls.
     const second = bed.fake.requests.at(-1)!;

@@ -51,15 +51,13 @@ export function shapeAgentTurn(options: TurnOptions, profile: AgentProfile, part
   }
   const definition = profile.kind === 'agent' ? profile.definition : undefined;
   const { context: _commanders, dynamicTools, ...environment } = options.environment;
-  const available = environment.tools.map((t) => t.name);
-  const names = new Set(selectAgentTools(definition, available, { depth: 1 }).names);
   const allowed = definition?.tools;
   const system = definition ? `${definition.prompt}\n\n${options.prompt.system}` : `${options.prompt.system}\n\n${WORKER_NOTE}`;
   return {
     ...options,
     environment: {
       ...environment,
-      tools: environment.tools.filter((t) => names.has(t.name)),
+      tools: toolsOfProfile(environment.tools, profile),
       ...(dynamicTools
         ? {
             dynamicTools: () => {
@@ -72,6 +70,24 @@ export function shapeAgentTurn(options: TurnOptions, profile: AgentProfile, part
     prompt: { ...options.prompt, system },
     model: definition?.model ? parts.modelFor(definition.model) : options.model,
   };
+}
+
+/**
+ * The session's fixed tools a turn of this profile gets (before the commander's orchestration
+ * tools): all of them for the commander, the definition's allow-list without orchestration for
+ * any other agent. The system prompt names these, so an agent is not told of tools it lacks.
+ */
+export function toolsOfProfile(tools: readonly AnyTool[], profile: AgentProfile): AnyTool[] {
+  if (profile.kind === 'commander') return [...tools];
+  const definition = profile.kind === 'agent' ? profile.definition : undefined;
+  const names = new Set(
+    selectAgentTools(
+      definition,
+      tools.map((t) => t.name),
+      { depth: 1 },
+    ).names,
+  );
+  return tools.filter((t) => names.has(t.name));
 }
 
 function offersTool(name: string, agents: readonly AgentDefinition[]): boolean {

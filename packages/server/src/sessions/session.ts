@@ -14,7 +14,7 @@ import {
   type TurnOptions,
 } from '@tandem/core';
 import type { AgentSlices } from '../agents/agent-slices.js';
-import { type AgentProfile, shapeAgentTurn } from '../agents/agent-turn.js';
+import { type AgentProfile, shapeAgentTurn, toolsOfProfile } from '../agents/agent-turn.js';
 import { LedgerFile } from '../agents/ledger-file.js';
 import { SessionAgents } from '../agents/session-agents.js';
 import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
@@ -318,7 +318,7 @@ export class Session {
   private async turnOptions(spec: TurnSpec): Promise<TurnOptions> {
     const system = await this.parts.engine.systemPrompt({
       cwd: this.meta.cwd,
-      tools: this.environment.tools,
+      tools: toolsOfProfile(this.environment.tools, spec.profile),
       services: this.environment.services ?? {},
       now: new Date(this.parts.clock.now()),
     });
