@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toolNames } from './mcp-harness.js';
+import { systemOf, toolNames } from './mcp-harness.js';
 import { fakeModelBed, startTestServer } from './server-harness.js';
 
 /** The "globe" toggle: a search-only session offers web_search alone; turning it off restores every tool. */
@@ -19,6 +19,7 @@ describe('search-only sessions', () => {
     await alice.ok('session:send', { sessionId, text: 'what is new?' });
     const first = await alice.waitFor((e) => e.type === 'turn_done');
     expect(toolNames(bed.fake.requests[0]!)).toEqual(['web_search']);
+    expect(systemOf(bed.fake.requests[0]!)).toContain('Your tools: web_search.');
 
     const { session: off } = await alice.ok('session:configure', { sessionId, searchOnly: false });
     expect(off.searchOnly).toBeUndefined();
@@ -30,5 +31,6 @@ describe('search-only sessions', () => {
     expect(tools).toContain('web_search');
     expect(tools).toContain('run_command');
     expect(tools.length).toBeGreaterThan(10);
+    expect(systemOf(bed.fake.requests[1]!)).toMatch(/Your tools: read_file, [^\n]*run_command/);
   });
 });

@@ -316,9 +316,11 @@ export class Session {
   }
 
   private async turnOptions(spec: TurnSpec): Promise<TurnOptions> {
+    // The prompt names the tools this turn offers: the agent's own, or web_search alone.
+    const tools = toolsOfProfile(this.environment.tools, spec.profile);
     const system = await this.parts.engine.systemPrompt({
       cwd: this.meta.cwd,
-      tools: toolsOfProfile(this.environment.tools, spec.profile),
+      tools: this.meta.searchOnly ? tools.filter(isSearchTool) : tools,
       services: this.environment.services ?? {},
       now: new Date(this.parts.clock.now()),
     });
@@ -358,7 +360,11 @@ export class Session {
 /** Search only (the "globe" toggle): web_search is the one tool offered, MCP and skill tools included in the cut. */
 function searchOnlyTurn(options: TurnOptions): TurnOptions {
   const { dynamicTools: _dropped, ...environment } = options.environment;
-  return { ...options, environment: { ...environment, tools: environment.tools.filter((t) => t.name === 'web_search') } };
+  return { ...options, environment: { ...environment, tools: environment.tools.filter(isSearchTool) } };
+}
+
+function isSearchTool(tool: { name: string }): boolean {
+  return tool.name === 'web_search';
 }
 
 /** A command's tool_call says which OS sandbox it runs in (run_command, skill commands). */
