@@ -70,7 +70,8 @@ describe('tandem attach in a real terminal', () => {
   }, 600_000);
 
   it("a viewer sees the driver's next turn live", async () => {
-    fake.enqueue({ chunks: ['Second ', 'answer, ', 'live.'], chunkDelayMs: 30 });
+    // Markdown shows rendered: the strong text without its stars.
+    fake.enqueue({ chunks: ['Second ', '**answer**, ', 'live.'], chunkDelayMs: 30 });
     tmux.type('driver', 'and now?', 'Enter');
     const screen = await tmux.waitFor('viewer', 'Second answer, live.');
     expect(screen).toContain('ana › and now?');

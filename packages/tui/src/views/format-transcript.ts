@@ -4,6 +4,7 @@ import { COMMANDER, shownItem } from '../state/agents.js';
 import type { ToolItem, TranscriptItem } from '../state/types.js';
 import { agentLabel, workerGutter } from './agent-label.js';
 import { formatAgentItem } from './format-agent-item.js';
+import { markdownLines } from './format-markdown.js';
 import { formatRunSummary } from './format-run-summary.js';
 
 export { formatRunCall } from './format-run-summary.js';
@@ -50,7 +51,7 @@ export function formatItem(item: TranscriptItem, showHidden = false): string[] {
       return ['', `${who} ${esc(first)}`, ...rest.map((line) => `  ${esc(line)}`)];
     }
     case 'assistant': {
-      const lines = item.text.replace(/\s+$/, '').split(/\r?\n/).map(esc);
+      const lines = markdownLines(item.text);
       if (!item.final) lines[lines.length - 1] = `${lines[lines.length - 1] ?? ''}${color('green', '▍')}`;
       if (item.agent) lines[0] = `${agentLabel(item.agent)} ${lines[0] ?? ''}`;
       return item.taskId && item.agent ? withGutter(item.agent, lines) : lines;
