@@ -1,3 +1,5 @@
+import type { CatalogEntry } from './catalog-entry.js';
+import { keyHint } from './credentials.js';
 import { ProviderError } from './provider-error.js';
 
 const KIND_TEXT: Record<ProviderError['kind'], string> = {
@@ -25,4 +27,17 @@ export function chainExhausted(tried: readonly string[], last: ProviderError, cy
   const cycle = cycleAt ? `; the fallback chain loops back to ${cycleAt}, so it stopped there` : '';
   const message = `No model could answer: tried ${tried.join(', ')}${cycle}. Check the keys and endpoints of these providers, or pick another model.`;
   return new ProviderError(last.kind, message, { ...last.details, afterContent: false });
+}
+
+/**
+ * The error when neither the model asked for nor any model it falls back to has a key (a first
+ * run without one): which providers lack one and how to set the first, in one sentence.
+ */
+export function noKeyAnywhere(primary: CatalogEntry, fallbacks: readonly CatalogEntry[]): ProviderError {
+  const providers = [...new Set([primary, ...fallbacks].map((e) => e.provider))];
+  const names = providers.length === 1 ? providers[0] : `${providers.slice(0, -1).join(', ')} or ${providers.at(-1)}`;
+  const message =
+    `No model can answer: no API key is set for ${names}. To use ${primary.id}, ${keyHint(primary.provider)} ` +
+    '(a variable must be in the environment the server started with: run `tandem restart` after setting it; config.json is read again on the next turn).';
+  return new ProviderError('auth', message, { provider: primary.provider, model: primary.id.slice(primary.provider.length + 1), afterContent: false });
 }

@@ -15,7 +15,7 @@ import { ProviderError } from './provider-error.js';
 import { fitRequest, RequestSizer, type TokenEstimator } from './request-budget.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from './types.js';
 import { findProvider } from './registry.js';
-import { failureReason, chainExhausted } from './failure-text.js';
+import { failureReason, chainExhausted, noKeyAnywhere } from './failure-text.js';
 import { DEFAULT_STALL_LIMITS, guardStalls, StallError, type StallLimits } from './stall-guard.js';
 
 export interface ResilientClientOptions {
@@ -35,6 +35,8 @@ export interface ResilientClientOptions {
   /** For jitter; tests pass a fixed one. */
   random?: () => number;
 }
+
+const NO_KEY_REASON = 'no API key configured';
 
 type Attempt = { ok: true } | { ok: false; error: ProviderError; reason: string };
 
@@ -64,6 +66,11 @@ export class ResilientModelClient implements ModelClient {
       const current: CatalogEntry = entry;
       const attempt: Attempt = yield* this.tryModel(entry, request, signal, entry === this.o.primary, () => this.canFallBack(chain, current));
       if (attempt.ok) return;
+      // No key anywhere in the chain (a first run): one sentence on setting a key, not a walk through every provider.
+      if (attempt.reason === NO_KEY_REASON && entry === this.o.primary) {
+        const upcoming = chain.upcoming(entry);
+        if (upcoming.every((next) => this.lacksKey(next))) throw noKeyAnywhere(entry, upcoming);
+      }
       tried.push(`${entry.id} (${attempt.reason})`);
       lastError = attempt.error;
       const next = chain.next(entry);
@@ -91,7 +98,7 @@ export class ResilientModelClient implements ModelClient {
         model,
         afterContent: false,
       });
-      return { ok: false, error, reason: 'no API key configured' };
+      return { ok: false, error, reason: NO_KEY_REASON };
     }
     if (!access.baseURL) {
       const error = new ProviderError(
@@ -227,6 +234,12 @@ export class ResilientModelClient implements ModelClient {
       case 'stream_cut':
         return retries < MAX_RETRIES && waitable ? 'retry' : 'next-model';
     }
+  }
+
+  /** Whether the model's provider needs a key and has none. */
+  private lacksKey(entry: CatalogEntry): boolean {
+    const access = providerAccess(entry, this.o.env, this.o.config);
+    return !access.keyless && access.keys.length === 0;
   }
 
   /** Whether a later model in the chain could answer now: it has an endpoint and a key (or needs none) not cooling down. */

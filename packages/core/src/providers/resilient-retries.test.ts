@@ -173,6 +173,38 @@ describe('resilient model client: retries and fallback', () => {
     ]);
   });
 
+  it('says in one sentence how to set a key when no model of the chain has one, trying none of them', async () => {
+    const models = [testModel('openai/m-a', { fallback: 'groq/m-g' }), testModel('groq/m-g', { fallback: 'anthropic/m-b' }), testModel('anthropic/m-b')];
+    const rec = recorder();
+    const { OPENAI_API_KEY: _o, ANTHROPIC_API_KEY: _a, ...keyless } = fakeEnv(fake.server);
+    const client = resolveModelClient('openai/m-a', { env: keyless, config: configWith(models), clock: new FakeClock({ auto: true }), onEvent: rec.onEvent });
+    const out = await drain(client);
+    expect(out.error).toBeInstanceOf(ProviderError);
+    expect((out.error as ProviderError).kind).toBe('auth');
+    expect((out.error as ProviderError).message).toBe(
+      'No model can answer: no API key is set for openai, groq or anthropic. To use openai/m-a, set OPENAI_API_KEY or add apiKeys under providers.openai in config.json ' +
+        '(a variable must be in the environment the server started with: run `tandem restart` after setting it; config.json is read again on the next turn).',
+    );
+    expect(rec.events).toEqual([]);
+    expect(fake.server.requests).toHaveLength(0);
+
+    // With a key further down the chain, the walk is as before: each hop said, the keyed model answers.
+    fake.server.script('m-b', { text: 'claude answers' });
+    const { OPENAI_API_KEY: _k, ...anthropicOnly } = fakeEnv(fake.server);
+    const walked = recorder();
+    const second = resolveModelClient('openai/m-a', {
+      env: anthropicOnly,
+      config: configWith(models),
+      clock: new FakeClock({ auto: true }),
+      onEvent: walked.onEvent,
+    });
+    expect((await drain(second)).text).toBe('claude answers');
+    expect(walked.events.map((e) => (e.type === 'model_fallback' ? `${e.from}>${e.to}: ${e.reason}` : e.type))).toEqual([
+      'openai/m-a>groq/m-g: no API key configured',
+      'groq/m-g>anthropic/m-b: no API key configured',
+    ]);
+  });
+
   it('does not sit out a long Retry-After in place: it moves to the next model', async () => {
     const models = [testModel('openai/m-a', { fallback: 'anthropic/m-b' }), testModel('anthropic/m-b')];
     fake.server.script('m-a', { status: 503, headers: { 'retry-after': '3600' } });

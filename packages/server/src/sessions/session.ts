@@ -130,6 +130,10 @@ export class Session {
       logger: parts.logger,
     });
     base.pipeline.onStamped(this.turns.observe);
+    // A key added to config.json (or the secret store) after an auth failure counts from the next turn.
+    base.pipeline.onStamped((event) => {
+      if (event.type === 'agent_error' && event.code === 'auth') this.dropModelClient();
+    });
     base.pipeline.onVisible((event) => this.partial.observe(event));
   }
 
