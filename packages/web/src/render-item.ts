@@ -1,10 +1,11 @@
 import { type AgentItem, COMMANDER, formatDuration, outputTail, type RunSummaryItem, type ToolItem, type TranscriptItem } from '@tandem/tui/state';
 import { el } from './element.js';
+import { renderMarkdown } from './markdown-view.js';
 
 /** Live output lines shown under a running command. */
 export const LIVE_LINES = 12;
 
-/** One transcript item as a list entry. Text only: model text and command output are untrusted. */
+/** One transcript item as a list entry. Text only (the model's markdown built from text nodes): model text and command output are untrusted. */
 export function renderItem(item: TranscriptItem): HTMLLIElement {
   switch (item.kind) {
     case 'user':
@@ -19,7 +20,7 @@ export function renderItem(item: TranscriptItem): HTMLLIElement {
         'li',
         { class: `item assistant${item.final ? '' : ' streaming'}${item.taskId ? ' worker' : ''}` },
         item.agent ? el('span', { class: 'agent' }, item.agent) : null,
-        el('div', { class: 'text' }, item.text),
+        el('div', { class: 'text' }, ...renderMarkdown(item.text)),
       );
     case 'tool':
       return renderTool(item);

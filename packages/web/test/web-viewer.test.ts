@@ -144,6 +144,40 @@ describe('the web viewer in chromium', { timeout: 60_000 }, () => {
     expect(problems).toEqual([]);
   });
 
+  it("renders the model's markdown from text nodes: only http(s) links link, nothing loads", async (ctx) => {
+    const { browser: b, bed: server } = await setUp(ctx);
+    const { side, sessionId } = await tui('ana-tui');
+    const { page: p, problems } = await page(b, TOKENS.view, 'bob-web');
+    const answer = [
+      '## Plan',
+      '',
+      'Run **all** tests with `pnpm test`, see [the docs](https://example.com/docs) and [this](javascript:window.__pwned=1).',
+      '',
+      '- first',
+      '- second ![pixel](https://example.com/p.png)',
+      '',
+      '```sh',
+      'echo "<b>not bold</b>"',
+      '```',
+    ].join('\n');
+    server.fake.enqueue({ text: answer });
+    await side.client.request('session:send', { sessionId, text: 'plan it' });
+    const item = p.locator('#transcript .item.assistant', { hasText: 'Run all tests' });
+    await item.waitFor();
+    expect(await item.locator('.md-heading').innerText()).toBe('Plan');
+    expect(await item.locator('strong').innerText()).toBe('all');
+    expect(await item.locator('p code').innerText()).toBe('pnpm test');
+    expect(await item.locator('li').allInnerTexts()).toEqual(['first', 'second [image: pixel] (https://example.com/p.png)']);
+    expect(await item.locator('pre.md-code code').innerText()).toBe('echo "<b>not bold</b>"');
+    const links = item.locator('a');
+    expect(await links.count()).toBe(1);
+    expect(await links.first().getAttribute('href')).toBe('https://example.com/docs');
+    expect(await links.first().getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await item.innerText()).toContain('this (javascript:window.__pwned=1)');
+    expect(await p.locator('#transcript img, #transcript script, #transcript b').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
   it('reconnects after a server restart and resumes from the last seq it saw', async (ctx) => {
     const { browser: b, bed: server } = await setUp(ctx);
     const { side, sessionId } = await tui('ana-tui');
