@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemOf, toolNames } from './mcp-harness.js';
 import { fakeModelBed, startTestServer } from './server-harness.js';
@@ -8,6 +10,10 @@ const bed = fakeModelBed();
 describe('search-only sessions', () => {
   it('offer only web_search while on, everyone sees the switch, and off restores the tools', async () => {
     bed.server = await startTestServer({ env: bed.env() });
+    // A defined agent: the commander's prompt lists it, except in a search-only turn.
+    const agents = join(bed.server.workspace.path, '.tandem', 'agents');
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(join(agents, 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews diffs.\n---\nYou review.\n');
     const alice = await bed.server.connect('alice');
     const bob = await bed.server.connect('bob');
     const { session } = await alice.ok('session:create', { searchOnly: true });
@@ -20,6 +26,7 @@ describe('search-only sessions', () => {
     const first = await alice.waitFor((e) => e.type === 'turn_done');
     expect(toolNames(bed.fake.requests[0]!)).toEqual(['web_search']);
     expect(systemOf(bed.fake.requests[0]!)).toContain('Your tools: web_search.');
+    expect(systemOf(bed.fake.requests[0]!)).not.toContain('Agents you can delegate to');
 
     const { session: off } = await alice.ok('session:configure', { sessionId, searchOnly: false });
     expect(off.searchOnly).toBeUndefined();
@@ -31,6 +38,7 @@ describe('search-only sessions', () => {
     expect(tools).toContain('web_search');
     expect(tools).toContain('run_command');
     expect(tools.length).toBeGreaterThan(10);
+    expect(systemOf(bed.fake.requests[1]!)).toContain('- reviewer: Reviews diffs.');
     expect(systemOf(bed.fake.requests[1]!)).toMatch(/Your tools: read_file, [^\n]*run_command/);
   });
 });

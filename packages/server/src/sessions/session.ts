@@ -352,7 +352,7 @@ export class Session {
       const context = await agentContext(holder, options.model.id);
       if (context) options = { ...options, environment: { ...options.environment, context } };
     }
-    return this.meta.searchOnly ? searchOnlyTurn(options) : options;
+    return this.meta.searchOnly ? searchOnlyTurn(options, system) : options;
   }
 
   private modelClient(): ModelClient {
@@ -361,10 +361,14 @@ export class Session {
   }
 }
 
-/** Search only (the "globe" toggle): web_search is the one tool offered, MCP and skill tools included in the cut. */
-function searchOnlyTurn(options: TurnOptions): TurnOptions {
+/**
+ * Search only (the "globe" toggle): web_search is the one tool offered, MCP and skill tools
+ * included in the cut, and the prompt is the session's own (`system`, which names web_search
+ * alone), without the skills' and agents' sections the turn steps added for tools it lacks.
+ */
+function searchOnlyTurn(options: TurnOptions, system: string): TurnOptions {
   const { dynamicTools: _dropped, ...environment } = options.environment;
-  return { ...options, environment: { ...environment, tools: environment.tools.filter(isSearchTool) } };
+  return { ...options, prompt: { ...options.prompt, system }, environment: { ...environment, tools: environment.tools.filter(isSearchTool) } };
 }
 
 function isSearchTool(tool: { name: string }): boolean {
