@@ -66,6 +66,11 @@ export interface ProviderAccess {
   requestsPerMinute?: number;
 }
 
+/** The provider needs a key and has none (set neither in the environment nor in config.json). */
+export function missingKey(access: ProviderAccess): boolean {
+  return !access.keyless && access.keys.length === 0;
+}
+
 function splitKeys(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')

@@ -6,7 +6,7 @@ import type { Catalog } from './catalog.js';
 import type { CatalogEntry } from './catalog-entry.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import type { ProvidersConfig } from './config.js';
-import { keyHint, providerAccess, scrubKeys, type ApiKey, type ProviderAccess } from './credentials.js';
+import { keyHint, missingKey, providerAccess, scrubKeys, type ApiKey, type ProviderAccess } from './credentials.js';
 import { FallbackChain } from './fallback-chain.js';
 import { KEY_COOLDOWN_MS, type Governor } from './governor.js';
 import { hasOtherKey, pickKey } from './key-selection.js';
@@ -69,7 +69,7 @@ export class ResilientModelClient implements ModelClient {
       // No key anywhere in the chain (a first run): one sentence on setting a key, not a walk through every provider.
       if (attempt.reason === NO_KEY_REASON && entry === this.o.primary) {
         const upcoming = chain.upcoming(entry);
-        if (upcoming.every((next) => this.lacksKey(next))) throw noKeyAnywhere(entry, upcoming);
+        if (upcoming.every((next) => missingKey(providerAccess(next, this.o.env, this.o.config)))) throw noKeyAnywhere(entry, upcoming);
       }
       tried.push(`${entry.id} (${attempt.reason})`);
       lastError = attempt.error;
@@ -92,7 +92,7 @@ export class ResilientModelClient implements ModelClient {
   ): AsyncGenerator<ModelStreamEvent, Attempt> {
     const access = providerAccess(entry, this.o.env, this.o.config);
     const model = entry.id.slice(entry.provider.length + 1);
-    if (!access.keyless && access.keys.length === 0) {
+    if (missingKey(access)) {
       const error = new ProviderError('auth', `${entry.provider} model ${model} has no API key: ${keyHint(entry.provider)}.`, {
         provider: entry.provider,
         model,
@@ -234,12 +234,6 @@ export class ResilientModelClient implements ModelClient {
       case 'stream_cut':
         return retries < MAX_RETRIES && waitable ? 'retry' : 'next-model';
     }
-  }
-
-  /** Whether the model's provider needs a key and has none. */
-  private lacksKey(entry: CatalogEntry): boolean {
-    const access = providerAccess(entry, this.o.env, this.o.config);
-    return !access.keyless && access.keys.length === 0;
   }
 
   /** Whether a later model in the chain could answer now: it has an endpoint and a key (or needs none) not cooling down. */

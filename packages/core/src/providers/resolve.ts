@@ -5,7 +5,7 @@ import { catalogFor } from './catalog.js';
 import type { CatalogEntry } from './catalog-entry.js';
 import { DEFAULT_MEMORY_MODELS } from './catalog-data.js';
 import type { ProvidersConfig } from './config.js';
-import { keyHint, providerAccess } from './credentials.js';
+import { keyHint, missingKey, providerAccess } from './credentials.js';
 import { Governor } from './governor.js';
 import { discoverContextWindow } from './local-context.js';
 import { findProvider } from './registry.js';
@@ -77,7 +77,7 @@ export function modelWarnings(spec: string, config?: ProvidersConfig, env?: Node
   }
   if (env) {
     const access = providerAccess(entry, env, config);
-    if (!access.keyless && access.keys.length === 0) warn(`no API key for ${entry.provider}: ${keyHint(entry.provider)}`);
+    if (missingKey(access)) warn(`no API key for ${entry.provider}: ${keyHint(entry.provider)}`);
   }
   return out;
 }
