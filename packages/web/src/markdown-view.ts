@@ -30,10 +30,8 @@ function block(token: Token): Node | null {
       return el('p', { class: `md-heading h${(token as Tokens.Heading).depth}` }, ...inline((token as Tokens.Heading).tokens));
     case 'paragraph':
       return el('p', {}, ...inline((token as Tokens.Paragraph).tokens));
-    case 'text': {
-      const t = token as Tokens.Text;
-      return el('span', {}, ...(t.tokens ? inline(t.tokens) : [t.text]));
-    }
+    case 'text':
+      return el('span', {}, inlineToken(token));
     case 'code':
       return el('pre', { class: 'md-code' }, el('code', {}, (token as Tokens.Code).text));
     case 'blockquote':

@@ -33,11 +33,9 @@ function block(token: Token, out: string[]): void {
     case 'paragraph':
       out.push(...inline((token as Tokens.Paragraph).tokens).split('\n'));
       return;
-    case 'text': {
-      const t = token as Tokens.Text;
-      out.push(...(t.tokens ? inline(t.tokens) : esc(t.text)).split('\n'));
+    case 'text':
+      out.push(...inlineToken(token).split('\n'));
       return;
-    }
     case 'code':
       for (const line of (token as Tokens.Code).text.split('\n')) out.push(color('cyan', `  ${esc(line)}`));
       return;
