@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import type { AnyTool, Clock, ToolGate, TurnLimits } from '@tandem/core';
 import type { Tokens } from './auth.js';
+import type { HandshakeLockoutOptions } from './auth/handshake-lockout.js';
 import type { ClusterOptions } from './cluster/cluster-options.js';
 import type { ServerSettings } from './config/server-settings.js';
 import type { CommandLimiter, HandlerMap } from './handlers/dispatch.js';
@@ -67,6 +68,8 @@ export interface ApplicationSeams {
   guards?: 'off' | Partial<Omit<GuardsHostOptions, 'dataDir' | 'clock'>>;
   /** MCP tool schemas past this many tokens are loaded on demand (default: 10 % of the model's window). */
   mcpToolSchemaBudgetTokens?: number;
+  /** Tunes the lockout after refused handshakes (default: 20 within 60 s lock the address for 60 s). */
+  handshakeLockout?: Omit<HandshakeLockoutOptions, 'clock' | 'onLocked'>;
   /** The OS sandbox under every command; default probed once at start from config.json's `commandSandbox`. */
   osSandbox?: OsSandbox;
 }
