@@ -1,4 +1,5 @@
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { homedir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
@@ -66,7 +67,8 @@ export const DEFAULT_MODEL = 'openai/gpt-4.1-mini';
 export type { ApplicationDeps, ApplicationSeams } from './application-deps.js';
 
 export interface Application {
-  httpServer: HttpServer;
+  /** HTTP, or HTTPS when `deps.tls` was given. */
+  httpServer: HttpServer | HttpsServer;
   io: IoServer;
   sessions: SessionManager;
   /** Shares of sessions: one person, one session, one role (see ARCHITECTURE "Sharing one session"). */
@@ -103,10 +105,12 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const cluster = deps.cluster ? await (await import('./cluster/cluster-node.js')).ClusterNode.connect(deps.cluster, logger) : undefined;
   const guards = seams.guards === 'off' ? undefined : await openGuardsHost(guardsOptions(deps, settings, clock, logger));
 
-  const httpServer = createServer((req, res) => {
+  const serveHttp = (req: IncomingMessage, res: ServerResponse) => {
     if (serveWebViewer(req, res, env)) return; // GET / : the web viewer (packages/web)
     res.writeHead(404, { 'content-type': 'text/plain' }).end('tandem server: connect with a tandem client (socket.io)\n');
-  });
+  };
+  // TLS (`tandem serve --tls-cert --tls-key`): the same server over HTTPS and WSS.
+  const httpServer = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key }, serveHttp) : createServer(serveHttp);
   const io = new IoServer(httpServer, {
     serveClient: false,
     maxHttpBufferSize: 4 * 1024 * 1024,
@@ -303,7 +307,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       });
       const address = httpServer.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return { url: `http://${shownHost}:${address.port}` };
+      return { url: `${deps.tls ? 'https' : 'http'}://${shownHost}:${address.port}` };
     },
     close() {
       closing ??= (async () => {

@@ -28,6 +28,8 @@ export interface ApplicationDeps {
     /** The user's home (skills, agents, the path sandbox); default os.homedir(). */
     home?: string;
   };
+  /** Serve HTTPS and WSS with this certificate and key (PEM); absent: plain HTTP. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
   /** Join a cluster of nodes through Redis (`tandem serve --redis URL`); absent: a single node. */
   cluster?: ClusterOptions;
   /** Parts a test or an embedder replaces; a normal host passes none. */

@@ -7,7 +7,8 @@ export type ConnectionStatus =
   | { status: 'connected' }
   /** `retryAt`: when the next attempt starts (ms since the epoch), for the status line's countdown. */
   | { status: 'reconnecting'; attempt: number; reason: string; retryAt?: number | undefined }
-  | { status: 'refused'; reason: 'unauthorized' | 'protocol_mismatch' | 'error'; message: string }
+  /** `share_ended`: the share this client came in with was revoked or expired; the server refuses it from now on. */
+  | { status: 'refused'; reason: 'unauthorized' | 'protocol_mismatch' | 'share_ended' | 'error'; message: string }
   | { status: 'closed' };
 
 export interface UserItem {
