@@ -85,3 +85,20 @@ export type WhoAmI = z.infer<typeof WhoAmISchema>;
 
 /** The `connect_error` message for an address locked out after too many refused handshakes. */
 export const CONNECT_ERROR_RATE_LIMITED = 'rate_limited';
+
+/**
+ * The web link of a share: the page opens straight onto the session. The token is in the
+ * fragment, which browsers never send in a request line or a Referer.
+ */
+export function shareWebLink(base: string, sessionId: string, token: string): string {
+  const url = new URL(base);
+  url.pathname = '/';
+  url.search = `?session=${encodeURIComponent(sessionId)}`;
+  url.hash = `token=${token}`;
+  return url.href;
+}
+
+/** The command line that opens the shared session in a terminal. */
+export function shareAttachLine(base: string, sessionId: string, token: string): string {
+  return `tandem attach ${sessionId} --url ${new URL(base).origin} --token ${token}`;
+}

@@ -17,6 +17,8 @@ export interface TuiOptions extends SessionChoice {
   /** Shown to everyone attached, e.g. `ana@laptop`. */
   name: string;
   connectTimeoutMs?: number;
+  /** What to trust for an https:// server (PEM certificates; see ClientOptions.ca). */
+  ca?: string[] | undefined;
 }
 
 const TICK_MS = 50;
@@ -36,6 +38,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const client = new TandemClient(options.url, {
     token: options.token,
     name: options.name,
+    ...(options.ca ? { ca: options.ca } : {}),
     onListenerError: (err) => tui.notice('error', `internal error while showing an event: ${errorText(err)}`),
   });
   const tui = new TuiController(

@@ -274,6 +274,16 @@ export class TandemClient {
       // Too many refused handshakes from this address: the server refuses it for a minute.
       return this.retryLater('this address is locked out for a minute after too many refused tokens; retrying');
     }
+    const untrusted = untrustedCertificate(err);
+    if (untrusted) {
+      // Retrying cannot help: the client has to be told which certificate to trust.
+      this.closed = true;
+      return this.setState({
+        status: 'refused',
+        reason: 'error',
+        message: `refused by this client: ${this.url} presents a certificate it does not trust (${untrusted}); pass --ca FILE with the server's certificate (a self-signed one included), or set NODE_EXTRA_CA_CERTS`,
+      });
+    }
     if (err.message !== CONNECT_ERROR_UNAUTHORIZED && !err.message.startsWith(CONNECT_ERROR_PROTOCOL)) {
       // Not there (yet): the server is down, restarting, or the network is out. Try again.
       return this.retryLater(connectErrorText(err));
@@ -373,6 +383,13 @@ export function describe(state: ConnectionStatus): string {
     case 'closed':
       return 'closed';
   }
+}
+
+/** A TLS verification failure (self-signed, unknown issuer, wrong host name …), by its OpenSSL code; else undefined. */
+function untrustedCertificate(err: Error): string | undefined {
+  const code = (err as { description?: { error?: { code?: unknown } } }).description?.error?.code;
+  if (typeof code !== 'string') return undefined;
+  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT_ALTNAME/.test(code) ? code : undefined;
 }
 
 /** socket.io's "websocket error" says little; the cause (ECONNREFUSED …) says more. */
