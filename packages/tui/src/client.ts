@@ -271,8 +271,12 @@ export class TandemClient {
 
   private onConnectError(err: Error): void {
     if (err.message === CONNECT_ERROR_RATE_LIMITED) {
-      // Too many refused handshakes from this address: the server refuses it for a minute.
-      return this.retryLater('this address is locked out for a minute after too many refused tokens; retrying');
+      const locked = 'this address is locked out for a minute after too many refused tokens';
+      // Connected before: keep trying, the lockout ends by itself. Never connected: say it now
+      // instead of waiting out a connect timeout that would blame the network.
+      if (this.everConnected) return this.retryLater(`${locked}; retrying`);
+      this.closed = true;
+      return this.setState({ status: 'refused', reason: 'error', message: `refused by ${this.url}: ${locked}; try again in a minute` });
     }
     const untrusted = untrustedCertificate(err);
     if (untrusted) {
