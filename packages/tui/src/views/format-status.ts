@@ -1,11 +1,10 @@
 import { describe as describeConnection } from '../client.js';
 import type { ViewState } from '../state/types.js';
-import type { ApprovalMode } from '@tandem/shared';
+import type { ApprovalMode, ClientInfo } from '@tandem/shared';
 import type { DialogFocusView } from '../input/dialog-focus.js';
 import { countdownText } from '../reconnect-backoff.js';
 import { COMMANDER, hasHiddenItems } from '../state/agents.js';
 import { canApprove, hasControl, shareSummary } from '../state/access.js';
-import type { ClientInfo } from '@tandem/shared';
 import { fitParts, type LinePart } from './fit-line.js';
 import { floorPart, workersPart } from './format-workers.js';
 import { bold, color, dim, esc } from './tags.js';
