@@ -1,4 +1,4 @@
-import { SHARE_ROLE_SUMMARY, type ShareInfo } from '@tandem/shared';
+import { SHARE_ROLE_SUMMARY, shareAttachLine, shareWebLink, type ShareInfo } from '@tandem/shared';
 import { dateTime } from './panels/time-text.js';
 import type { CopyLine } from './state/types.js';
 
@@ -16,8 +16,8 @@ export interface ShareInvite {
  */
 export function shareInvite(serverUrl: string, share: ShareInfo, token: string): ShareInvite {
   const base = serverUrl.replace(/\/+$/, '');
-  const link = `${base}/?session=${encodeURIComponent(share.sessionId)}#token=${token}`;
-  const attach = `tandem attach ${share.sessionId} --url ${base} --token ${token}`;
+  const link = shareWebLink(base, share.sessionId, token);
+  const attach = shareAttachLine(base, share.sessionId, token);
   const until = share.expiresAt ? ` · until ${dateTime(share.expiresAt)}` : '';
   const local = loopback(base) ? ` · ${new URL(base).hostname} reaches only this machine: someone elsewhere needs an address of it they can reach` : '';
   return {
