@@ -25,6 +25,8 @@ export function shareInvite(serverUrl: string, share: ShareInfo, token: string):
     copy: [
       { label: 'web link', text: link },
       { label: 'terminal', text: attach },
+      // Short enough never to wrap: what to copy when a narrow terminal breaks the lines above.
+      { label: 'token', text: token },
     ],
     link,
   };

@@ -118,6 +118,7 @@ describe('/share', () => {
     expect(invite?.copy).toEqual([
       { label: 'web link', text: 'http://127.0.0.1:7777/?session=s1#token=tsh_secret' },
       { label: 'terminal', text: 'tandem attach s1 --url http://127.0.0.1:7777 --token tsh_secret' },
+      { label: 'token', text: 'tsh_secret' },
     ]);
     expect(clipboard).toEqual(['http://127.0.0.1:7777/?session=s1#token=tsh_secret']);
     expect(tui.currentFlash()).toContain("sent to the terminal's clipboard");

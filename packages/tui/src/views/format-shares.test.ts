@@ -160,11 +160,11 @@ describe('/share and /shares', () => {
   it('the invitation: the web link with the token in the fragment, the attach line, each drawn alone on its line', () => {
     const invite = shareInvite('https://box.example:7777/', SHARE, 'tsh_abc');
     expect(invite.link).toBe('https://box.example:7777/?session=s1#token=tsh_abc');
-    expect(invite.copy.map((line) => line.text)).toEqual([invite.link, 'tandem attach s1 --url https://box.example:7777 --token tsh_abc']);
+    expect(invite.copy.map((line) => line.text)).toEqual([invite.link, 'tandem attach s1 --url https://box.example:7777 --token tsh_abc', 'tsh_abc']);
     expect(invite.text).not.toContain('reaches only this machine');
     expect(shareInvite('http://127.0.0.1:7777', SHARE, 'tsh_abc').text).toContain('127.0.0.1 reaches only this machine');
     const lines = formatTranscript([{ kind: 'notice', level: 'info', text: invite.text, copy: invite.copy }]).map(plain);
-    expect(lines.slice(1)).toEqual(['  web link:', invite.link, '  terminal:', 'tandem attach s1 --url https://box.example:7777 --token tsh_abc']);
+    expect(lines.slice(1)).toEqual(['  web link:', invite.link, '  terminal:', 'tandem attach s1 --url https://box.example:7777 --token tsh_abc', '  token:', 'tsh_abc']);
   });
 
   it('OSC 52 carries the text base64-encoded to the clipboard', () => {
