@@ -2,7 +2,7 @@ import type { CommandName, CommandPayload, CommandResult, Decision } from '@tand
 import type { ClientSignal } from './client.js';
 import { NO_DIALOG, focusDialog, trackDialog, unfocusDialog, type DialogFocus } from './input/dialog-focus.js';
 import { keyIntent, type KeyIntent } from './input/key-intent.js';
-import { editLine, emptyEditor, type KeyPress, type LineEditor } from './input/line-editor.js';
+import { clearLine, editLine, emptyEditor, pasteInto, type KeyPress, type LineEditor } from './input/line-editor.js';
 import { completeMention, mentionAt } from './input/mention-complete.js';
 import { parseInput } from './input/slash-commands.js';
 import { mentionNames } from './state/agents.js';
@@ -43,6 +43,9 @@ export const HISTORY_PAGE = 300;
 /** Short-lived messages stay this long on the key-hint line. */
 export const FLASH_MS = 3000;
 
+/** A second Ctrl-C within this long after "Ctrl-C again to quit" quits. */
+export const QUIT_WINDOW_MS = 2000;
+
 /**
  * The TUI's behaviour without a terminal: the view state, the input line, who has the keys
  * (input line, permission dialog, panel, a yes/no question), and what each key and slash
@@ -60,6 +63,8 @@ export class TuiController {
   readonly panels: PanelController;
   private live = false;
   private scopeFor = '';
+  /** Until when a second Ctrl-C quits (set by a first press on an empty, idle input line). */
+  private quitArmedUntil = 0;
   /** Where the events this view holds begin, when it was attached with a tail. */
   private history: { sessionId: string; firstSeq: number; hasMore: boolean; loading: boolean } | null = null;
 
@@ -165,6 +170,9 @@ export class TuiController {
       this.flash = null;
       this.dirty = true;
     }
+    // Only a Ctrl-C right after the first one quits; any other key in between starts over.
+    const quitArmed = this.quitArmedUntil;
+    this.quitArmedUntil = 0;
     const quitting = press.ctrl && (press.name === 'c' || press.name === 'd');
     const pending = this.state.pendingPermissions.length > 0;
     // An open panel takes every key but quit/cancel, a yes/no question, the focused dialog and F2.
@@ -176,13 +184,38 @@ export class TuiController {
       confirming: this.confirm !== null,
       mention: mentionAt(this.editor) !== null,
     });
-    this.act(intent, press);
+    this.act(intent, press, quitArmed);
   }
 
-  private act(intent: KeyIntent, press: KeyPress): void {
+  /**
+   * Pasted text (bracketed paste): into the input line, newlines and all, never sent by itself;
+   * a large paste shows folded. Where typing would not reach the input line, neither does a paste.
+   */
+  paste(text: string): void {
+    if (this.live && this.state.connection.status === 'refused') return;
+    if (this.confirm) return this.showFlash('answer the question first: y or n');
+    if (this.state.role === 'viewer') return this.showFlash(watchOnlyText(this.state));
+    if (this.dialog.focused) return this.showFlash('the permission dialog has the keys: Esc gives them back to the input line, then paste');
+    this.editor = pasteInto(this.editor, text);
+    this.dirty = true;
+  }
+
+  private act(intent: KeyIntent, press: KeyPress, quitArmed = 0): void {
     switch (intent.kind) {
       case 'exit':
         return this.quit(0);
+      case 'clear_input':
+        this.editor = clearLine(this.editor);
+        this.dirty = true;
+        return this.showFlash('input cleared (Up brings it back) · Ctrl-C again on the empty line to quit');
+      case 'quit_press': {
+        const now = this.host.now();
+        if (now < quitArmed) return this.quit(0);
+        this.quitArmedUntil = now + QUIT_WINDOW_MS;
+        this.flash = { text: 'Ctrl-C again to quit', until: this.quitArmedUntil };
+        this.dirty = true;
+        return;
+      }
       case 'cancel_turn':
         void this.run('cancelling', () => this.request('session:cancel', { sessionId: this.sessionId() }));
         return;
