@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { defaultClientName } from './client-name.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerAgentsCommand } from './commands/agents.js';
+import { registerDeskCommands } from './commands/desk.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerSkillsCommand } from './commands/skills.js';
 import { registerRoutineCommands } from './commands/routines.js';
@@ -33,6 +34,8 @@ const CA_HELP = 'a certificate (PEM) to trust for an https:// server, e.g. its s
 const ROOT_HELP_AFTER = `
 Examples:
   tandem                         open this folder's session (starts the local server if needed)
+  tandem -c                      continue this folder's most recently used session
+  tandem -r                      pick one of this folder's sessions to open
   tandem --cwd ~/src/app         open another folder's session
   tandem attach --viewer         watch this folder's session from a second terminal
   tandem share --role approver --name carla --expires 2h
@@ -64,8 +67,10 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--port <port>', 'port for a local server started in the background', parsePort, DEFAULT_PORT)
     .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
+    .option('-c, --continue', "open this folder's most recently used session (never a new one)")
+    .option('-r, --resume [session]', "pick one of this folder's sessions to open (or name one: an id or a unique prefix)")
     .addHelpText('after', ROOT_HELP_AFTER)
-    .action(async (options: { cwd?: string; model?: string; dataDir?: string; port: number; name: string }, command: Command) => {
+    .action(async (options: RootFlags, command: Command) => {
       const [word] = command.args;
       if (word !== undefined)
         throw new UsageError(
@@ -74,8 +79,20 @@ export function buildProgram(hooks: ProgramHooks): Command {
             program.commands.map((c) => c.name()),
           ),
         );
+      if (options.continue && options.resume !== undefined)
+        throw new UsageError('-c (continue the latest) and -r (pick one) ask for different things; give one of them');
       const { openLocal } = await import('./commands/open.js');
-      hooks.done(await openLocal({ dataDir: dataDirOf(options.dataDir), port: options.port, name: options.name, cwd: options.cwd, model: options.model }));
+      hooks.done(
+        await openLocal({
+          dataDir: dataDirOf(options.dataDir),
+          port: options.port,
+          name: options.name,
+          cwd: options.cwd,
+          model: options.model,
+          continue: options.continue,
+          resume: options.resume,
+        }),
+      );
     });
 
   program
@@ -181,11 +198,23 @@ export function buildProgram(hooks: ProgramHooks): Command {
   registerAgentsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── assistant: routines ──────────────────────────────────────────────────────────────
   registerRoutineCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
+  // ── habits from other agents: export, shell completion ───────────────────────────────
+  registerDeskCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
 
   // A word after `tandem` that is no command reaches the root action, which names it (set last:
   // subcommands copy the root's settings when created, and must keep refusing extra arguments).
   program.allowExcessArguments();
   return program;
+}
+
+interface RootFlags {
+  cwd?: string;
+  model?: string;
+  dataDir?: string;
+  port: number;
+  name: string;
+  continue?: boolean;
+  resume?: string | true;
 }
 
 interface AttachFlags {

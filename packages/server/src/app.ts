@@ -39,6 +39,7 @@ import { serverHandlers } from './handlers/server-handlers.js';
 import { sessionHandlers, sessionRoom } from './handlers/session-handlers.js';
 import { shareHandlers } from './handlers/share-handlers.js';
 import { skillsHandlers } from './handlers/skills-handlers.js';
+import { commandsHandlers } from './handlers/commands-handlers.js';
 import { turnHandlers } from './handlers/turn-handlers.js';
 import { McpHub } from './mcp/mcp-hub.js';
 import { embeddingsFrom } from './memory/embeddings-from-settings.js';
@@ -245,6 +246,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...memoryHandlers({ sessions: manager, memories, dataDir: deps.dataDir, resolve }),
     ...mcpHandlers(mcp, manager, defaultCwd),
     ...skillsHandlers(skills, manager, defaultCwd),
+    ...commandsHandlers(manager, { dataDir: deps.dataDir, home }),
     ...routineHandlers(routineScheduler),
     ...shareHandlers(shares, manager),
     ...guards?.handlers,

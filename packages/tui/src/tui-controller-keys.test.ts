@@ -22,7 +22,8 @@ function setup(role: 'driver' | 'viewer' = 'driver') {
   const clock = { now: 1_000_000 };
   const host: TuiHost = {
     request: (command, payload) => {
-      sent.push({ command, payload });
+      // The custom commands are read on attach; this test is about what keys send.
+      if (command !== 'commands:list') sent.push({ command, payload });
       return Promise.resolve({ mode: 'turn' } as never);
     },
     now: () => clock.now,

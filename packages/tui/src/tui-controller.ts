@@ -1,9 +1,11 @@
-import type { CommandName, CommandPayload, CommandResult, Decision } from '@tandem/shared';
+import type { CommandName, CommandPayload, CommandResult, CustomCommand, Decision } from '@tandem/shared';
 import type { ClientSignal } from './client.js';
 import { NO_DIALOG, focusDialog, trackDialog, unfocusDialog, type DialogFocus } from './input/dialog-focus.js';
 import { keyIntent, type KeyIntent } from './input/key-intent.js';
 import { clearLine, editLine, emptyEditor, pasteInto, type KeyPress, type LineEditor } from './input/line-editor.js';
 import { completeMention, mentionAt } from './input/mention-complete.js';
+import { completeSlash, slashAt } from './input/slash-complete.js';
+import { commandNames } from './slash-custom.js';
 import { parseInput } from './input/slash-commands.js';
 import { mentionNames } from './state/agents.js';
 import { canApprove, watchOnlyText } from './state/access.js';
@@ -60,6 +62,8 @@ export class TuiController {
   scopeIndex = 0;
   /** Something on screen changed since the last draw. */
   dirty = true;
+  /** The session's custom slash commands (commands:list), read on attach and again when /help or an unknown name asks. */
+  customCommands: readonly CustomCommand[] = [];
   readonly panels: PanelController;
   private live = false;
   private scopeFor = '';
@@ -109,11 +113,24 @@ export class TuiController {
       if (signal.history) this.history = { sessionId: signal.session.id, ...signal.history, loading: false };
       else if (this.history?.sessionId !== signal.session.id) this.history = null;
       this.dispatch({ kind: 'attached', session: signal.session, role: signal.role });
+      void this.loadCommands();
     } else if (signal.kind === 'warning') this.dispatch({ kind: 'notice', level: 'warn', text: signal.message });
     else {
       this.dispatch({ kind: 'event', event: signal.event });
       // Someone came or went: the shares panel's "connected now" may have changed.
       if (signal.event.type === 'presence') this.panels.reload('shares');
+    }
+  }
+
+  /** Reads the session's custom commands again; a server without commands:list has none. */
+  async loadCommands(): Promise<void> {
+    const sessionId = this.sessionId();
+    if (!sessionId) return;
+    try {
+      const { commands } = await this.request('commands:list', { sessionId });
+      if (this.sessionId() === sessionId) this.customCommands = Array.isArray(commands) ? commands : [];
+    } catch {
+      // An older server, or not connected: keep what we had.
     }
   }
 
@@ -183,6 +200,7 @@ export class TuiController {
       inputEmpty: this.editor.text.length === 0,
       confirming: this.confirm !== null,
       mention: mentionAt(this.editor) !== null,
+      slash: slashAt(this.editor) !== null,
     });
     this.act(intent, press, quitArmed);
   }
@@ -273,6 +291,14 @@ export class TuiController {
         return this.toggleHidden();
       case 'complete_mention':
         return this.completeMention();
+      case 'complete_command': {
+        const result = completeSlash(this.editor, commandNames(this.customCommands));
+        this.editor = result.editor;
+        this.dirty = true;
+        if (result.candidates.length === 0) return this.showFlash('no command starts so; /help lists them');
+        if (result.candidates.length > 1) this.showFlash(result.candidates.map((name) => `/${name}`).join(' '));
+        return;
+      }
       case 'watch_only':
         return this.showFlash(watchOnlyText(this.state));
       case 'edit': {

@@ -187,6 +187,7 @@ export class Session {
       createdAt,
       status: this.status,
       lastSeq: this.log.lastWrittenSeq,
+      updatedAt: this.log.lastWrittenTs ?? createdAt,
       mode: mode ?? 'ask',
       clients: this.presence.list().length,
       ...(this.sandbox ? { sandbox: this.sandbox } : {}),

@@ -42,6 +42,8 @@ export type KeyIntent =
   | { kind: 'toggle_hidden' }
   /** Tab after `@…` in the input line: complete an agent name. */
   | { kind: 'complete_mention' }
+  /** Tab in a `/command` being typed at the start of the line: complete a built-in or custom command. */
+  | { kind: 'complete_command' }
   | { kind: 'none' };
 
 /** Function keys that open a panel; they work for viewers too (the panel says what they may not do). */
@@ -65,6 +67,8 @@ export interface KeyContext {
   confirming: boolean;
   /** The input line has an `@name` being typed at the cursor (Tab completes it). */
   mention?: boolean;
+  /** The input line starts with a `/command` the cursor is still in (Tab completes it). */
+  slash?: boolean;
 }
 
 const NO_CONTEXT: KeyContext = { dialogFocused: false, inputEmpty: true, confirming: false };
@@ -112,6 +116,7 @@ export function keyIntent(state: ViewState, key: KeyPress, context: KeyContext =
   if (pending && (key.name === 'f2' || (key.name === 'enter' && context.inputEmpty && !state.commandFocus))) return { kind: 'focus_dialog' };
   if (key.name === 'tab' && key.shift) return { kind: 'cycle_mode' };
   if (key.name === 'tab' && context.mention && !state.commandFocus) return { kind: 'complete_mention' };
+  if (key.name === 'tab' && context.slash && !state.commandFocus) return { kind: 'complete_command' };
   if (key.ctrl && key.name === 'g') return { kind: 'compose' };
   if (key.ctrl && key.name === 't') return { kind: 'toggle_command_focus' };
   if (key.name === 'escape') {
