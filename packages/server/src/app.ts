@@ -94,7 +94,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const defaultCwd = deps.defaults?.cwd ?? process.cwd();
   const config = loadProvidersConfig(deps.dataDir, logger);
   const settings = seams.settings ?? loadSettings(deps.dataDir, logger);
-  const engine: SessionEngine = { ...defaultEngine(config), ...seams.engine };
+  const engine: SessionEngine = { ...defaultEngine(config, { dataDir: deps.dataDir }), ...seams.engine };
   const governor = new Governor({ clock });
   const startedAtMs = clock.now();
   // Each new model client reads config.json's providers again: key and endpoint edits need no restart.
