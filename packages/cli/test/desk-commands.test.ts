@@ -169,3 +169,25 @@ describe('tandem export', () => {
     expect(bad.stderr).toContain('expected md or json, got "pdf"');
   }, 600_000);
 });
+
+describe('tandem models with providers of one’s own', () => {
+  it('lists them from config.json without a restart, and says when config.json cannot be used', async () => {
+    const config = join(fixture.dataDir.path, 'config.json');
+    const before = await readFile(config, 'utf8');
+    try {
+      const providers = { lmstudio: { api: 'openai', baseURL: 'http://127.0.0.1:1234/v1', models: [{ id: 'qwen-coder', contextWindow: 65_536 }] } };
+      await writeFile(config, JSON.stringify({ ...JSON.parse(before), providers }));
+      const listed = await runTandem(['models', '--data-dir', fixture.dataDir.path]);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toMatch(/^lmstudio\/qwen-coder +66k +yes +custom +qwen-coder$/m);
+      expect(listed.stderr).toBe('');
+      await writeFile(config, JSON.stringify({ ...JSON.parse(before), providers: { lmstudio: { api: 'openai' } } }));
+      const broken = await runTandem(['models', '--data-dir', fixture.dataDir.path]);
+      expect(broken.code).toBe(0);
+      expect(broken.stderr).toContain('providers.lmstudio.baseURL: lmstudio is not a built-in provider, so it needs baseURL');
+      expect(broken.stdout).not.toContain('lmstudio/');
+    } finally {
+      await writeFile(config, before);
+    }
+  }, 600_000);
+});

@@ -12,8 +12,8 @@ import {
 } from '@tandem/core';
 import type { SessionEngine } from './engine.js';
 
-/** The engine parts from @tandem/core; `dataDir` holds the user's own AGENTS.md. */
-export function defaultEngine(config: ProvidersConfig, options: { dataDir?: string } = {}): SessionEngine {
+/** The engine parts from @tandem/core; `dataDir` holds the user's own AGENTS.md; `providersConfig` is config.json as it is now (models:list). */
+export function defaultEngine(config: ProvidersConfig, options: { dataDir?: string; providersConfig?: () => ProvidersConfig } = {}): SessionEngine {
   return {
     runTurn,
     createConversation: () => new ConversationBuilder(),
@@ -28,6 +28,6 @@ export function defaultEngine(config: ProvidersConfig, options: { dataDir?: stri
       }),
     createPaths: (args) => createPathSandbox(args),
     createBaselines: () => createFileBaselines(),
-    listModels: () => listModels(config),
+    listModels: () => listModels(options.providersConfig?.() ?? config),
   };
 }
