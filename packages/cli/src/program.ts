@@ -5,6 +5,7 @@ import { defaultClientName } from './client-name.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerAgentsCommand } from './commands/agents.js';
 import { registerDeskCommands } from './commands/desk.js';
+import { applyConnectionOptions } from './connection-options.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerSkillsCommand } from './commands/skills.js';
 import { registerRoutineCommands } from './commands/routines.js';
@@ -67,6 +68,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--port <port>', 'port for a local server started in the background', parsePort, DEFAULT_PORT)
     .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
+    .option('--url <url>', 'open the TUI on this server instead of the local one (as tandem attach --url does)')
+    .option('--token <token>', 'a token of that server (with --url; default: from the data directory)')
+    .option('--ca <file>', CA_HELP)
     .option('-c, --continue', "open this folder's most recently used session (never a new one)")
     .option('-r, --resume [session]', "pick one of this folder's sessions to open (or name one: an id or a unique prefix)")
     .addHelpText('after', ROOT_HELP_AFTER)
@@ -201,6 +205,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
   // ── habits from other agents: export, shell completion ───────────────────────────────
   registerDeskCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
 
+  // Every command that names a server takes the same connection options (--url, --port, --token, --ca, --data-dir).
+  applyConnectionOptions(program, parsePort);
+
   // A word after `tandem` that is no command reaches the root action, which names it (set last:
   // subcommands copy the root's settings when created, and must keep refusing extra arguments).
   program.allowExcessArguments();
@@ -208,6 +215,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
 }
 
 interface RootFlags {
+  url?: string;
+  token?: string;
+  ca?: string;
   cwd?: string;
   model?: string;
   dataDir?: string;

@@ -191,3 +191,35 @@ describe('tandem models with providers of one’s own', () => {
     }
   }, 600_000);
 });
+
+describe('the same connection options for every command', () => {
+  it('tandem attach --port N opens the TUI on the server at that port', async () => {
+    const port = new URL(server.url).port;
+    tmux.start('byport', tandemShellLine(['attach', first, '--port', port, ...local()], { cwd: empty.path }));
+    const screen = await tmux.waitFor('byport', (s) => IDLE.test(s) && /│ first /.test(s), 240_000);
+    expect(screen).toContain(`● local:${port}`);
+    tmux.type('byport', '', 'C-c', 'C-c');
+    await tmux.waitFor('byport', 'TANDEM EXITED 0');
+  }, 600_000);
+
+  it('ls, export and status take --port too, with a data directory that knows no server', async () => {
+    const port = new URL(server.url).port;
+    const elsewhere = await makeTempDir('tandem-desk-data-');
+    try {
+      const common = ['--port', port, '--token', fixture.tokens.view, '--data-dir', elsewhere.path];
+      const ls = await runTandem(['ls', ...common]);
+      expect(ls.code, ls.stderr).toBe(0);
+      expect(ls.stdout).toContain(first);
+      const exported = await runTandem(['export', first, ...common]);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stdout).toContain('# first');
+      const status = await runTandem(['status', ...common]);
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain(`127.0.0.1:${port}`);
+      const help = await runTandem(['routines', 'list', '--help']);
+      expect(help.stdout).toContain('--port <port>');
+    } finally {
+      await elsewhere.cleanup();
+    }
+  }, 600_000);
+});

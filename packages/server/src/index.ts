@@ -27,6 +27,7 @@ export { loadServerSettings, parseServerSettings, type ServerSettings, type Load
 export {
   McpHub,
   addUserServer,
+  addUserServerJson,
   removeUserServer,
   loadMcpConfig,
   mcpToolName,
