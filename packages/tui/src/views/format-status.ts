@@ -59,6 +59,7 @@ export function formatStatus(state: ViewState, spinnerFrame: number, options: St
 function modePart(mode: ApprovalMode): string {
   if (mode === 'auto-edit') return color('yellow', 'auto-edit');
   if (mode === 'read-only') return color('cyan', 'read-only');
+  if (mode === 'full-auto') return color('red', 'full-auto');
   return 'ask';
 }
 
