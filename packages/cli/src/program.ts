@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { defaultClientName } from './client-name.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerAgentsCommand } from './commands/agents.js';
+import { registerEntranceCommands } from './commands/entrances.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerSkillsCommand } from './commands/skills.js';
 import { registerRoutineCommands } from './commands/routines.js';
@@ -31,6 +32,7 @@ const CWD_HELP = 'the folder to work on (default: the current directory)';
 const ROOT_HELP_AFTER = `
 Examples:
   tandem                         open this folder's session (starts the local server if needed)
+  tandem -p "fix the test"       one turn without the TUI, for scripts and CI (tandem run --help)
   tandem --cwd ~/src/app         open another folder's session
   tandem attach --viewer         watch this folder's session from a second terminal
   tandem status                  is the local server running, which providers have a key
@@ -70,6 +72,24 @@ export function buildProgram(hooks: ProgramHooks): Command {
             program.commands.map((c) => c.name()),
           ),
         );
+      if (!process.stdin.isTTY) {
+        // `echo "…" | tandem`: no terminal to draw a TUI on; run the piped prompt as `tandem run` does.
+        const { runHeadless } = await import('./run/run-command.js');
+        hooks.done(
+          await runHeadless({
+            prompt: [],
+            dataDir: dataDirOf(options.dataDir),
+            port: options.port,
+            name: options.name,
+            cwd: options.cwd,
+            model: options.model,
+          }),
+        );
+        return;
+      }
+      if (!process.stdout.isTTY) {
+        throw new UsageError('the TUI needs a terminal, and stdout is not one; for one turn in a script use `tandem run PROMPT` (or `tandem -p PROMPT`)');
+      }
       const { openLocal } = await import('./commands/open.js');
       hooks.done(await openLocal({ dataDir: dataDirOf(options.dataDir), port: options.port, name: options.name, cwd: options.cwd, model: options.model }));
     });
@@ -166,6 +186,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
   registerAdminCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── extensions: MCP servers ──────────────────────────────────────────────────────────
   registerMcpCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
+  // ── entrances: tandem run / -p, tandem acp, tandem mcp serve ─────────────────────────
+  registerEntranceCommands(program, { dataDirOf, done: (code) => hooks.done(code), defaultPort: DEFAULT_PORT, parsePort });
   registerSkillsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── multi-agent: agent definitions ───────────────────────────────────────────────────
   registerAgentsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
