@@ -78,6 +78,23 @@ export function registerEntranceCommands(program: Command, context: EntranceCont
       const { print = [], dataDir, ...flags } = options;
       context.done(await runHeadless({ ...flags, prompt: [...print, ...words], dataDir: context.dataDirOf(dataDir) }));
     });
+
+  const mcp = program.commands.find((command) => command.name() === 'mcp');
+  if (!mcp) throw new Error('register the mcp commands before the entrances');
+  mcp
+    .command('serve')
+    .description('an MCP server on stdio with tandem_run, tandem_sessions and tandem_events, so another agent can hand work to Tandem')
+    .option('--cwd <dir>', 'the folder tandem_run works in when the call names none (default: the current directory)')
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', TOKEN_HELP)
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .option('--port <port>', 'port for a local server started in the background', context.parsePort, context.defaultPort)
+    .option('--name <name>', 'the name other attached clients see', defaultClientName())
+    .exitOverride(usageExit)
+    .action(async (options: { cwd?: string; url?: string; token?: string; dataDir?: string; port: number; name: string }) => {
+      const { serveMcp } = await import('../mcp-serve/mcp-serve.js');
+      context.done(await serveMcp({ ...options, dataDir: context.dataDirOf(options.dataDir) }));
+    });
 }
 
 /** A bad flag of these commands is bad usage, exit status 2 (help and --version stay 0). */
