@@ -79,6 +79,21 @@ export function registerEntranceCommands(program: Command, context: EntranceCont
       context.done(await runHeadless({ ...flags, prompt: [...print, ...words], dataDir: context.dataDirOf(dataDir) }));
     });
 
+  program
+    .command('acp')
+    .description('an Agent Client Protocol agent on stdio, for editors (Zed, JetBrains, Neovim …): each ACP session is a live Tandem session')
+    .option('--cwd <dir>', 'the folder of sessions the editor opens without one (default: the current directory)')
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', TOKEN_HELP)
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .option('--port <port>', 'port for a local server started in the background', context.parsePort, context.defaultPort)
+    .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
+    .exitOverride(usageExit)
+    .action(async (options: { cwd?: string; url?: string; token?: string; dataDir?: string; port: number; name: string }) => {
+      const { serveAcp } = await import('../acp/acp-serve.js');
+      context.done(await serveAcp({ ...options, dataDir: context.dataDirOf(options.dataDir) }));
+    });
+
   const mcp = program.commands.find((command) => command.name() === 'mcp');
   if (!mcp) throw new Error('register the mcp commands before the entrances');
   mcp
