@@ -1,3 +1,4 @@
+import { readServerInfo } from '@tandem/server/local';
 import { TandemClient } from '@tandem/tui/client';
 import { resolveConnection } from '../connection-args.js';
 import { ensureLocalServer } from '../local-server.js';
@@ -35,13 +36,25 @@ export class ServerUnavailableError extends Error {
  * TUI does when none runs. Throws `ServerUnavailableError` with what to do.
  */
 export async function connectToServer(choice: ServerChoice): Promise<ServerConnection> {
-  const { url, pid } = choice.url ? await remoteServer(choice.url) : await localServer(choice);
+  if (choice.url) return connectClient(choice, await remoteServer(choice.url));
+  // The warm path: the server recorded in server.json, whose process lives, is connected to
+  // straight away (no HTTP probe first: loading fetch costs a CLI more than the probe itself).
+  const recorded = await readServerInfo(choice.dataDir);
+  if (recorded) {
+    const connected = await connectClient(choice, { url: recorded.url, pid: recorded.pid }, 3_000).catch(() => undefined);
+    if (connected) return connected;
+  }
+  return connectClient(choice, await localServer(choice));
+}
+
+async function connectClient(choice: ServerChoice, server: { url: string; pid: number | undefined }, timeoutMs = 10_000): Promise<ServerConnection> {
+  const { url, pid } = server;
   const { token } = await resolveConnection({ url, token: choice.token, dataDir: choice.dataDir }).catch((err: Error) => {
     throw new ServerUnavailableError(err.message);
   });
   const client = new TandemClient(url, { token, name: choice.name });
   try {
-    await client.ready(10_000);
+    await client.ready(timeoutMs);
   } catch (err) {
     client.close();
     throw new ServerUnavailableError((err as Error).message);
