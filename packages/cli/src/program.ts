@@ -83,6 +83,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
             name: options.name,
             cwd: options.cwd,
             model: options.model,
+            noPrompt:
+              'stdin is not a terminal, so there is no TUI to open, and it held no prompt to run; run `tandem` in a terminal, or pipe a prompt: echo "fix the test" | tandem (or tandem run PROMPT)',
           }),
         );
         return;

@@ -208,6 +208,8 @@ describe('tandem acp', () => {
     const seen = watcher.events.length;
     const prompt = editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'take forever' }] });
     await watcher.event('turn_started', () => true, seen);
+    // Cancel once the model request is out, or the hanging reply would stay queued for the next turn.
+    while (fixture.fake.pending() > 0) await new Promise((resolve) => setImmediate(resolve));
     await editor.agent.notify('session/cancel', { sessionId });
     expect((await prompt).stopReason).toBe('cancelled');
     await watcher.event('turn_cancelled', () => true, seen);

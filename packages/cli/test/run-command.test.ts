@@ -118,6 +118,16 @@ describe('tandem run: the prompt', () => {
   });
 });
 
+describe('tandem without a terminal and without a prompt', () => {
+  it('says why there is no TUI and what to do: exit 2', async () => {
+    const result = await runCli(['--data-dir', fixture.dataDir.path, '--cwd', fixture.project.path], { env: env(), cwd: fixture.project.path });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('stdin is not a terminal, so there is no TUI to open, and it held no prompt to run');
+  });
+});
+
 describe('tandem run: bad input is one line and the documented exit status', () => {
   it.each([
     ['a bad output format', ['--output-format', 'xml', 'hi'], undefined, /--output-format takes text, json, stream-json; got "xml"/],
@@ -248,6 +258,8 @@ describe('tandem run: how a turn ends is its exit status', () => {
     fixture.fake.enqueue({ hang: true });
     const cli = new HeadlessCli(['run', ...connection(), '--output-format', 'stream-json', 'take forever'], { env: env(), cwd: fixture.project.path });
     await cli.waitFor('"type":"turn_started"', 'stdout');
+    // Interrupt once the model request is out, or the hanging reply would stay queued for a later turn.
+    while (fixture.fake.pending() > 0) await new Promise((resolve) => setImmediate(resolve));
     cli.child.kill('SIGINT');
     const result = await cli.output;
     expect(result.code).toBe(130);

@@ -14,6 +14,8 @@ export interface PromptSources {
   idleStdinMs?: number;
   /** Told when stdin gave nothing in time and the run goes on with PROMPT alone. */
   onIdleStdin?(): void;
+  /** What to say when there is no prompt at all (default: how to give one to `tandem run`). */
+  noPrompt?: string | undefined;
 }
 
 /** Bytes read from stdin at most: beyond this the prompt is over the limit anyway. */
@@ -37,7 +39,9 @@ export async function readPrompt(sources: PromptSources): Promise<string> {
   }
   const prompt = given && piped ? `${given}\n\n${piped}` : given || piped;
   if (!prompt) {
-    throw new PromptError('no prompt: give it as arguments (tandem run "fix the failing test") or on stdin (git diff | tandem run "review this")');
+    throw new PromptError(
+      sources.noPrompt ?? 'no prompt: give it as arguments (tandem run "fix the failing test") or on stdin (git diff | tandem run "review this")',
+    );
   }
   if (prompt.length > MAX_MESSAGE_CHARS) {
     throw new PromptError(

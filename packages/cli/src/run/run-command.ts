@@ -16,6 +16,8 @@ export interface RunOptions extends RunFlags {
   port: number;
   /** The name other attached clients see (` (run)` is added). */
   name: string;
+  /** What to say when there is no prompt (bare `tandem` without a terminal says why it runs headless). */
+  noPrompt?: string | undefined;
 }
 
 export interface RunIo {
@@ -56,6 +58,7 @@ export async function runHeadless(options: RunOptions, io: RunIo = processIo): P
     prompt = await readPrompt({
       words: options.prompt,
       stdin: io.stdin,
+      noPrompt: options.noPrompt,
       onIdleStdin: () => {
         if (!options.quiet) io.stderr.write('tandem: stdin gave nothing within 3 s; running with the PROMPT argument alone\n');
       },
