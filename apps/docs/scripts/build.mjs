@@ -24,6 +24,7 @@ const NAV = [
   ['cli', 'CLI reference'],
   ['tui', 'The TUI'],
   ['web-viewer', 'The web viewer'],
+  ['entrances', 'Scripts, CI, editors and other agents'],
   ['cluster', 'Running several nodes'],
   ['configuration', 'Configuration'],
   ['tools', 'Tools (generated)'],
