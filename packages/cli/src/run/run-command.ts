@@ -1,4 +1,3 @@
-import './zod-jitless.js';
 import { runHeadlessTurn } from '../headless/headless-turn.js';
 import { EXIT, failureSentence, type RunResult } from '../headless/run-result.js';
 import { connectToServer } from '../headless/server-connection.js';
