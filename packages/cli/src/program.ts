@@ -189,7 +189,7 @@ export function buildProgram(hooks: ProgramHooks): Command {
   // ── extensions: MCP servers ──────────────────────────────────────────────────────────
   registerMcpCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── entrances: tandem run / -p, tandem acp, tandem mcp serve ─────────────────────────
-  registerEntranceCommands(program, { dataDirOf, done: (code) => hooks.done(code), defaultPort: DEFAULT_PORT, parsePort });
+  registerEntranceCommands(program, { dataDirOf, done: (code) => hooks.done(code), defaultPort: DEFAULT_PORT, parsePort, parseModel });
   registerSkillsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── multi-agent: agent definitions ───────────────────────────────────────────────────
   registerAgentsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });

@@ -134,6 +134,7 @@ describe('tandem run: bad input is one line and the documented exit status', () 
     ['a bad approval mode', ['--approval-mode', 'yolo', 'hi'], undefined, /--approval-mode takes ask, auto-edit, read-only, full-auto/],
     ['a bad iteration limit', ['--max-iterations', '0', 'hi'], undefined, /--max-iterations takes a whole number/],
     ['an unknown flag', ['--frobnicate', 'hi'], undefined, /unknown option '--frobnicate'/],
+    ['a model not written provider/model', ['--model', 'gpt4', 'hi'], undefined, /expected provider\/model/],
     ['an unknown session', ['--session', 'nosuchsession', 'hi'], undefined, /no session "nosuchsession"/],
     ['no prompt at all', [], undefined, /no prompt/],
     ['a prompt over the size limit', [], 'x'.repeat(200_001), /more than the 200000/],

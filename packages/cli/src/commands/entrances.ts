@@ -10,6 +10,8 @@ export interface EntranceContext {
   /** Port of a local server started in the background (the root's default). */
   defaultPort: number;
   parsePort(value: string): number;
+  /** `provider/model`, checked for its form. */
+  parseModel(value: string): string;
 }
 
 const DATA_DIR_HELP = 'the local data directory (default $TANDEM_DATA_DIR or ~/.tandem)';
@@ -61,7 +63,7 @@ export function registerEntranceCommands(program: Command, context: EntranceCont
     .option('--cwd <dir>', 'the folder to work in (default: the current directory)')
     .option('--session <id>', 'run in this session (an id or a unique prefix; tandem ls lists them)')
     .option('-c, --continue', "run in this folder's most recent session")
-    .option('--model <provider/model>', "a new session's model; an existing session is switched to it")
+    .option('--model <provider/model>', "a new session's model; an existing session is switched to it", context.parseModel)
     .option('--approval-mode <mode>', "ask | auto-edit | read-only | full-auto, for this run (default: the session's own, ask for a new session)")
     .option('--output-format <format>', 'text | json | stream-json (default text)')
     .option('--max-iterations <n>', 'at most this many model requests in the turn (1-1000)')
