@@ -114,6 +114,49 @@ describe('tandem mcp serve', () => {
     }
   });
 
+  it('a client that goes away while tandem_run runs: the turn is cancelled', async () => {
+    const second = new StdioClientTransport({
+      command: process.execPath,
+      args: [BUILT_MAIN, 'mcp', 'serve', '--url', fixture.server.url, '--token', fixture.tokens.control, '--cwd', fixture.project.path],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' },
+      cwd: fixture.project.path,
+      stderr: 'pipe',
+    });
+    const leaving = new Client({ name: 'leaving-client', version: '1.0.0' });
+    await leaving.connect(second);
+    fixture.fake.enqueue({ hang: true });
+    let sessionId = '';
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    void leaving
+      .callTool({ name: 'tandem_run', arguments: { prompt: 'take forever' } }, undefined, {
+        onprogress: (progress) => {
+          const named = /session ([0-9a-f-]{36})/.exec(progress.message ?? '');
+          if (named) {
+            sessionId = named[1]!;
+            started();
+          }
+        },
+      })
+      .catch(() => undefined);
+    await running;
+    while (fixture.fake.pending() > 0) await new Promise((resolve) => setImmediate(resolve));
+    const watcher = new TandemClient(fixture.server.url, { token: fixture.tokens.view, name: 'watcher' });
+    try {
+      await watcher.ready();
+      const cancelled = new Promise<void>((resolve) =>
+        watcher.subscribe((signal) => {
+          if (signal.kind === 'event' && signal.event.type === 'turn_cancelled') resolve();
+        }),
+      );
+      await watcher.attach(sessionId, 'viewer');
+      await leaving.close();
+      await cancelled;
+    } finally {
+      watcher.close();
+    }
+  });
+
   it('an unknown session is an error result naming it, not a crash', async () => {
     const called = await client.callTool({ name: 'tandem_run', arguments: { prompt: 'hi', sessionId: 'no-such-session' } });
     expect(called.isError).toBe(true);

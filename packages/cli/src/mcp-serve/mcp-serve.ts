@@ -124,7 +124,9 @@ export async function serveMcp(options: McpServeOptions): Promise<number> {
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
+    // The client closes stdin (or stops us) when it goes: the same end either way.
     process.stdin.once('end', () => void transport.close());
+    process.once('SIGTERM', () => void transport.close());
   });
   await server.connect(transport);
   await closed;
