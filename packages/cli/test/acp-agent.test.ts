@@ -7,7 +7,9 @@ import type { SessionEvent } from '@tandem/shared';
 import { TandemClient } from '@tandem/tui';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_MAIN } from './built-cli.js';
+import { tandemShellLine } from './cli-runner.js';
 import { type ServerFixture, startServerFixture } from './server-fixture.js';
+import { Tmux } from './tmux.js';
 
 // `tandem acp` driven by the SDK's own client API (the editor side of @agentclientprotocol/sdk),
 // against a real server whose model is the scripted fake; a socket.io client plays the person
@@ -240,6 +242,20 @@ describe('tandem acp', () => {
     );
   });
 
+  it("a TUI attached to the session (a real terminal, tmux) shows the editor's turn as it happens", async () => {
+    const tmux = new Tmux();
+    try {
+      tmux.start('tui', tandemShellLine(['attach', sessionId, '--url', fixture.server.url, '--token', fixture.tokens.view, '--viewer', '--name', 'tui-tina']));
+      await tmux.waitFor('tui', (screen) => /viewer │ .*idle/.test(screen), 180_000);
+      fixture.fake.enqueue({ chunks: ['Seen in ', 'the TUI.'] });
+      const response = await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello from the editor' }] });
+      expect(response.stopReason).toBe('end_turn');
+      await tmux.waitFor('tui', (screen) => screen.includes('hello from the editor') && screen.includes('Seen in the TUI.'));
+    } finally {
+      tmux.kill();
+    }
+  });
+
   it('session/load in another editor replays the history as session/update before it answers', async () => {
     const second = new Editor(fixture);
     try {
@@ -248,7 +264,7 @@ describe('tandem acp', () => {
       expect(loaded?.modes?.currentModeId).toBe('ask');
       const replay = second.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
       const said = replay.filter((u) => u.sessionUpdate === 'user_message_chunk').map((u) => (u.content.type === 'text' ? u.content.text : ''));
-      expect(said).toEqual(['what is this project?', 'write the notes', 'touch it', 'take forever', 'a question from the terminal']);
+      expect(said).toEqual(['what is this project?', 'write the notes', 'touch it', 'take forever', 'a question from the terminal', 'hello from the editor']);
       expect(second.text()).toContain('The project is a demo.');
       expect(second.text()).toContain('Wrote it.');
       const calls = replay.filter((u) => u.sessionUpdate === 'tool_call').map((u) => (u as acp.ToolCall).title);
