@@ -9,12 +9,14 @@ import { benchHarnessOverhead } from './harness-overhead.js';
 import { benchPtyVsSpawn } from './pty-vs-spawn.js';
 import { benchContext, benchMemoryRecall } from './context-and-recall.js';
 import { parseBenchArgs } from './bench-options.js';
+import { benchRunVsPi } from './run-vs-pi.js';
 import { benchServeVsSdk } from './serve-vs-sdk.js';
 
 const { options, names: only } = parseBenchArgs(process.argv.slice(2));
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['serve vs sdk', () => benchServeVsSdk(options)],
+  ['run vs pi', () => benchRunVsPi(options)],
   ['harness overhead', benchHarnessOverhead],
   ['fan-out', benchFanOut],
   ['attach long session', benchAttachLongSession],

@@ -24,6 +24,9 @@ import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, ShareInfoSchema, ShareNameSch
  */
 const sessionId = z.string().min(1);
 
+/** The longest message `session:send` takes, in characters. */
+export const MAX_MESSAGE_CHARS = 200_000;
+
 /** The most events one `session:attach` tail or one `session:history` page carries. */
 export const MAX_PAGE_EVENTS = 2000;
 
@@ -74,7 +77,17 @@ export const Commands = {
     'view',
   ),
   'session:detach': command('any', z.object({ sessionId }), z.object({}), 'view'),
-  'session:send': command('driver', z.object({ sessionId, text: z.string().min(1).max(200_000) }), z.object({ mode: z.enum(['turn', 'steer']) }), 'send'),
+  /**
+   * A message: starts a turn, or steers the running one. `maxIterations` caps the turn it starts
+   * (ignored when it steers). `turnId`: the turn the message started or steers (absent when it
+   * started none, e.g. `@commander` alone).
+   */
+  'session:send': command(
+    'driver',
+    z.object({ sessionId, text: z.string().min(1).max(MAX_MESSAGE_CHARS), maxIterations: z.number().int().min(1).max(1000).optional() }),
+    z.object({ mode: z.enum(['turn', 'steer']), turnId: z.string().optional() }),
+    'send',
+  ),
   'session:cancel': command('driver', z.object({ sessionId }), z.object({}), 'send'),
   'permission:respond': command(
     'driver',

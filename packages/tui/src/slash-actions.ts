@@ -75,10 +75,11 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
   }
 }
 
-/** Shift-Tab: ask → auto-edit → read-only → ask. */
+/** Shift-Tab: ask → auto-edit → read-only → ask. `full-auto` is chosen by name only (`/mode full-auto`); Shift-Tab leaves it for ask. */
 export function nextMode(mode: ApprovalMode): ApprovalMode {
-  const index = APPROVAL_MODES.indexOf(mode);
-  return APPROVAL_MODES[(index + 1) % APPROVAL_MODES.length] ?? 'ask';
+  const cycle: readonly ApprovalMode[] = APPROVAL_MODES.filter((candidate) => candidate !== 'full-auto');
+  const index = cycle.indexOf(mode);
+  return cycle[(index + 1) % cycle.length] ?? 'ask';
 }
 
 function showModels(tui: TuiController): void {

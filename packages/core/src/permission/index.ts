@@ -17,4 +17,4 @@ export { evaluatePermission } from './evaluate.js';
 export { ruleFromDecision, type RuleFromDecision } from './rule-from-decision.js';
 export { buildPermissionPreview, PREVIEW_MAX_CHARS } from './preview.js';
 export { readOnlyCommand, readOnlySegment, DEFAULT_READ_ONLY_COMMANDS, type ReadOnlyMatch, type ReadOnlyOptions } from './read-only-commands.js';
-export { readOnlyModeRefusal, autoEditAllows, FILE_EDIT_TOOLS, type ModeCall, type ModeContext } from './approval-mode.js';
+export { readOnlyModeRefusal, autoEditAllows, fullAutoAllows, FILE_EDIT_TOOLS, type ModeCall, type ModeContext } from './approval-mode.js';

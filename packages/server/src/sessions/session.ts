@@ -11,6 +11,7 @@ import {
   type SteeringMessage,
   type ToolServices,
   type TurnEnvironment,
+  type TurnLimits,
   type TurnOptions,
 } from '@tandem/core';
 import type { AgentSlices } from '../agents/agent-slices.js';
@@ -61,6 +62,8 @@ interface TurnSpec {
   profile: AgentProfile;
   /** A dispatched run (its own slice, ended with the run), not a turn of an agent talking with the user. */
   worker?: boolean;
+  /** This turn's own limits over the session's (`session:send { maxIterations }`). */
+  limits?: Partial<TurnLimits> | undefined;
 }
 
 /** What the session learned from its log at load time. */
@@ -250,16 +253,22 @@ export class Session {
 
   /**
    * A driver's message: steers the running turn, or starts a turn for the agent it is for (the
-   * floor holder, or `@NAME`; `@commander` alone only takes the floor back).
+   * floor holder, or `@NAME`; `@commander` alone only takes the floor back). `limits` apply to
+   * the turn it starts (a headless run's `--max-iterations`), not to a turn it steers.
    */
-  send(text: string, by: string): 'turn' | 'steer' {
+  send(text: string, by: string, limits: Partial<TurnLimits> = {}): 'turn' | 'steer' {
     if (this.closed) throw new ConflictError(`session ${this.id} is shutting down`);
     if (this.busy) throw new ConflictError(`the session is busy (${this.busy}); send your message again when that finishes`);
     const running = this.turns.current;
     if (running) return this.turns.send(text, by, running.agent);
     const route = this.agents.route(text, by);
     if ('floorOnly' in route) return 'turn';
-    return this.turns.send(route.text, route.by, route.agent);
+    return this.turns.send(route.text, route.by, route.agent, limits);
+  }
+
+  /** The running turn's id, if a turn runs (right after `send`: the turn it started or steers). */
+  get currentTurnId(): string | undefined {
+    return this.turns.current?.turnId;
   }
 
   /** The one stop path: the running turn, every agent and worker it started, their commands. */
@@ -328,8 +337,9 @@ export class Session {
       services: this.environment.services ?? {},
       now: new Date(this.parts.clock.now()),
     });
+    const environment = spec.limits ? { ...this.environment, limits: { ...this.environment.limits, ...spec.limits } } : this.environment;
     let options: TurnOptions = {
-      environment: this.environment,
+      environment,
       turnId: spec.turnId,
       // The loop works on a copy; the session's own conversation follows the events it emits.
       conversation: spec.conversation,

@@ -164,7 +164,14 @@ describe('/share and /shares', () => {
     expect(invite.text).not.toContain('reaches only this machine');
     expect(shareInvite('http://127.0.0.1:7777', SHARE, 'tsh_abc').text).toContain('127.0.0.1 reaches only this machine');
     const lines = formatTranscript([{ kind: 'notice', level: 'info', text: invite.text, copy: invite.copy }]).map(plain);
-    expect(lines.slice(1)).toEqual(['  web link:', invite.link, '  terminal:', 'tandem attach s1 --url https://box.example:7777 --token tsh_abc', '  token:', 'tsh_abc']);
+    expect(lines.slice(1)).toEqual([
+      '  web link:',
+      invite.link,
+      '  terminal:',
+      'tandem attach s1 --url https://box.example:7777 --token tsh_abc',
+      '  token:',
+      'tsh_abc',
+    ]);
   });
 
   it('OSC 52 carries the text base64-encoded to the clipboard', () => {
