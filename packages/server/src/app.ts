@@ -41,6 +41,7 @@ import { McpHub } from './mcp/mcp-hub.js';
 import { embeddingsFrom } from './memory/embeddings-from-settings.js';
 import { WorkspaceMemories } from './memory/workspace-memories.js';
 import { startOsSandbox } from './os-sandbox/start-os-sandbox.js';
+import { commandEnvPolicyFor } from './os-sandbox/command-env-settings.js';
 import { openGuardsHost, type GuardsHost, type GuardsHostOptions } from './permissions/guards-host.js';
 import { RoutineScheduler } from './routines/routine-scheduler.js';
 import { RoutineStore } from './routines/routine-store.js';
@@ -89,7 +90,9 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   // Each new model client reads config.json's providers again: key and endpoint edits need no restart.
   const currentProvidersConfig = () => withStoredKeys(loadProvidersConfig(deps.dataDir, logger), deps.dataDir);
   const modelFactory = seams.modelFactory ?? defaultModelFactory(env, currentProvidersConfig, clock, governor);
-  const osSandbox = seams.osSandbox ?? startOsSandbox({ settings: settings.commandSandbox, home, dataDir: deps.dataDir, logger });
+  const osSandbox =
+    seams.osSandbox ??
+    startOsSandbox({ settings: settings.commandSandbox, home, dataDir: deps.dataDir, logger, networkMode: () => settings.sandbox?.network ?? 'ask' });
   // Cluster (`--redis`): Redis must answer before anything else starts.
   // Redis and its adapter load only for a cluster node (`--redis`).
   const cluster = deps.cluster ? await (await import('./cluster/cluster-node.js')).ClusterNode.connect(deps.cluster, logger) : undefined;
@@ -174,6 +177,13 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       skills,
       whatsappServer: settings.whatsapp?.mcpServer,
       shared,
+      envPolicy: commandEnvPolicyFor(settings, deps.tokens),
+      network: () => settings.sandbox ?? {},
+      // The port this node listens on, once it does (a command can never reach it).
+      serverPorts: () => {
+        const address = httpServer.address();
+        return address && typeof address === 'object' ? [address.port] : [];
+      },
       runner: seams.runner,
       gate: seams.gate,
       turnStep: seams.turnStep,

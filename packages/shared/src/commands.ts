@@ -86,7 +86,8 @@ export const Commands = {
   ),
   'jobs:list': command('any', z.object({ sessionId }), z.object({ jobs: z.array(JobInfoSchema) })),
   'job:stop': command('driver', z.object({ sessionId, jobId: z.string().min(1) }), z.object({})),
-  'sandbox:grant': command('driver', z.object({ sessionId, path: z.string().min(1) }), z.object({ path: z.string() })),
+  /** `write: true` also grants a protected location (`.git/hooks/`, `.git/config`, `.tandem/`, `.mcp.json`, `.claude/`, `.agents/`) for the session. */
+  'sandbox:grant': command('driver', z.object({ sessionId, path: z.string().min(1), write: z.boolean().optional() }), z.object({ path: z.string() })),
   'permissions:list': command('control', z.object({ workspace: z.string().optional() }), z.object({ permissions: z.array(StoredPermissionSchema) })),
   'permissions:revoke': command('control', z.object({ id: z.string().min(1) }), z.object({})),
   'models:list': command('any', z.object({}).optional().default({}), z.object({ models: z.array(ModelInfoSchema) })),

@@ -124,7 +124,8 @@ export const EventSchemas = {
   // background jobs and the sandbox
   job_started: event('job_started', { jobId: z.string(), command: z.string(), logPath: z.string() }),
   job_exited: event('job_exited', { jobId: z.string(), exitCode: z.number().nullable(), stoppedBy: z.string().optional() }),
-  sandbox_granted: event('sandbox_granted', { path: z.string(), by: z.string() }),
+  /** `write`: a protected location (`.git/hooks`, `.mcp.json`, …) the agent may now change in this session. */
+  sandbox_granted: event('sandbox_granted', { path: z.string(), by: z.string(), write: z.boolean().optional() }),
 
   // models
   model_fallback: event('model_fallback', { from: z.string(), to: z.string(), reason: z.string() }),

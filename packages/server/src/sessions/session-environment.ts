@@ -22,6 +22,10 @@ export interface SessionHost {
   emit(body: EventBody | EngineEvent): SessionEvent;
   /** Where this session's commands may write: the workspace and every granted directory. */
   writableRoots(): string[];
+  /** Protected locations a driver granted write for this session (`sandbox:grant { write: true }`). */
+  writeGrants?(): string[];
+  /** The session's own turn running now, if any. */
+  currentTurnId?(): string | undefined;
   /** Runs `fn` when the session closes, after the turn stopped and before the log closes. */
   onClose(fn: () => Promise<void>): void;
 }

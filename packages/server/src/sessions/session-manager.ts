@@ -181,6 +181,7 @@ export class SessionManager {
       ? {
           lastSeq: 0,
           granted: [],
+          writeGranted: [],
           conversation: new AgentSlices(() => deps.engine.createConversation()),
           openTurnId: undefined,
           permissionEvents: [],
@@ -195,7 +196,13 @@ export class SessionManager {
       dir,
       log,
       conversation: loaded.conversation,
-      paths: deps.engine.createPaths({ workspace: meta.cwd, granted: loaded.granted, dataDir: deps.dataDir, home: deps.home }),
+      paths: deps.engine.createPaths({
+        workspace: meta.cwd,
+        granted: loaded.granted,
+        writeGranted: loaded.writeGranted,
+        dataDir: deps.dataDir,
+        home: deps.home,
+      }),
       granted: loaded.granted,
       lastSeq: loaded.lastSeq,
       clock: deps.clock,

@@ -285,8 +285,13 @@ export class Session {
     this.emit({ type: 'command_input', callId, data, by });
   }
 
-  grant(path: string, by: string): Promise<string> {
-    return this.parts.base.grant(path, by);
+  grant(path: string, by: string, options: { write?: boolean } = {}): Promise<string> {
+    return this.parts.base.grant(path, by, options);
+  }
+
+  /** Protected locations granted write for this session (`sandbox:grant { write: true }`). */
+  writeGrants(): string[] {
+    return this.parts.base.writeGrants();
   }
 
   /** Where this session's commands may write: the workspace and every granted directory. */
