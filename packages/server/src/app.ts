@@ -122,9 +122,11 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     },
   });
   // MCP servers (requirements K1): per workspace, started lazily, stopped with the server.
+  const envPolicy = commandEnvPolicyFor(settings, deps.tokens);
   const mcp = new McpHub({
     dataDir: deps.dataDir,
     env,
+    envPolicy,
     logger,
     clock,
     contextWindow: (model) => modelInfo(model, config).contextWindow,
@@ -177,7 +179,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       skills,
       whatsappServer: settings.whatsapp?.mcpServer,
       shared,
-      envPolicy: commandEnvPolicyFor(settings, deps.tokens),
+      envPolicy,
       network: () => settings.sandbox ?? {},
       // The port this node listens on, once it does (a command can never reach it).
       serverPorts: () => {
