@@ -76,7 +76,9 @@ async function startBackground(command: string, env: Record<string, string>, ctx
  */
 function sandboxNote(result: { output: string; sandbox?: string }): string {
   if (!result.sandbox || !/read-only file system|device or resource busy|could not (?:lock|write) config file/i.test(result.output)) return '';
-  const guarded = PROTECTED_NAMES.filter((name) => result.output.includes(name));
+  const named = PROTECTED_NAMES.filter((name) => result.output.includes(name));
+  // The most precise names: `.git` only when no `.git/…` location was named.
+  const guarded = named.filter((name) => !named.some((other) => other !== name && other.startsWith(`${name}/`)));
   if (guarded.length > 0) {
     const name = guarded[0]!.replace(/^\//, '');
     return `\n[${guarded.join(', ')} ${guarded.length > 1 ? 'are' : 'is'} protected: git hooks and configuration, and Tandem's and other agents' settings, stay read-only to commands (they could run code later outside the sandbox or widen the agent's powers). Ordinary git work is not affected. If the change is really needed, ask the user to grant it for this session: sandbox:grant { path: "${name}", write: true } (TUI: /grant ${name} write)]`;

@@ -10,6 +10,7 @@ import { planMounts } from './mount-plan.js';
 import { Placeholders, protectedMounts } from './protected-mounts.js';
 import { proxyEnvironment, relayLauncher, SANDBOX_PROXY_SOCKET } from './proxy-relay.js';
 import { systemSockets } from './system-sockets.js';
+import { excludesEnvironment, placeholderExcludes, SANDBOX_GIT_EXCLUDES } from './git-excludes.js';
 
 /** What one command asks the sandbox to run. */
 export interface CommandLaunch {
@@ -151,16 +152,28 @@ export class OsSandbox {
           this.placeholders,
         );
         const runtime = this.runtimeDir();
-        const releasePlaceholders = this.placeholders.acquire(guarded.filter((m) => m.kind === 'placeholder').map((m) => m.path));
+        const id = randomBytes(6).toString('hex');
+        const placeholderPaths = guarded.filter((m) => m.kind === 'placeholder').map((m) => m.path);
+        const releasePlaceholders = this.placeholders.acquire(placeholderPaths);
         const binds: string[] = [];
         for (const m of guarded) {
           const source = m.kind === 'readonly' ? m.path : path.join(runtime, m.dir ? 'empty-dir' : 'empty-file');
           binds.push('--ro-bind', source, m.path);
         }
+        let excludesFile: string | undefined;
+        if (placeholderPaths.length > 0) {
+          excludesFile = path.join(runtime, `${id}.exclude`);
+          writeFileSync(excludesFile, placeholderExcludes(placeholderPaths, [...sessionRoots], this.options.home), { mode: 0o444 });
+          binds.push('--ro-bind', excludesFile, SANDBOX_GIT_EXCLUDES);
+        }
+        const releaseAll = async () => {
+          releasePlaceholders();
+          if (excludesFile) rmSync(excludesFile, { force: true });
+        };
         let proxy: Awaited<ReturnType<typeof startCommandProxy>> | undefined;
         let launch: { file: string; args: readonly string[] } = run;
         if (viaProxy) {
-          const socketPath = path.join(runtime, `${randomBytes(6).toString('hex')}.sock`);
+          const socketPath = path.join(runtime, `${id}.sock`);
           try {
             proxy = await startCommandProxy({
               socketPath,
@@ -170,7 +183,7 @@ export class OsSandbox {
               ...(run.signal ? { signal: run.signal } : {}),
             });
           } catch (err) {
-            releasePlaceholders();
+            await releaseAll();
             throw err;
           }
           binds.push('--bind', socketPath, SANDBOX_PROXY_SOCKET);
@@ -180,10 +193,10 @@ export class OsSandbox {
         return {
           file: state.bwrap,
           args,
-          env: viaProxy ? proxyEnvironment() : {},
+          env: { ...(viaProxy ? proxyEnvironment() : {}), ...(excludesFile ? excludesEnvironment(process.env) : {}) },
           notes: () => (proxy ? proxy.refusals() : []),
           release: async () => {
-            releasePlaceholders();
+            await releaseAll();
             await proxy?.close();
           },
         };
