@@ -30,14 +30,15 @@ Prefer edit_file or delete_lines to remove part of a file; use run_command with 
     // The sandbox checks the parent; the entry itself is deleted as it is (a link is not followed).
     const parent = await ctx.paths.resolve(path.dirname(trimmed), 'write');
     const target = path.join(parent, name);
-    // The entry itself may be protected (.mcp.json, .claude…): the sandbox says so; other rules were checked on the parent.
-    await ctx.paths.resolve(target, 'write').catch((err: unknown) => {
-      if (err instanceof SandboxError && err.rule === 'protected_path') throw err;
-    });
+
     const workspace = await ctx.paths.resolve('.', 'read');
     if (target === workspace || workspace.startsWith(target + path.sep))
       throw new ToolError(`refusing to delete ${args.path}: it is the workspace or contains it`);
     if (target.split(path.sep).includes('.git')) throw new ToolError(`refusing to delete ${args.path}: .git directories and everything in them are protected`);
+    // The entry itself may be protected (.mcp.json, .claude…): the sandbox says so; other rules were checked on the parent.
+    await ctx.paths.resolve(target, 'write').catch((err: unknown) => {
+      if (err instanceof SandboxError && err.rule === 'protected_path') throw err;
+    });
     const info = await fs.lstat(target).catch(() => undefined);
     if (!info) throw new ToolError(`${args.path} does not exist`);
     if (!info.isDirectory()) {
