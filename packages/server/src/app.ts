@@ -33,6 +33,8 @@ import { memoryHandlers } from './handlers/memory-handlers.js';
 import { modelHandlers } from './handlers/model-handlers.js';
 import { routineHandlers } from './handlers/routine-handlers.js';
 import { sandboxHandlers } from './handlers/sandbox-handlers.js';
+import { checkpointHandlers } from './handlers/checkpoint-handlers.js';
+import { Checkpoints } from './checkpoints/checkpoints.js';
 import { serverHandlers } from './handlers/server-handlers.js';
 import { sessionHandlers, sessionRoom } from './handlers/session-handlers.js';
 import { skillsHandlers } from './handlers/skills-handlers.js';
@@ -182,6 +184,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       envPolicy,
       network: () => settings.sandbox ?? {},
       // The port this node listens on, once it does (a command can never reach it).
+      checkpoints: new Checkpoints({ dataDir: deps.dataDir, settings: settings.checkpoints, logger }),
       serverPorts: () => {
         const address = httpServer.address();
         return address && typeof address === 'object' ? [address.port] : [];
@@ -227,6 +230,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...turnHandlers(manager),
     ...jobHandlers(manager),
     ...sandboxHandlers(manager),
+    ...checkpointHandlers(manager),
     ...modelHandlers(() => engine.listModels()),
     ...contextHandlers(manager, contexts),
     ...memoryHandlers({ sessions: manager, memories, dataDir: deps.dataDir, resolve }),

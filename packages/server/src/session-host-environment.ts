@@ -9,6 +9,8 @@ import { whatsappBridge } from './messaging/whatsapp-bridge.js';
 import type { OsSandbox } from './os-sandbox/os-sandbox.js';
 import type { GuardsHost } from './permissions/guards-host.js';
 import { PtyCommandRunner } from './pty/pty-runner.js';
+import { checkpointGate } from './checkpoints/checkpoint-gate.js';
+import type { Checkpoints } from './checkpoints/checkpoints.js';
 import type { CommandEnvPolicy } from './os-sandbox/command-env.js';
 import { NetworkDecider, type NetworkSettings } from './network/network-decider.js';
 import type { HostEnvironment, HostEnvironmentFactory, SessionHost, SessionRunner, TurnStep } from './sessions/session-environment.js';
@@ -34,6 +36,8 @@ export interface HostParts {
   network: () => NetworkSettings;
   /** The ports this server listens on: never reachable from a command. */
   serverPorts: () => readonly number[];
+  /** Checkpoints of the workspace before each turn changes it (undo, diff). */
+  checkpoints: Checkpoints;
   runner?: ((session: SessionHost) => SessionRunner) | undefined;
   gate?: ((session: SessionHost) => ToolGate) | undefined;
   turnStep?: TurnStep | undefined;
@@ -52,11 +56,15 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
     const [context, memory] = await Promise.allSettled([parts.contexts.for(session), parts.memories.for(session.meta.cwd)]);
     if (context.status === 'rejected') logger.warn({ err: context.reason, sessionId: session.id }, 'context accounting is off for this session');
     if (memory.status === 'rejected') logger.warn({ err: memory.reason, sessionId: session.id }, 'memory is off for this session');
-    const gate = parts.gate?.(session) ?? parts.guards?.gateFactory(session);
+    const guardGate = parts.gate?.(session) ?? parts.guards?.gateFactory(session);
+    // Before a call that may change the workspace runs, its checkpoint (after the gate allowed it).
+    const checkpoints = parts.checkpoints.forSession({ id: session.id, dir: session.dir, cwd: session.meta.cwd }, (body) => session.emit(body));
+    if (checkpoints) session.observe?.((event) => checkpoints.observe(event));
+    const gate = checkpoints ? checkpointGate(guardGate, checkpoints) : guardGate;
     // A command's connection is asked about through the session's own permission step.
     const connections = new NetworkDecider({
       settings: parts.network,
-      ask: (call, signal) => (parts.guards?.guardsFor(session.id)?.permissions ?? gate ?? denyAll).check(call, signal),
+      ask: (call, signal) => (parts.guards?.guardsFor(session.id)?.permissions ?? guardGate ?? denyAll).check(call, signal),
       turnId: () => session.currentTurnId?.(),
     });
     const sandbox = osSandbox.wrapperFor({
@@ -97,6 +105,8 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
           },
         ),
       sandbox: parts.runner ? undefined : osSandbox.describe(),
+      checkpoints,
+      checkpointsOff: parts.checkpoints.off,
       turnSteps,
     };
   };

@@ -61,6 +61,10 @@ export class SessionBase implements SessionHost {
     });
   }
 
+  observe(fn: (event: SessionEvent) => void): void {
+    this.pipeline.onStamped(fn);
+  }
+
   /** The turn running now (the session's own, not a worker's), if any. */
   currentTurnId(): string | undefined {
     return this.openTurn;

@@ -138,6 +138,8 @@ export class SessionManager {
     await this.snapshots.get(id)?.stop();
     this.snapshots.delete(id);
     await session.close();
+    // Its checkpoints go with it: the refs in the workspace's shadow repository now, the records with the directory.
+    await session.checkpoints?.remove();
     await this.index.remove(id);
     await rm(session.dir, { recursive: true, force: true });
     this.deps.onDeleted?.(id);
