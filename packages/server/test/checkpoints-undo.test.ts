@@ -176,6 +176,9 @@ describe.skipIf(!BWRAP.ok)('checkpoints and undo through real turns', () => {
     const refused = await viewer.request('session:undo', { sessionId });
     expect(!refused.ok && refused.error.code).toMatch(/forbidden|unauthorized/);
 
+    // A turn undone before (the shadow index is then behind the disk).
+    await turn(client, sessionId, [command('echo "console.log(2);" > a.txt && echo fresh > new.ts')], 'edit');
+    await client.ok('session:undo', { sessionId });
     // The command writes, then waits to be cancelled (on the state, not on time).
     const mark = client.events.at(-1)?.seq ?? 0;
     bed.fake.enqueue({ toolCalls: [command('echo cancelled-edit > a.txt && echo started && while true; do read -r _ || true; done')] }, { text: 'never' });

@@ -1,4 +1,4 @@
-import type { CommandName, CommandPayload, CommandResult, Decision } from '@tandem/shared';
+import type { CommandName, CommandPayload, CommandResult, Decision, SessionEvent } from '@tandem/shared';
 import type { ClientSignal } from './client.js';
 import { NO_DIALOG, focusDialog, trackDialog, unfocusDialog, type DialogFocus } from './input/dialog-focus.js';
 import { keyIntent, type KeyIntent } from './input/key-intent.js';
@@ -9,7 +9,7 @@ import { mentionNames } from './state/agents.js';
 import { PanelController } from './panels/panel-controller.js';
 import { type Action, MAX_ITEMS, initialState, reduce, runningCommand } from './state/reducer.js';
 import type { ViewState } from './state/types.js';
-import { runSlashCommand } from './slash-actions.js';
+import { runSlashCommand, undoTurns } from './slash-actions.js';
 import { LASTING_DECISIONS } from './views/format-permission.js';
 
 /** What the controller needs from the outside world; app.ts wires it to socket.io and blessed, tests to fakes. */
@@ -56,6 +56,8 @@ export class TuiController {
   dirty = true;
   readonly panels: PanelController;
   private live = false;
+  /** This terminal pressed Ctrl-C on the running turn (it is offered the files back). */
+  private cancelledHere = false;
   private scopeFor = '';
   /** Where the events this view holds begin, when it was attached with a tail. */
   private history: { sessionId: string; firstSeq: number; hasMore: boolean; loading: boolean } | null = null;
@@ -100,7 +102,28 @@ export class TuiController {
       else if (this.history?.sessionId !== signal.session.id) this.history = null;
       this.dispatch({ kind: 'attached', session: signal.session, role: signal.role });
     } else if (signal.kind === 'warning') this.dispatch({ kind: 'notice', level: 'warn', text: signal.message });
-    else this.dispatch({ kind: 'event', event: signal.event });
+    else {
+      this.dispatch({ kind: 'event', event: signal.event });
+      this.offerRestore(signal.event);
+    }
+  }
+
+  /**
+   * After this terminal's Ctrl-C: the conversation went back already; when the cancelled turn
+   * changed files (its `checkpoint` event), one key puts them back too.
+   */
+  private offerRestore(event: SessionEvent): void {
+    if (event.type === 'turn_started') this.cancelledHere = false;
+    if (event.type !== 'checkpoint' || !event.cancelled || !this.cancelledHere || !this.live) return;
+    this.cancelledHere = false;
+    const names = event.files.map((f) => f.path);
+    const shown = `${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}`;
+    this.ask(
+      `The cancelled turn changed ${names.length} file${names.length === 1 ? '' : 's'} (${shown}). Put ${names.length === 1 ? 'it' : 'them'} back too? y / n`,
+      () => {
+        void this.run('/undo', () => undoTurns(this, 1));
+      },
+    );
   }
 
   sessionId(): string {
@@ -168,6 +191,7 @@ export class TuiController {
       case 'exit':
         return this.quit(0);
       case 'cancel_turn':
+        this.cancelledHere = true;
         void this.run('cancelling', () => this.request('session:cancel', { sessionId: this.sessionId() }));
         return;
       case 'confirm': {

@@ -5,6 +5,8 @@ import { jobsContent } from './jobs-panel.js';
 import { memoryContent } from './memory-panel.js';
 import { permissionsContent } from './permissions-panel.js';
 import { sessionsContent } from './sessions-panel.js';
+import { diffContent } from './diff-panel.js';
+import { rewindContent } from './rewind-panel.js';
 import type { PanelContent, PanelKind, PanelState } from './types.js';
 
 /** What the open panel shows: jobs live from the view state, the others from what was fetched. */
@@ -23,6 +25,10 @@ export function panelContent(panel: PanelState, state: ViewState): PanelContent 
       return sessionsContent(panel.sessions, state.session?.id);
     case 'extensions':
       return extensionsContent(panel.extensions?.servers, panel.extensions?.skills);
+    case 'diff':
+      return diffContent(panel.diff);
+    case 'rewind':
+      return rewindContent(panel.rewind?.turns, state.role, panel.rewind?.off);
   }
 }
 

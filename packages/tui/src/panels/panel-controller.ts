@@ -115,6 +115,16 @@ export class PanelController {
           },
           (data) => ({ extensions: data }),
         );
+      case 'diff':
+        return this.fetch(
+          () => this.host.request('session:diff', { sessionId }),
+          (data) => ({ diff: data }),
+        );
+      case 'rewind':
+        return this.fetch(
+          () => this.host.request('session:checkpoints', { sessionId }),
+          (data) => ({ rewind: data }),
+        );
     }
   }
 
@@ -131,6 +141,21 @@ export class PanelController {
         (err: unknown) => {
           if (generation === this.generation) this.update({ message: { level: 'error', text: `switching failed: ${failure('sessions', err)}` } });
         },
+      );
+    } else if (action.name === 'rewind_to') {
+      const turns = Number(key);
+      this.run(
+        async () => {
+          const result = await this.host.request('session:undo', { sessionId, turns });
+          const conflicts = result.conflicts.length > 0 ? `; left alone (changed since): ${result.conflicts.map((c) => c.path).join(', ')}` : '';
+          this.host.dispatch({
+            kind: 'notice',
+            level: 'info',
+            text: `rewound ${turns} turn${turns === 1 ? '' : 's'}: ${result.files.length} file(s) restored${conflicts}`,
+          });
+        },
+        `rewound ${turns} turn${turns === 1 ? '' : 's'}`,
+        () => this.close(),
       );
     } else if (action.name === 'stop_job') {
       const job = this.host.state().jobs.find((candidate) => candidate.jobId === key);
