@@ -10,6 +10,7 @@ import { benchPtyVsSpawn } from './pty-vs-spawn.js';
 import { benchContext, benchMemoryRecall } from './context-and-recall.js';
 import { parseBenchArgs } from './bench-options.js';
 import { benchServeVsSdk } from './serve-vs-sdk.js';
+import { benchCheckpoints } from './checkpoints.js';
 
 const { options, names: only } = parseBenchArgs(process.argv.slice(2));
 
@@ -23,6 +24,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['pty vs spawn', benchPtyVsSpawn],
   ['context accounting', benchContext],
   ['memory recall', benchMemoryRecall],
+  ['checkpoints', benchCheckpoints],
 ];
 
 for (const [name, bench] of benches) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 import type { EventBody } from '@tandem/shared';
 import { SessionCheckpoints } from './session-checkpoints.js';
 import { ShadowRepo } from './shadow-repo.js';
@@ -30,7 +30,7 @@ export class Checkpoints {
   /** Why checkpoints are off, or undefined when they are on. */
   readonly off: string | undefined;
 
-  constructor(private readonly options: { dataDir: string; settings?: CheckpointSettings; logger: Logger }) {
+  constructor(private readonly options: { dataDir: string; settings?: CheckpointSettings | undefined; logger?: Logger }) {
     if (options.settings?.enabled === false) this.off = 'turned off in config.json (checkpoints.enabled: false)';
     else {
       const probe = spawnSync('git', ['--version'], { encoding: 'utf8', timeout: 10_000 });
@@ -60,7 +60,7 @@ export class Checkpoints {
       file: path.join(session.dir, 'checkpoints.json'),
       keepTurns: this.options.settings?.keepTurns ?? DEFAULT_KEEP_TURNS,
       emit,
-      logger: this.options.logger,
+      logger: this.options.logger ?? pino({ level: 'silent' }),
     });
   }
 }

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { EventBody, SessionEvent } from '@tandem/shared';
 import { DEFAULT_COMMAND_TOOLS, type GateCall } from '@tandem/core';
 import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
-import type { FileEntry, FileState } from './shadow-repo.js';
+import { EMPTY_TREE, type FileEntry, type FileState } from './shadow-repo.js';
 import { readRecords, recordStatus, sameState, writeRecords, type TurnRecord } from './turn-record.js';
 import type { WorkspaceCheckpoints } from './workspace-checkpoints.js';
 
@@ -169,18 +169,16 @@ export class SessionCheckpoints {
           else entry.after = after;
         }
         if (Object.keys(record.files).length === 0) return;
-        const side = (pick: 'before' | 'after') => {
-          const entries = new Map<string, FileEntry>();
-          for (const [p, f] of Object.entries(record.files)) {
-            const state = f[pick];
-            if (state) entries.set(p, state);
-          }
-          return entries;
-        };
-        record.trees = { before: await this.repo.treeOf(side('before')), after: await this.repo.treeOf(side('after')) };
-        const refs = this.refPrefix(record);
-        await this.repo.setRef(`${refs}before`, record.trees.before);
-        await this.repo.setRef(`${refs}after`, record.trees.after);
+        // One tree holds both sides (`before/…`, `after/…`), kept by one ref: fewer git runs per turn.
+        const entries = new Map<string, FileEntry>();
+        for (const [p, f] of Object.entries(record.files)) {
+          if (f.before) entries.set(`before/${p}`, f.before);
+          if (f.after) entries.set(`after/${p}`, f.after);
+        }
+        const both = await this.repo.treeOf(entries);
+        const sides = await this.repo.subtrees(both);
+        record.trees = { before: sides.get('before') ?? EMPTY_TREE, after: sides.get('after') ?? EMPTY_TREE };
+        await this.repo.setRef(`${this.refPrefix(record)}turn`, both);
       });
     }
     const files = recordStatus(record);

@@ -20,6 +20,9 @@ export interface TreeChange {
   after: FileState;
 }
 
+/** git's empty tree (it needs not be stored to be named). */
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
 /** Never kept: what the agent may not touch anyway (or only once granted), and what runs later. */
 const SHADOW_EXCLUDES = ['/.tandem/', '/.mcp.json', '/.claude/', '/.agents/'];
 
@@ -177,6 +180,16 @@ export class ShadowRepo {
     } finally {
       await rm(index, { force: true });
     }
+  }
+
+  /** The trees directly inside `tree`, by name. */
+  async subtrees(tree: string): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const line of nulList(await this.run(['ls-tree', '-z', tree]))) {
+      const [, type, id] = line.slice(0, line.indexOf('\t')).split(' ');
+      if (type === 'tree') found.set(line.slice(line.indexOf('\t') + 1), id!);
+    }
+    return found;
   }
 
   /** Keeps an object (and what it holds) from being pruned. */
