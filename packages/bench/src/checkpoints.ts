@@ -8,7 +8,7 @@ import { Checkpoints } from '@tandem/server';
 import { fmt, median, percentile } from './stats.js';
 import { printTable } from './table.js';
 
-const FILES = 20_000;
+const FILES = Number(process.env.BENCH_CHECKPOINT_FILES ?? 20_000);
 const PER_DIR = 100;
 const TURNS = 12;
 

@@ -27,6 +27,7 @@ export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
  */
 export class Checkpoints {
   private readonly workspaces = new Map<string, WorkspaceCheckpoints>();
+  private readonly primed = new Set<string>();
   /** Why checkpoints are off, or undefined when they are on. */
   readonly off: string | undefined;
 
@@ -53,6 +54,14 @@ export class Checkpoints {
       const gitDir = path.join(this.options.dataDir, 'checkpoints', key);
       workspace = new WorkspaceCheckpoints(new ShadowRepo(gitDir, workTree, this.options.settings?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES));
       this.workspaces.set(workTree, workspace);
+    }
+    if (!this.primed.has(workTree)) {
+      // The first snapshot of a workspace hashes every file: start it now, not at the first command.
+      this.primed.add(workTree);
+      const repo = workspace.repo;
+      void repo
+        .exclusive(() => repo.snapshot())
+        .catch((err: unknown) => this.options.logger?.warn({ err, workspace: workTree }, 'checkpoint: the first snapshot failed'));
     }
     return new SessionCheckpoints({
       sessionId: session.id,

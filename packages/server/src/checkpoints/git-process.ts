@@ -29,6 +29,7 @@ export class GitError extends Error {
  */
 export function git(args: readonly string[], run: GitRun): Promise<Buffer> {
   const full = [`--git-dir=${run.gitDir}`, ...(run.workTree ? [`--work-tree=${run.workTree}`] : []), '-c', 'core.hooksPath=/dev/null', ...args];
+  const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn('git', full, {
       cwd: run.workTree ?? run.gitDir,
@@ -41,6 +42,7 @@ export function git(args: readonly string[], run: GitRun): Promise<Buffer> {
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) => reject(new GitError(`git could not start: ${e.message}`, null)));
     child.on('close', (code) => {
+      if (process.env.TANDEM_GIT_TRACE) console.error(`git ${args.slice(0, 3).join(' ')}: ${(performance.now() - started).toFixed(0)} ms`);
       if (code === 0 || (code !== null && run.okCodes?.includes(code))) resolve(Buffer.concat(out));
       else reject(new GitError(`git ${args[0]} failed (${code}): ${Buffer.concat(err).toString('utf8').trim().slice(0, 500)}`, code));
     });

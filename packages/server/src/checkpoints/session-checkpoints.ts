@@ -175,10 +175,8 @@ export class SessionCheckpoints {
           if (f.before) entries.set(`before/${p}`, f.before);
           if (f.after) entries.set(`after/${p}`, f.after);
         }
-        const both = await this.repo.treeOf(entries);
-        const sides = await this.repo.subtrees(both);
-        record.trees = { before: sides.get('before') ?? EMPTY_TREE, after: sides.get('after') ?? EMPTY_TREE };
-        await this.repo.setRef(`${this.refPrefix(record)}turn`, both);
+        record.tree = await this.repo.treeOf(entries);
+        await this.repo.setRef(`${this.refPrefix(record)}turn`, record.tree);
       });
     }
     const files = recordStatus(record);
@@ -193,7 +191,7 @@ export class SessionCheckpoints {
     if (excess <= 0) return;
     const dropped = this.turns.splice(0, excess);
     await this.repo.exclusive(async () => {
-      for (const record of dropped) if (record.trees) await this.repo.dropRefs(this.refPrefix(record), false);
+      for (const record of dropped) if (record.tree) await this.repo.dropRefs(this.refPrefix(record), false);
     });
   }
 
@@ -243,7 +241,7 @@ export class SessionCheckpoints {
           conflicts.delete(p);
         }
       }
-      for (const record of chosen) if (record.trees) await this.repo.dropRefs(this.refPrefix(record), false);
+      for (const record of chosen) if (record.tree) await this.repo.dropRefs(this.refPrefix(record), false);
     });
     const undone = new Set(chosen);
     this.turns = this.turns.filter((t) => !undone.has(t));
@@ -263,9 +261,12 @@ export class SessionCheckpoints {
       if (turnId) throw new NotFoundError(`no checkpoint of turn ${turnId} in this session (it was undone, pruned, or never ran here)`);
       return { files: [], diff: '' };
     }
-    if (!record.trees) return { turnId: record.turnId, files: [], diff: '' };
-    const trees = record.trees;
-    const { diff, files } = await this.repo.exclusive(() => this.repo.diff(trees.before, trees.after));
+    const tree = record.tree;
+    if (!tree) return { turnId: record.turnId, files: [], diff: '' };
+    const { diff, files } = await this.repo.exclusive(async () => {
+      const sides = await this.repo.subtrees(tree);
+      return this.repo.diff(sides.get('before') ?? EMPTY_TREE, sides.get('after') ?? EMPTY_TREE);
+    });
     return { turnId: record.turnId, files, diff };
   }
 

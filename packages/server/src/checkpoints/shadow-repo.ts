@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { lstat, readlink, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { git, nulList } from './git-process.js';
@@ -60,17 +60,8 @@ export class ShadowRepo {
     if (!existsSync(path.join(this.gitDir, 'HEAD'))) {
       mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
       await git(['init', '--quiet'], { gitDir: this.gitDir });
-      for (const [key, value] of [
-        ['core.bare', 'false'],
-        ['core.autocrlf', 'false'],
-        ['core.untrackedCache', 'true'],
-        ['core.fsmonitor', 'false'],
-        ['core.quotePath', 'false'],
-        ['gc.auto', '0'],
-        ['index.version', '4'],
-      ] as const) {
-        await git(['config', key, value], { gitDir: this.gitDir });
-      }
+      // One write instead of a git run per setting: a work tree given each time, no automatic gc, no fsmonitor.
+      appendFileSync(path.join(this.gitDir, 'config'), '[core]\n\tbare = false\n\tautocrlf = false\n\tfsmonitor = false\n[gc]\n\tauto = 0\n');
       mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
       writeFileSync(path.join(this.gitDir, 'info', 'exclude'), `${SHADOW_EXCLUDES.join('\n')}\n`);
     }
@@ -93,6 +84,7 @@ export class ShadowRepo {
         else add.push(rel);
       }),
     );
+    // Nothing changed since the last snapshot (the usual case between two calls): no update, and write-tree answers from the index's cached trees.
     if (add.length > 0) await this.run(['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${add.join('\0')}\0` });
     if (drop.length > 0) await this.run(['update-index', '--force-remove', '-z', '--stdin'], { input: `${drop.join('\0')}\0` });
     return (await this.run(['write-tree'])).toString('utf8').trim();

@@ -11,8 +11,8 @@ export interface TurnRecord {
   /** Set once the turn ended: its files' `after` states are then known. */
   endedAt?: string;
   cancelled?: boolean;
-  /** The trees of the files' states before and after (kept by refs in the shadow repository), once ended with changes. */
-  trees?: { before: string; after: string };
+  /** Once ended with changes: one tree holding the files as they were (`before/…`) and as the turn left them (`after/…`), kept by a ref. */
+  tree?: string;
   /** Workspace-relative path → its state before the turn first changed it, and at the turn's end. */
   files: Record<string, { before: FileState; after?: FileState }>;
 }
