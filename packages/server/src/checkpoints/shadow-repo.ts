@@ -23,6 +23,14 @@ export interface TreeChange {
 /** git's empty tree (it needs not be stored to be named). */
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
+/** Past this many changed paths a snapshot adds them with `git add -A` instead of update-index. */
+const BULK_PATHS = 500;
+
+/** A gitignore pattern that matches exactly this workspace-relative path. */
+function literalPattern(rel: string): string {
+  return `/${rel.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`)}`;
+}
+
 /** Never kept: what the agent may not touch anyway (or only once granted), and what runs later. */
 const SHADOW_EXCLUDES = ['/.tandem/', '/.mcp.json', '/.claude/', '/.agents/'];
 
@@ -75,17 +83,30 @@ export class ShadowRepo {
   async snapshot(): Promise<string> {
     await this.ensure();
     const listed = [...new Set(nulList(await this.run(['ls-files', '-z', '-m', '-o', '--exclude-standard'])))].filter((p) => !p.endsWith('/'));
-    const add: string[] = [];
-    const drop: string[] = [];
-    await Promise.all(
+    // In git's (sorted) order: update-index inserts each path into the index's sorted list, and
+    // paths in random order made that quadratic (30 s instead of 1 s for 20,000 new files).
+    const big = await Promise.all(
       listed.map(async (rel) => {
         const info = await lstat(path.join(this.workTree, rel)).catch(() => undefined);
-        if (info && info.isFile() && info.size > this.maxFileBytes) drop.push(rel);
-        else add.push(rel);
+        return info !== undefined && info.isFile() && info.size > this.maxFileBytes;
       }),
     );
+    const add = listed.filter((_, i) => !big[i]);
+    const drop = listed.filter((_, i) => big[i]);
+    if (add.length > BULK_PATHS) {
+      // Many paths (the first snapshot of a workspace): `git add -A` takes them in one pass; update-index
+      // checks each new path against the whole index (20,000 new files: 27 s instead of 1 s). The
+      // files over the limit are excluded for that pass.
+      const exclude = path.join(this.gitDir, 'info', 'exclude');
+      if (drop.length > 0) writeFileSync(exclude, `${SHADOW_EXCLUDES.join('\n')}\n${drop.map(literalPattern).join('\n')}\n`);
+      try {
+        await this.run(['add', '-A', '--ignore-errors']);
+      } finally {
+        if (drop.length > 0) writeFileSync(exclude, `${SHADOW_EXCLUDES.join('\n')}\n`);
+      }
+    }
     // Nothing changed since the last snapshot (the usual case between two calls): no update, and write-tree answers from the index's cached trees.
-    if (add.length > 0) await this.run(['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${add.join('\0')}\0` });
+    else if (add.length > 0) await this.run(['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${add.join('\0')}\0` });
     if (drop.length > 0) await this.run(['update-index', '--force-remove', '-z', '--stdin'], { input: `${drop.join('\0')}\0` });
     return (await this.run(['write-tree'])).toString('utf8').trim();
   }
