@@ -24,6 +24,7 @@ const NAV = [
   ['cli', 'CLI reference'],
   ['tui', 'The TUI'],
   ['web-viewer', 'The web viewer'],
+  ['sharing', 'Share a session'],
   ['cluster', 'Running several nodes'],
   ['configuration', 'Configuration'],
   ['tools', 'Tools (generated)'],

@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readServerInfo, serverNodeFlags, type ServerInfo } from '@tandem/server';
 import { serverAnswers } from './server-probe.js';
+import { trustedCa } from './trusted-ca.js';
 
 export const SERVER_OUT_FILE = 'server.out';
 
@@ -17,13 +18,21 @@ export interface LocalServerOptions {
   startTimeoutMs?: number;
   /** The command that runs `tandem serve`; default: this same program. */
   command?: { file: string; args: string[] };
+  /** Serve HTTPS with these files (a restart keeps the previous server's). */
+  tls?: { cert: string; key: string } | undefined;
 }
 
 /** The server recorded in the data dir, if its process lives and it answers. */
 export async function findRunningServer(dataDir: string): Promise<ServerInfo | undefined> {
   const info = await readServerInfo(dataDir);
   if (!info) return undefined;
-  return (await serverAnswers(info.url)) ? info : undefined;
+  return (await serverAnswers(info.url, 2000, await localCa(info))) ? info : undefined;
+}
+
+/** What a local client trusts for the local server: its own certificate when it serves HTTPS (self-signed included). */
+export async function localCa(info: ServerInfo): Promise<string[] | undefined> {
+  if (!info.tls) return undefined;
+  return trustedCa(info.tls.cert, "the local server's certificate").catch(() => undefined);
 }
 
 /**
@@ -45,7 +54,8 @@ export async function startBackgroundServer(options: LocalServerOptions): Promis
   let child;
   try {
     const host = options.host ? ['--host', options.host] : [];
-    child = spawn(command.file, [...command.args, 'serve', ...host, '--port', String(options.port), '--data-dir', options.dataDir], {
+    const tls = options.tls ? ['--tls-cert', options.tls.cert, '--tls-key', options.tls.key] : [];
+    child = spawn(command.file, [...command.args, 'serve', ...host, ...tls, '--port', String(options.port), '--data-dir', options.dataDir], {
       detached: true,
       stdio: ['ignore', out, out],
       // This shell's environment (so a restart picks up new keys), but not its folder: the
@@ -68,7 +78,7 @@ export async function startBackgroundServer(options: LocalServerOptions): Promis
   while (Date.now() < deadline) {
     if (exit) break;
     const info = await readServerInfo(options.dataDir);
-    if (info && info.pid === child.pid && (await serverAnswers(info.url))) return info;
+    if (info && info.pid === child.pid && (await serverAnswers(info.url, 2000, await localCa(info)))) return info;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const why = exit

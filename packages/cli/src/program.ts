@@ -7,6 +7,7 @@ import { registerAgentsCommand } from './commands/agents.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerSkillsCommand } from './commands/skills.js';
 import { registerRoutineCommands } from './commands/routines.js';
+import { registerShareCommands } from './commands/share.js';
 import { defaultDataDir } from './data-dir.js';
 import { unknownCommandMessage } from './unknown-command.js';
 import { parseModelSpec } from './workspace.js';
@@ -27,12 +28,15 @@ const DATA_DIR_HELP = 'the local data directory (default $TANDEM_DATA_DIR or ~/.
 const URL_HELP = 'server URL (default: the local server from <data-dir>/server.json)';
 const MODEL_HELP = "a new session's model, provider/model (e.g. anthropic/claude-sonnet-4-5); an existing session is switched to it";
 const CWD_HELP = 'the folder to work on (default: the current directory)';
+const CA_HELP = 'a certificate (PEM) to trust for an https:// server, e.g. its self-signed one';
 
 const ROOT_HELP_AFTER = `
 Examples:
   tandem                         open this folder's session (starts the local server if needed)
   tandem --cwd ~/src/app         open another folder's session
   tandem attach --viewer         watch this folder's session from a second terminal
+  tandem share --role approver --name carla --expires 2h
+                                 let Carla watch this folder's session and answer its permission requests
   tandem status                  is the local server running, which providers have a key
   tandem restart                 after exporting a new API key
 
@@ -79,8 +83,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .description("open the TUI on a session of any server (this folder's session when SESSION is not given)")
     .argument('[session]', 'session id, or a unique prefix of one (tandem ls lists them)')
     .option('--url <url>', URL_HELP)
-    .option('--token <token>', 'control token, or the view token with --viewer (default: from the data directory)')
-    .option('--viewer', 'watch only: attach as a viewer')
+    .option('--token <token>', 'control token, view token, or a share token from `tandem share` (default: from the data directory)')
+    .option('--viewer', 'watch only: attach as a viewer (the view token and viewer or approver shares always do)')
+    .option('--ca <file>', CA_HELP)
     .option('--cwd <dir>', 'whose session to open when SESSION is not given (default: the current directory)')
     .option('--model <provider/model>', MODEL_HELP, parseModel)
     .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
@@ -95,9 +100,10 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .description("list a server's sessions: id, folder, status, model, approval mode, attached clients, title")
     .option('--url <url>', URL_HELP)
     .option('--token <token>', 'a token of that server (default: from the data directory)')
+    .option('--ca <file>', CA_HELP)
     .option('--json', 'print JSON instead of a table')
     .option('--data-dir <dir>', DATA_DIR_HELP)
-    .action(async (options: { url?: string; token?: string; json?: boolean; dataDir?: string }) => {
+    .action(async (options: { url?: string; token?: string; ca?: string; json?: boolean; dataDir?: string }) => {
       const { listSessions } = await import('./commands/list.js');
       hooks.done(await listSessions({ ...options, dataDir: dataDirOf(options.dataDir) }));
     });
@@ -108,8 +114,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .argument('<session>', 'session id, or a unique prefix of one (tandem ls lists them)')
     .option('--url <url>', URL_HELP)
     .option('--token <token>', 'the control token of that server (default: from the data directory)')
+    .option('--ca <file>', CA_HELP)
     .option('--data-dir <dir>', DATA_DIR_HELP)
-    .action(async (session: string, options: { url?: string; token?: string; dataDir?: string }) => {
+    .action(async (session: string, options: { url?: string; token?: string; ca?: string; dataDir?: string }) => {
       const { removeSession } = await import('./commands/remove.js');
       hooks.done(await removeSession({ ...options, session, dataDir: dataDirOf(options.dataDir) }));
     });
@@ -141,8 +148,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--json', 'print JSON')
     .option('--url <url>', 'ask this server instead of the local one')
     .option('--token <token>', 'a token of that server (default: from the data directory)')
+    .option('--ca <file>', CA_HELP)
     .option('--data-dir <dir>', DATA_DIR_HELP)
-    .action(async (options: { json?: boolean; url?: string; token?: string; dataDir?: string }) => {
+    .action(async (options: { json?: boolean; url?: string; token?: string; ca?: string; dataDir?: string }) => {
       const { showStatus } = await import('./commands/status.js');
       hooks.done(await showStatus({ ...options, dataDir: dataDirOf(options.dataDir) }));
     });
@@ -183,6 +191,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
       hooks.done('running');
     });
 
+  // ── sharing: one person, one session, one role ───────────────────────────────────────
+  registerShareCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── admin commands: models, permissions, audit, memory ────────────────────────────────
   registerAdminCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── extensions: MCP servers ──────────────────────────────────────────────────────────
@@ -203,6 +213,7 @@ interface AttachFlags {
   url?: string;
   token?: string;
   viewer?: boolean;
+  ca?: string;
   cwd?: string;
   model?: string;
   name: string;

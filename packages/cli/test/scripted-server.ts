@@ -69,6 +69,8 @@ export class ScriptedServer {
         return ok({ mode: 'turn' });
       case 'jobs:list':
         return ok({ jobs: [] });
+      case 'client:whoami':
+        return ok({ kind: 'control', name: 'scripted' });
       case 'session:delete':
         return this.deleteAnswer;
       case 'session:detach':

@@ -1,4 +1,5 @@
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { homedir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
@@ -19,6 +20,7 @@ import {
 } from '@tandem/core';
 import type { ApplicationDeps } from './application-deps.js';
 import { authenticate, type ClientIdentity } from './auth.js';
+import { HandshakeLockout } from './auth/handshake-lockout.js';
 import type { ClusterNode } from './cluster/cluster-node.js';
 import { configuredDefaultModel, providerConfigurator, withStoredKeys } from './config/provider-configurator.js';
 import { loadServerSettings, type ServerSettings } from './config/server-settings.js';
@@ -37,6 +39,7 @@ import { checkpointHandlers } from './handlers/checkpoint-handlers.js';
 import { Checkpoints } from './checkpoints/checkpoints.js';
 import { serverHandlers } from './handlers/server-handlers.js';
 import { sessionHandlers, sessionRoom } from './handlers/session-handlers.js';
+import { shareHandlers } from './handlers/share-handlers.js';
 import { skillsHandlers } from './handlers/skills-handlers.js';
 import { turnHandlers } from './handlers/turn-handlers.js';
 import { McpHub } from './mcp/mcp-hub.js';
@@ -53,6 +56,10 @@ import type { SessionEngine } from './sessions/engine.js';
 import { defaultModelFactory, loadProvidersConfig } from './sessions/model-factory.js';
 import { SessionManager } from './sessions/session-manager.js';
 import type { SessionHooks } from './sessions/session.js';
+import { FileShareStore } from './shares/file-share-store.js';
+import { ShareService } from './shares/share-service.js';
+import { ShareSockets } from './shares/share-sockets.js';
+import type { ShareStore } from './shares/share-store.js';
 import { WorkspaceSkills } from './skills/workspace-skills.js';
 import { serveWebViewer } from './web/serve-web.js';
 import { coalesceFlushedFrames } from './handlers/frame-coalescing.js';
@@ -63,9 +70,12 @@ export const DEFAULT_MODEL = 'openai/gpt-4.1-mini';
 export type { ApplicationDeps, ApplicationSeams } from './application-deps.js';
 
 export interface Application {
-  httpServer: HttpServer;
+  /** HTTP, or HTTPS when `deps.tls` was given. */
+  httpServer: HttpServer | HttpsServer;
   io: IoServer;
   sessions: SessionManager;
+  /** Shares of sessions: one person, one session, one role (see ARCHITECTURE "Sharing one session"). */
+  shares: ShareService;
   /** This node's membership of a cluster (`--redis`); absent on a single node. */
   cluster?: ClusterNode;
   listen(port: number, host?: string): Promise<{ url: string }>;
@@ -100,10 +110,12 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const cluster = deps.cluster ? await (await import('./cluster/cluster-node.js')).ClusterNode.connect(deps.cluster, logger) : undefined;
   const guards = seams.guards === 'off' ? undefined : await openGuardsHost(guardsOptions(deps, settings, clock, logger));
 
-  const httpServer = createServer((req, res) => {
+  const serveHttp = (req: IncomingMessage, res: ServerResponse) => {
     if (serveWebViewer(req, res, env)) return; // GET / : the web viewer (packages/web)
     res.writeHead(404, { 'content-type': 'text/plain' }).end('tandem server: connect with a tandem client (socket.io)\n');
-  });
+  };
+  // TLS (`tandem serve --tls-cert --tls-key`): the same server over HTTPS and WSS.
+  const httpServer = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key }, serveHttp) : createServer(serveHttp);
   const io = new IoServer(httpServer, {
     serveClient: false,
     maxHttpBufferSize: 4 * 1024 * 1024,
@@ -111,6 +123,16 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...(cluster ? { adapter: cluster.adapter } : {}),
   });
   coalesceFlushedFrames(io);
+  // Shares: in the data directory on one node, in Redis across a cluster (every node checks every token).
+  let shareStore: ShareStore;
+  try {
+    shareStore = cluster ? cluster.shareStore(clock) : await openShareStore(deps.dataDir, clock, logger);
+  } catch (err) {
+    await guards?.close();
+    cluster?.disconnect();
+    throw err;
+  }
+  const shares = new ShareService({ store: shareStore, sockets: new ShareSockets(io, clock), clock, logger, ...(guards ? { audit: guards.audit } : {}) });
 
   const resolve = { env, config, clock, governor, estimateTokens: estimateTextTokens };
   const contexts = new SessionContexts(resolve);
@@ -202,7 +224,10 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       io.to(sessionRoom(sessionId)).emit(SESSION_EVENT, event);
       cluster?.onEvent(sessionId, event);
     },
-    onDeleted: (sessionId) => io.in(sessionRoom(sessionId)).socketsLeave(sessionRoom(sessionId)),
+    onDeleted: (sessionId) => {
+      io.in(sessionRoom(sessionId)).socketsLeave(sessionRoom(sessionId));
+      shares.endSession(sessionId, 'session deleted').catch((err: unknown) => logger.warn({ err, sessionId }, "could not revoke a deleted session's shares"));
+    },
   });
   sessions = manager;
   scheduler = new RoutineScheduler({
@@ -237,12 +262,13 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...mcpHandlers(mcp, manager, defaultCwd),
     ...skillsHandlers(skills, manager, defaultCwd),
     ...routineHandlers(routineScheduler),
+    ...shareHandlers(shares, manager),
     ...guards?.handlers,
     ...seams.handlers,
   };
   const localAccess: AccessChecks = {
     requireSession: (id: string) => void manager.require(id),
-    isDriver: (id: string, socketId: string) => manager.get(id)?.presence.roleOf(socketId) === 'driver',
+    attachedRole: (id: string, socketId: string) => manager.get(id)?.presence.roleOf(socketId),
   };
   // In a cluster: the merged session list, and commands about other nodes' sessions forwarded there.
   const handlers = cluster ? cluster.wrapHandlers(localHandlers) : localHandlers;
@@ -261,10 +287,17 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   }
   const limiterFactory = seams.commandLimiter ?? (guards ? () => guards.commandLimiterFactory() : undefined);
 
-  io.use(authenticate(deps.tokens));
+  const lockout = new HandshakeLockout({
+    clock,
+    ...seams.handshakeLockout,
+    onLocked: (address, untilMs) =>
+      logger.warn({ address, until: new Date(untilMs).toISOString() }, 'too many refused handshakes from one address; refusing it for a while (rate_limited)'),
+  });
+  io.use(authenticate({ tokens: deps.tokens, verifyShare: shares.verify, lockout }));
   io.on('connection', (socket) => {
     const client = socket.data as ClientIdentity;
-    logger.info({ socketId: socket.id, name: client.name, token: client.tokenKind }, 'client connected');
+    logger.info({ socketId: socket.id, name: client.name, token: client.tokenKind, ...(client.share ? { share: client.share.id } : {}) }, 'client connected');
+    shares.connected(socket);
     bindCommands(socket, handlers, access, logger, limiterFactory?.(socket));
     socket.on('disconnect', (reason) => {
       logger.info({ socketId: socket.id, reason }, 'client disconnected');
@@ -278,6 +311,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     httpServer,
     io,
     sessions: manager,
+    shares,
     ...(cluster ? { cluster } : {}),
     async listen(port, host = '127.0.0.1') {
       await new Promise<void>((resolve, reject) => {
@@ -289,7 +323,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       });
       const address = httpServer.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return { url: `http://${shownHost}:${address.port}` };
+      return { url: `${deps.tls ? 'https' : 'http'}://${shownHost}:${address.port}` };
     },
     close() {
       closing ??= (async () => {
@@ -307,6 +341,12 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       return closing;
     },
   };
+}
+
+async function openShareStore(dataDir: string, clock: Clock, logger: Logger): Promise<FileShareStore> {
+  const store = await FileShareStore.open(dataDir, clock);
+  for (const warning of store.warnings) logger.warn(warning);
+  return store;
 }
 
 function loadSettings(dataDir: string, logger: Logger): ServerSettings {

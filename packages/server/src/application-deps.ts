@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import type { AnyTool, Clock, ToolGate, TurnLimits } from '@tandem/core';
 import type { Tokens } from './auth.js';
+import type { HandshakeLockoutOptions } from './auth/handshake-lockout.js';
 import type { ClusterOptions } from './cluster/cluster-options.js';
 import type { ServerSettings } from './config/server-settings.js';
 import type { CommandLimiter, HandlerMap } from './handlers/dispatch.js';
@@ -27,6 +28,8 @@ export interface ApplicationDeps {
     /** The user's home (skills, agents, the path sandbox); default os.homedir(). */
     home?: string;
   };
+  /** Serve HTTPS and WSS with this certificate and key (PEM); absent: plain HTTP. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
   /** Join a cluster of nodes through Redis (`tandem serve --redis URL`); absent: a single node. */
   cluster?: ClusterOptions;
   /** Parts a test or an embedder replaces; a normal host passes none. */
@@ -67,6 +70,8 @@ export interface ApplicationSeams {
   guards?: 'off' | Partial<Omit<GuardsHostOptions, 'dataDir' | 'clock'>>;
   /** MCP tool schemas past this many tokens are loaded on demand (default: 10 % of the model's window). */
   mcpToolSchemaBudgetTokens?: number;
+  /** Tunes the lockout after refused handshakes (default: 20 within 60 s lock the address for 60 s). */
+  handshakeLockout?: Omit<HandshakeLockoutOptions, 'clock' | 'onLocked'>;
   /** The OS sandbox under every command; default probed once at start from config.json's `commandSandbox`. */
   osSandbox?: OsSandbox;
 }

@@ -11,6 +11,7 @@ import {
   StoredPermissionSchema,
 } from './common.js';
 import { SessionEventSchema } from './events.js';
+import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, ShareInfoSchema, ShareNameSchema, ShareRoleSchema, WhoAmISchema, type ShareRight } from './shares.js';
 
 /**
  * Client → server commands. Every command has a payload (validated by `payload`) and an ack
@@ -18,18 +19,20 @@ import { SessionEventSchema } from './events.js';
  * - `any`: any authenticated socket;
  * - `control`: a socket authenticated with the control token;
  * - `driver`: a socket attached to the session as driver.
+ * `share` names the right that opens a command to the holder of a share (only for the share's
+ * own session); a command without it answers a share `forbidden`.
  */
 const sessionId = z.string().min(1);
 
 /** The most events one `session:attach` tail or one `session:history` page carries. */
 export const MAX_PAGE_EVENTS = 2000;
 
-function command<P extends z.ZodType, R extends z.ZodType>(access: 'any' | 'control' | 'driver', payload: P, result: R) {
-  return { access, payload, result } as const;
+function command<P extends z.ZodType, R extends z.ZodType>(access: 'any' | 'control' | 'driver', payload: P, result: R, share?: ShareRight) {
+  return { access, payload, result, share } as const;
 }
 
 export const Commands = {
-  'session:list': command('any', z.object({}).optional().default({}), z.object({ sessions: z.array(SessionInfoSchema) })),
+  'session:list': command('any', z.object({}).optional().default({}), z.object({ sessions: z.array(SessionInfoSchema) }), 'view'),
   'session:create': command(
     'control',
     z.object({
@@ -61,22 +64,25 @@ export const Commands = {
       hasMore: z.boolean().optional(),
       firstSeq: z.number().int().optional(),
     }),
+    'view',
   ),
   /** Older history, page by page: up to `limit` persisted events with seq < `beforeSeq`, in order; `firstSeq` is the oldest returned. */
   'session:history': command(
     'any',
     z.object({ sessionId, beforeSeq: z.number().int().min(1), limit: z.number().int().min(1).max(MAX_PAGE_EVENTS) }),
     z.object({ events: z.array(SessionEventSchema), hasMore: z.boolean(), firstSeq: z.number().int().optional() }),
+    'view',
   ),
-  'session:detach': command('any', z.object({ sessionId }), z.object({})),
-  'session:send': command('driver', z.object({ sessionId, text: z.string().min(1).max(200_000) }), z.object({ mode: z.enum(['turn', 'steer']) })),
-  'session:cancel': command('driver', z.object({ sessionId }), z.object({})),
+  'session:detach': command('any', z.object({ sessionId }), z.object({}), 'view'),
+  'session:send': command('driver', z.object({ sessionId, text: z.string().min(1).max(200_000) }), z.object({ mode: z.enum(['turn', 'steer']) }), 'send'),
+  'session:cancel': command('driver', z.object({ sessionId }), z.object({}), 'send'),
   'permission:respond': command(
     'driver',
     z.object({ sessionId, requestId: z.string().min(1), decision: DecisionSchema, scope: z.string().optional() }),
     z.object({}),
+    'approve',
   ),
-  'command:input': command('driver', z.object({ sessionId, callId: z.string().min(1), data: z.string().max(65_536) }), z.object({})),
+  'command:input': command('driver', z.object({ sessionId, callId: z.string().min(1), data: z.string().max(65_536) }), z.object({}), 'send'),
   'session:new': command('driver', z.object({ sessionId }), z.object({ consolidated: z.boolean(), reason: z.string().optional() })),
   'session:compact': command('driver', z.object({ sessionId }), z.object({ compacted: z.boolean(), reason: z.string().optional() })),
   'audit:query': command(
@@ -84,8 +90,8 @@ export const Commands = {
     z.object({ sessionId: z.string().optional(), limit: z.number().int().min(1).max(1000).optional() }),
     z.object({ records: z.array(AuditRecordSchema) }),
   ),
-  'jobs:list': command('any', z.object({ sessionId }), z.object({ jobs: z.array(JobInfoSchema) })),
-  'job:stop': command('driver', z.object({ sessionId, jobId: z.string().min(1) }), z.object({})),
+  'jobs:list': command('any', z.object({ sessionId }), z.object({ jobs: z.array(JobInfoSchema) }), 'view'),
+  'job:stop': command('driver', z.object({ sessionId, jobId: z.string().min(1) }), z.object({}), 'send'),
   /** `write: true` also grants a protected location (`.git/hooks/`, `.git/config`, `.tandem/`, `.mcp.json`, `.claude/`, `.agents/`) for the session. */
   'sandbox:grant': command('driver', z.object({ sessionId, path: z.string().min(1), write: z.boolean().optional() }), z.object({ path: z.string() })),
   /**
@@ -211,6 +217,33 @@ export const Commands = {
       ),
     }),
   ),
+  /**
+   * Lets one person into one session with a role (see shares.ts); the token is in this answer
+   * only, never stored or shown again. Control token only, as every `share:*` command.
+   */
+  'share:create': command(
+    'control',
+    z.object({
+      sessionId,
+      name: ShareNameSchema,
+      role: ShareRoleSchema,
+      expiresInSec: z.number().int().min(1).max(MAX_SHARE_SECONDS).optional().default(DEFAULT_SHARE_SECONDS),
+    }),
+    z.object({ share: ShareInfoSchema, token: z.string() }),
+  ),
+  /** Shares (one session's, or all), active ones and those ended in the last 7 days; `connected` counts sockets using each now. */
+  'share:list': command(
+    'control',
+    z
+      .object({ sessionId: z.string().min(1).optional() })
+      .optional()
+      .default({}),
+    z.object({ shares: z.array(ShareInfoSchema) }),
+  ),
+  /** Ends a share at once: its sockets are closed on every node and its token refused from now on. */
+  'share:revoke': command('control', z.object({ id: z.string().min(1) }), z.object({ share: ShareInfoSchema })),
+  /** Who this connection is: its token kind, name, and for a share its session, role and rights. */
+  'client:whoami': command('any', z.object({}).optional().default({}), WhoAmISchema, 'view'),
 } as const;
 
 export type CommandName = keyof typeof Commands;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ShareRoleSchema } from './shares.js';
 
 export const DangerSchema = z.enum(['safe', 'medium', 'dangerous']);
 export type Danger = z.infer<typeof DangerSchema>;
@@ -46,7 +47,8 @@ export const SessionInfoSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
-export const ClientInfoSchema = z.object({ id: z.string(), name: z.string(), role: RoleSchema });
+/** One attached client. `shareRole`: it came in with a share of that role (its name is the share's). */
+export const ClientInfoSchema = z.object({ id: z.string(), name: z.string(), role: RoleSchema, shareRole: ShareRoleSchema.optional() });
 export type ClientInfo = z.infer<typeof ClientInfoSchema>;
 
 export const UsageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number() });

@@ -3,3 +3,4 @@ export * from './errors.js';
 export * from './common.js';
 export * from './events.js';
 export * from './commands.js';
+export * from './shares.js';

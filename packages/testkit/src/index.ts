@@ -5,3 +5,4 @@ export * from './fake-clock.js';
 export * from './settle.js';
 export * from './seeded-random.js';
 export * from './session-log-lines.js';
+export * from './self-signed-cert.js';

@@ -1,11 +1,14 @@
 import {
   CONNECT_ERROR_PROTOCOL,
+  CONNECT_ERROR_RATE_LIMITED,
   CONNECT_ERROR_UNAUTHORIZED,
   Commands,
   EventSchemas,
   PROTOCOL_VERSION,
   SESSION_EVENT,
+  SHARE_ENDED_EVENT,
   SessionEventSchema,
+  ShareEndedSchema,
   type CommandName,
   type CommandPayload,
   type CommandResult,
@@ -44,6 +47,11 @@ export interface ClientOptions {
   reconnectionDelayMaxMs?: number;
   /** A listener threw; default: a process warning. A full-screen UI passes its own (no stderr). */
   onListenerError?: (err: unknown) => void;
+  /**
+   * Certificates (PEM) to trust for an `https://` server, in Node: e.g. the system's roots plus a
+   * dev box's self-signed certificate (`tandem attach --ca FILE`). Ignored in a browser.
+   */
+  ca?: string | string[];
 }
 
 /** A request that failed: a server error code, or `timeout` / `disconnected` on our side. */
@@ -83,6 +91,8 @@ export class TandemClient {
   private attachment: Attachment | null = null;
   private everConnected = false;
   private closed = false;
+  /** Why the share this client came in with ended (told by the server just before it closes the socket). */
+  private shareEnded: string | undefined;
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly firstDelayMs: number;
@@ -102,11 +112,13 @@ export class TandemClient {
       auth: { token: options.token, name: options.name, protocolVersion: PROTOCOL_VERSION },
       transports: ['websocket'],
       reconnection: false,
+      ...(options.ca ? { ca: options.ca } : {}),
     });
     this.socket.on('connect', () => this.onConnect());
     this.socket.on('disconnect', (reason) => this.onDisconnect(reason));
     this.socket.on('connect_error', (err) => this.onConnectError(err));
     this.socket.on(SESSION_EVENT, (raw: unknown) => this.onEvent(raw));
+    this.socket.on(SHARE_ENDED_EVENT, (raw: unknown) => this.onShareEnded(raw));
   }
 
   get connection(): ConnectionStatus {
@@ -222,7 +234,21 @@ export class TandemClient {
     }
   }
 
+  /** The share this client uses ended: say why and stop; reconnecting would only be refused. */
+  private onShareEnded(raw: unknown): void {
+    const parsed = ShareEndedSchema.safeParse(raw);
+    const ended = parsed.success ? parsed.data : undefined;
+    this.shareEnded =
+      ended?.reason === 'expired'
+        ? 'your share of this session expired; ask its host for a new one (tandem share)'
+        : `your share of this session was revoked${ended?.by ? ` by ${ended.by}` : ''}; ask its host if you need to come back`;
+  }
+
   private onDisconnect(reason: string): void {
+    if (this.shareEnded) {
+      this.closed = true;
+      return this.setState({ status: 'refused', reason: 'share_ended', message: this.shareEnded });
+    }
     if (reason === 'io client disconnect' || this.closed) return this.setState({ status: 'closed' });
     // 'io server disconnect' is a clean stop (or restart) of the server: come back like after a crash.
     this.retryLater(reason === 'io server disconnect' ? 'the server closed the connection (stopped or restarting)' : reason);
@@ -244,6 +270,24 @@ export class TandemClient {
   }
 
   private onConnectError(err: Error): void {
+    if (err.message === CONNECT_ERROR_RATE_LIMITED) {
+      const locked = 'this address is locked out for a minute after too many refused tokens';
+      // Connected before: keep trying, the lockout ends by itself. Never connected: say it now
+      // instead of waiting out a connect timeout that would blame the network.
+      if (this.everConnected) return this.retryLater(`${locked}; retrying`);
+      this.closed = true;
+      return this.setState({ status: 'refused', reason: 'error', message: `refused by ${this.url}: ${locked}; try again in a minute` });
+    }
+    const untrusted = untrustedCertificate(err);
+    if (untrusted) {
+      // Retrying cannot help: the client has to be told which certificate to trust.
+      this.closed = true;
+      return this.setState({
+        status: 'refused',
+        reason: 'error',
+        message: `refused by this client: ${this.url} presents a certificate it does not trust (${untrusted}); pass --ca FILE with the server's certificate (a self-signed one included), or set NODE_EXTRA_CA_CERTS`,
+      });
+    }
     if (err.message !== CONNECT_ERROR_UNAUTHORIZED && !err.message.startsWith(CONNECT_ERROR_PROTOCOL)) {
       // Not there (yet): the server is down, restarting, or the network is out. Try again.
       return this.retryLater(connectErrorText(err));
@@ -252,7 +296,7 @@ export class TandemClient {
       this.setState({
         status: 'refused',
         reason: 'unauthorized',
-        message: `refused by ${this.url}: unauthorized (the token is wrong or missing; pass --token or check the data directory's token file)`,
+        message: `refused by ${this.url}: unauthorized (the token is wrong or missing, or the share it belongs to was revoked or has expired; pass --token or check the data directory's token file)`,
       });
     } else {
       this.setState({ status: 'refused', reason: 'protocol_mismatch', message: `refused by ${this.url}: ${err.message}` });
@@ -343,6 +387,13 @@ export function describe(state: ConnectionStatus): string {
     case 'closed':
       return 'closed';
   }
+}
+
+/** A TLS verification failure (self-signed, unknown issuer, wrong host name …), by its OpenSSL code; else undefined. */
+function untrustedCertificate(err: Error): string | undefined {
+  const code = (err as { description?: { error?: { code?: unknown } } }).description?.error?.code;
+  if (typeof code !== 'string') return undefined;
+  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT_ALTNAME/.test(code) ? code : undefined;
 }
 
 /** socket.io's "websocket error" says little; the cause (ECONNREFUSED …) says more. */

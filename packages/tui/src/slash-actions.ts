@@ -1,7 +1,9 @@
-import { APPROVAL_MODES, type ApprovalMode } from '@tandem/shared';
+import { APPROVAL_MODES, type ApprovalMode, type ShareRole } from '@tandem/shared';
 import type { InputCommand } from './input/slash-commands.js';
 import { SLASH_HELP } from './input/slash-commands.js';
 import { runningCommand } from './state/reducer.js';
+import { shareSummary } from './state/access.js';
+import { shareInvite } from './share-invite.js';
 import type { TuiController } from './tui-controller.js';
 
 /** What each submitted line does: send it, or run the slash command over the wire. */
@@ -64,6 +66,8 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
       });
     case 'workers':
       return tui.toggleHidden();
+    case 'share':
+      return createShare(tui, command.role, command.name);
     case 'undo':
       if (tui.state.role !== 'driver') return tui.showFlash('watch-only: a driver takes turns back');
       void tui.run('/undo', () => undoTurns(tui, command.turns));
@@ -113,4 +117,23 @@ export async function undoTurns(tui: TuiController, turns: number): Promise<void
       : 'no files to restore';
   const conflicts = result.conflicts.length > 0 ? `; left alone (changed since): ${result.conflicts.map((c) => c.path).join(', ')}` : '';
   tui.notice(result.conflicts.length > 0 ? 'warn' : 'info', `undo: ${turns} turn${turns === 1 ? '' : 's'} taken back, ${restored}${conflicts}`);
+}
+
+/**
+ * /share ROLE NAME: a share of this session for one person. The link and the attach line go to
+ * the transcript (each on a line of its own) and the link to the terminal's clipboard; only the
+ * control token may invite, anyone else is told why instead of getting a bare `forbidden`.
+ */
+function createShare(tui: TuiController, role: ShareRole, name: string): void {
+  const { share, tokenKind, url } = tui.state;
+  if (share) return tui.notice('warn', `/share: only the host (the server's control token) lets people in; you came in with a share (${shareSummary(share)})`);
+  if (tokenKind === 'view') return tui.notice('warn', "/share: only the host (the server's control token) lets people in; this client uses the view token");
+  const sessionId = tui.sessionId();
+  void tui.run('/share', async () => {
+    const created = await tui.request('share:create', { sessionId, name, role });
+    const invite = shareInvite(url, created.share, created.token);
+    tui.notice('info', invite.text, invite.copy);
+    tui.copyToClipboard(invite.link);
+    tui.showFlash(`the web link for ${created.share.name} was sent to the terminal's clipboard (OSC 52); both lines are in the transcript`);
+  });
 }

@@ -14,18 +14,26 @@ export const DECISIONS: ReadonlyArray<{ decision: Decision; label: string }> = [
 export type Answer = (request: PendingPermission, decision: Decision) => void;
 
 /**
- * The open permission requests, each with its five answers as buttons
- * (`[data-decision=allow_once]` …). A viewer sees them disabled: only a driver may answer,
+ * How the page shows a request's answers: `answer` (buttons for `decisions`), `disabled` (the
+ * buttons greyed, as the view token always saw them), or `none` (a share that may not answer:
+ * no buttons, only who will); `hint` says why they cannot be used.
+ */
+export type AnswerMode = { kind: 'answer'; decisions: readonly Decision[] } | { kind: 'disabled'; hint: string } | { kind: 'none'; hint: string };
+
+/**
+ * The open permission requests, each with its answers as buttons
+ * (`[data-decision=allow_once]` …). Whoever may not answer sees them disabled or not at all,
  * and the server refuses anyone else anyway. Who answered shows on the tool call afterwards.
  */
-export function renderPermissions(container: HTMLElement, pending: readonly PendingPermission[], canAnswer: boolean, answer: Answer): void {
+export function renderPermissions(container: HTMLElement, pending: readonly PendingPermission[], mode: AnswerMode, answer: Answer): void {
+  const offered = mode.kind === 'answer' ? DECISIONS.filter(({ decision }) => mode.decisions.includes(decision)) : mode.kind === 'disabled' ? DECISIONS : [];
   replaceChildren(
     container,
     ...pending.map((request) => {
-      const buttons = DECISIONS.map(({ decision, label }) => {
+      const buttons = offered.map(({ decision, label }) => {
         const button = el('button', { class: decision.startsWith('deny') ? 'deny' : 'allow', data: { decision } }, label);
         button.type = 'button';
-        button.disabled = !canAnswer;
+        button.disabled = mode.kind !== 'answer';
         button.addEventListener('click', () => {
           for (const other of buttons) other.disabled = true;
           answer(request, decision);
@@ -37,8 +45,8 @@ export function renderPermissions(container: HTMLElement, pending: readonly Pend
         { class: `permission ${request.danger}`, data: { requestId: request.requestId } },
         el('div', { class: 'permission-title' }, `Permission: ${request.tool}`, el('span', { class: `badge ${request.danger}` }, request.danger)),
         el('pre', { class: 'preview' }, request.preview ?? summarizeArgs(request.tool, request.args)),
-        el('div', { class: 'decisions' }, ...buttons),
-        canAnswer ? null : el('div', { class: 'hint' }, 'Watching with the view token: a driver answers this.'),
+        buttons.length > 0 ? el('div', { class: 'decisions' }, ...buttons) : null,
+        mode.kind === 'answer' ? null : el('div', { class: 'hint' }, mode.hint),
       );
     }),
   );

@@ -1,11 +1,17 @@
 import type { SessionInfo } from '@tandem/shared';
 import { el, replaceChildren } from './element.js';
 
-/** The session list: one entry per session (`[data-session-id]`), newest first; a click opens it. */
-export function renderSessions(list: HTMLElement, sessions: readonly SessionInfo[], openId: string | null, open: (id: string) => void): void {
+/** The session list: one entry per session (`[data-session-id]`), newest first; a click opens it. A share lists its one session. */
+export function renderSessions(
+  list: HTMLElement,
+  sessions: readonly SessionInfo[],
+  openId: string | null,
+  open: (id: string) => void,
+  emptyText = 'No sessions on this server yet. Start one with tandem in a terminal.',
+): void {
   const sorted = [...sessions].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   if (sorted.length === 0) {
-    replaceChildren(list, el('li', { class: 'empty' }, 'No sessions on this server yet. Start one with tandem in a terminal.'));
+    replaceChildren(list, el('li', { class: 'empty' }, emptyText));
     return;
   }
   replaceChildren(

@@ -11,7 +11,8 @@ export function connectionText(state: ViewState): string {
     case 'reconnecting':
       return `reconnecting (attempt ${connection.attempt}): ${connection.reason}`;
     case 'refused':
-      return connection.message;
+      // The share's end has its own line in the page (shareEndedText): the bar says it short.
+      return connection.reason === 'share_ended' ? 'share ended' : connection.message;
     case 'closed':
       return 'disconnected';
   }
@@ -39,12 +40,26 @@ function phaseText(state: ViewState): string {
   }
 }
 
-/** Title, model, mode and who is attached. */
+/** Title, model, mode, floor and folder of the open session (who is here has its own line, presence-view.ts). */
 export function sessionHeadText(state: ViewState): string {
   const session = state.session;
   if (!session) return 'Pick a session.';
-  const people = state.presence.map((client) => `${client.name} (${client.role})`).join(', ');
   const model = state.model ?? session.model;
   const floor = state.floor && `floor ${state.floor}`;
-  return [session.title || session.id.slice(0, 8), model, `mode ${session.mode}`, floor, session.cwd, people && `here: ${people}`].filter(Boolean).join(' · ');
+  return [session.title || session.id.slice(0, 8), model, `mode ${session.mode}`, floor, session.cwd].filter(Boolean).join(' · ');
+}
+
+/** Why the server refused the token at sign-in, and what to do: a share link's token, or one typed into the form. */
+export function loginRefusedText(fromLink: boolean): string {
+  if (fromLink) {
+    return 'This share link was refused: the share was revoked or has expired, or the link is wrong (incomplete when copied?). Ask the person who shared it for a new link.';
+  }
+  return "This server refused the token. Use its control token (to drive) or its view token (to watch); a share's token stops working once the share is revoked or expires.";
+}
+
+/** The line that replaces the controls once the share ended: the client's sentence, capitalised, and that the page stopped. */
+export function shareEndedText(state: ViewState): string {
+  const connection = state.connection;
+  const why = connection.status === 'refused' ? connection.message : 'your share of this session ended';
+  return `${why.charAt(0).toUpperCase()}${why.slice(1)}. This page stopped: what is shown stays, nothing new arrives.`;
 }

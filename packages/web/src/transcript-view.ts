@@ -11,6 +11,13 @@ const MARK_TEXT: Record<HistoryMark, string> = {
   capped: 'earlier history stays in the session log (this page holds the last 1,000 entries)',
 };
 
+/** See TranscriptView.position. */
+export interface ReadingPosition {
+  stick: boolean;
+  anchor: HTMLElement | null;
+  anchorTop: number;
+}
+
 /** How close to the top (px) the reader must scroll for the next older page to be asked for. */
 export const NEAR_TOP_PX = 200;
 
@@ -30,10 +37,19 @@ export class TranscriptView {
 
   constructor(private readonly list: HTMLElement) {}
 
-  update(items: readonly TranscriptItem[], mark: HistoryMark | null): void {
+  /**
+   * Where the reader is: at the bottom, or which item is first on screen and where. The page
+   * takes it before a frame changes anything around the list (a line above or below it appears
+   * and the list's box shrinks), so a list at its bottom stays there.
+   */
+  position(): ReadingPosition {
     const stick = this.atBottom();
     const anchor = stick ? null : this.firstVisible();
-    const anchorTop = anchor?.getBoundingClientRect().top ?? 0;
+    return { stick, anchor, anchorTop: anchor?.getBoundingClientRect().top ?? 0 };
+  }
+
+  update(items: readonly TranscriptItem[], mark: HistoryMark | null, at: ReadingPosition = this.position()): void {
+    const { stick, anchor, anchorTop } = at;
     const wanted: HTMLLIElement[] = [this.marker];
     this.marker.hidden = mark === null;
     if (mark !== null && this.marker.dataset.history !== mark) {

@@ -1,6 +1,8 @@
 import type { Decision, SessionInfo } from '@tandem/shared';
 import { type ClientSignal, RequestError, TandemClient } from '@tandem/tui/client';
 import { type Action, initialState, MAX_ITEMS, reduce, type ViewState } from '@tandem/tui/state';
+import { type Access, accessOf } from './access.js';
+import { loginRefusedText } from './status-text.js';
 
 export interface ViewerOptions {
   /** The server's origin: the page is served by the server it talks to. */
@@ -9,6 +11,8 @@ export interface ViewerOptions {
   name: string;
   /** Called after every change of `state` or `sessions`; the page batches its drawing. */
   onChange: () => void;
+  /** The token came from a share link (the refusal then speaks of the link), not the form. */
+  fromLink?: boolean;
 }
 
 /** Events asked for per older page when the reader scrolls to the top of the transcript. */
@@ -52,8 +56,8 @@ const LIST_CHANGING = new Set([
 export class Viewer {
   state: ViewState;
   sessions: SessionInfo[] = [];
-  /** Learned at the first attach: the control token may drive, the view token may not. */
-  canDrive: boolean | null = null;
+  /** What this connection may do (`client:whoami`), known once `ready()` resolved. */
+  access: Access | null = null;
   private readonly client: TandemClient;
   private opening = 0;
   private history: HistoryCursor | null = null;
@@ -70,25 +74,45 @@ export class Viewer {
     this.client.subscribe((signal) => this.onSignal(signal));
   }
 
-  /** Resolves once connected; rejects with a message for the page if the server refuses the token. */
-  async ready(): Promise<void> {
+  /**
+   * Resolves once connected and the server said who this connection is (`client:whoami`);
+   * rejects with a message for the page if the server refuses the token.
+   */
+  async ready(): Promise<Access> {
     try {
       await this.client.ready(10_000);
     } catch (err) {
       const state = this.client.connection;
-      if (state.status === 'refused' && state.reason === 'unauthorized') {
-        throw new Error('This server refused the token. Use its control token (to drive) or its view token (to watch).');
-      }
+      if (state.status === 'refused' && state.reason === 'unauthorized') throw new Error(loginRefusedText(this.options.fromLink === true));
       throw err;
     }
+    const access = accessOf(await this.client.request('client:whoami', {}));
+    this.access = access;
+    this.state = { ...this.state, me: access.name };
+    this.options.onChange();
+    return access;
   }
 
   get openId(): string | null {
     return this.state.session?.id ?? null;
   }
 
+  /** The share ended (revoked or expired): the client stopped and the page says why. */
+  get ended(): boolean {
+    const connection = this.state.connection;
+    return connection.status === 'refused' && connection.reason === 'share_ended';
+  }
+
+  /** Attached as driver to the open session, with a token or share that may send. */
   get driving(): boolean {
-    return this.state.role === 'driver' && this.state.session !== null;
+    return this.access?.maySend === true && this.state.role === 'driver' && this.state.session !== null && !this.ended;
+  }
+
+  /** May answer the open session's permission requests: a driver, or a share with `approve` (attached as viewer). */
+  get answering(): boolean {
+    const access = this.access;
+    if (!access?.mayAnswer || this.state.session === null || this.ended) return false;
+    return access.kind === 'share' || this.state.role === 'driver';
   }
 
   /** Where the transcript begins (see HistoryMark); null while no session is open. */
@@ -132,30 +156,22 @@ export class Viewer {
 
   /**
    * Attaches to a session with its last `tail` events (older ones come page by page from
-   * loadOlder): as driver when the token allows it, else as viewer.
+   * loadOlder), in the role this connection's access gives: driver with the control token or a
+   * driver share, else viewer (an approver answers permission requests as a viewer).
    */
   async open(sessionId: string): Promise<void> {
     const attempt = ++this.opening;
     await this.client.detach();
+    if (attempt !== this.opening) return;
     this.history = null;
-    const tail = { tail: this.options.tail ?? attachTail(600) };
-    const fresh = initialState({ url: this.options.url, me: this.options.name, role: this.canDrive === false ? 'viewer' : 'driver' });
-    this.state = { ...fresh, connection: this.state.connection };
+    const role = this.access?.attachAs ?? 'viewer';
+    const me = this.access?.name ?? this.options.name;
+    this.state = { ...initialState({ url: this.options.url, me, role }), connection: this.state.connection };
     this.options.onChange();
     try {
-      if (this.canDrive !== false) {
-        try {
-          await this.client.attach(sessionId, 'driver', 0, tail);
-          this.canDrive = true;
-          return;
-        } catch (err) {
-          if (!(err instanceof RequestError && err.code === 'forbidden')) throw err;
-          this.canDrive = false;
-        }
-      }
-      if (attempt === this.opening) await this.client.attach(sessionId, 'viewer', 0, tail);
+      await this.client.attach(sessionId, role, 0, { tail: this.options.tail ?? attachTail(600) });
     } catch (err) {
-      this.notice('error', `could not open the session: ${message(err)}`);
+      if (attempt === this.opening) this.notice('error', `could not open the session: ${message(err)}`);
     }
   }
 
@@ -210,7 +226,8 @@ export class Viewer {
     }
   }
 
-  private notice(level: 'info' | 'warn' | 'error', text: string): void {
+  /** A line in the open session's transcript (this page only). */
+  notice(level: 'info' | 'warn' | 'error', text: string): void {
     this.dispatch({ kind: 'notice', level, text });
   }
 

@@ -2,11 +2,11 @@ import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
 import { launchChromium } from './browser.js';
 import { buildPage } from './page-build.js';
-import { type ServerBed, startServerBed } from './server-bed.js';
+import { type BedOptions, type ServerBed, startServerBed } from './server-bed.js';
 
 export interface BrowserSuite {
   /** A fresh server for this test with the built page, and the shared browser (skipped loudly without one). */
-  setUp(ctx: TestContext): Promise<{ browser: Browser; bed: ServerBed }>;
+  setUp(ctx: TestContext, options?: BedOptions): Promise<{ browser: Browser; bed: ServerBed }>;
   /** The server of the running test. */
   bed(): ServerBed;
   /** Pages and clients to close after the running test, before its server stops. */
@@ -42,9 +42,9 @@ export function browserSuite(): BrowserSuite {
   });
 
   return {
-    async setUp(ctx) {
+    async setUp(ctx, options) {
       if (!browser) ctx.skip();
-      bed = await startServerBed(webDir);
+      bed = await startServerBed(webDir, options);
       return { browser: browser as Browser, bed };
     },
     bed() {

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { type Application, createApplication } from '@tandem/server';
+import { type Application, type ApplicationDeps, createApplication } from '@tandem/server';
 import { type FakeModelServer, makeTempDir, startFakeModelServer, type TempDir } from '@tandem/testkit';
 import { TandemClient } from '@tandem/tui/client';
 import { type Action, initialState, reduce, type ViewState } from '@tandem/tui/state';
@@ -34,7 +34,14 @@ async function tempDir(prefix: string): Promise<TempDir> {
   return dir;
 }
 
-export async function startServerBed(webDir: string): Promise<ServerBed> {
+export interface BedOptions {
+  /** Serve HTTPS and WSS with this certificate and key (PEM), as `tandem serve --tls-cert --tls-key`. */
+  tls?: { cert: string; key: string };
+  /** The server's clock (a FakeClock to make a share expire without waiting), with the guards off as its timers would need it. */
+  clock?: ApplicationDeps['clock'];
+}
+
+export async function startServerBed(webDir: string, options: BedOptions = {}): Promise<ServerBed> {
   const fake = await startFakeModelServer();
   const workspace = await tempDir('tandem-web-ws-');
   const dataDir = (await tempDir('tandem-web-data-')).path;
@@ -44,6 +51,9 @@ export async function startServerBed(webDir: string): Promise<ServerBed> {
       dataDir,
       // Sessions get their cwd and model from session:create (sessionOptions below).
       env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.openaiBaseURL, TANDEM_WEB_DIR: webDir },
+      ...(options.tls ? { tls: options.tls } : {}),
+      // The guards' audit log flushes on a timer of the clock: a fake clock needs them off.
+      ...(options.clock ? { clock: options.clock, guards: 'off' as const } : {}),
     });
     const { url } = await app.listen(port, '127.0.0.1');
     return { app, url };
@@ -75,9 +85,10 @@ export class TuiSide {
   readonly client: TandemClient;
   private waiters: Array<() => void> = [];
 
-  constructor(url: string, name: string, token = TOKENS.control) {
+  /** `ca`: the certificate (PEM) to trust for an `https://` server. */
+  constructor(url: string, name: string, token = TOKENS.control, ca?: string) {
     this.state = initialState({ url, me: name, role: 'driver' });
-    this.client = new TandemClient(url, { token, name, reconnectionDelayMs: 200, reconnectionDelayMaxMs: 2_000 });
+    this.client = new TandemClient(url, { token, name, reconnectionDelayMs: 200, reconnectionDelayMaxMs: 2_000, ...(ca ? { ca } : {}) });
     this.client.subscribe((signal) => {
       const action: Action =
         signal.kind === 'connection'

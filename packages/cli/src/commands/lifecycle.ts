@@ -41,14 +41,16 @@ export async function restartLocal(options: LifecycleOptions): Promise<number> {
   const info = await findRunningServer(options.dataDir);
   let port = options.port;
   let host: string | undefined;
+  let tls: { cert: string; key: string } | undefined;
   if (info) {
     const refusal = await refuseWhileRunning(options, 'restart');
     if (refusal) return refusal;
     await stopServer(info);
     port = portOf(info.url) ?? port;
     host = hostOf(info.url);
+    tls = info.tls;
   }
-  const started = await startBackgroundServer({ dataDir: options.dataDir, port, host });
+  const started = await startBackgroundServer({ dataDir: options.dataDir, port, host, tls });
   out.write(
     info
       ? `restarted the tandem server: ${started.url} (pid ${started.pid}, was ${info.pid}); attached terminals reconnect by themselves\n`

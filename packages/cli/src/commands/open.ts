@@ -1,7 +1,7 @@
 import { loadTokens } from '@tandem/server';
 import { runTui, TandemClient } from '@tandem/tui';
 import { envMismatch } from '../env-check.js';
-import { ensureLocalServer } from '../local-server.js';
+import { ensureLocalServer, localCa } from '../local-server.js';
 import { pickSession } from '../session-pick.js';
 import { workspaceDir } from '../workspace.js';
 
@@ -27,7 +27,8 @@ export async function openLocal(options: OpenOptions): Promise<number> {
   const { info, started } = await ensureLocalServer({ dataDir: options.dataDir, port: options.port });
   if (started) err.write(`tandem: started a server in the background at ${info.url} (pid ${info.pid}); \`tandem stop\` stops it\n`);
   const tokens = await loadTokens(options.dataDir);
-  const sessionId = await withLocalClient(info.url, tokens.control, options.name, async (client) => {
+  const ca = await localCa(info);
+  const sessionId = await withLocalClient(info.url, tokens.control, options.name, ca, async (client) => {
     if (!started) {
       const status = await client.request('server:status', {}).catch(() => undefined);
       const mismatch = status ? envMismatch(status) : undefined;
@@ -37,12 +38,18 @@ export async function openLocal(options: OpenOptions): Promise<number> {
     if (picked.switched) err.write(`tandem: session ${picked.session.id.slice(0, 8)} now uses ${picked.session.model}\n`);
     return picked.session.id;
   });
-  return runTui({ url: info.url, token: tokens.control, name: options.name, sessionId });
+  return runTui({ url: info.url, token: tokens.control, name: options.name, sessionId, ca });
 }
 
 /** Runs `work` with a short-lived client of the local server, then closes it. */
-export async function withLocalClient<T>(url: string, token: string, name: string, work: (client: TandemClient) => Promise<T>): Promise<T> {
-  const client = new TandemClient(url, { token, name });
+export async function withLocalClient<T>(
+  url: string,
+  token: string,
+  name: string,
+  ca: string[] | undefined,
+  work: (client: TandemClient) => Promise<T>,
+): Promise<T> {
+  const client = new TandemClient(url, { token, name, ...(ca ? { ca } : {}) });
   try {
     await client.ready(10_000);
     return await work(client);

@@ -12,6 +12,10 @@ export interface ClusterKeys {
   rpc(nodeId: string): string;
   /** Redis stream (and pub/sub prefix) of socket.io's adapter. */
   readonly adapterStream: string;
+  /** Hash shareId → JSON `ShareRecord`: every share of the cluster (token hashes only). */
+  readonly shares: string;
+  /** Hash token hash → shareId: the handshake's lookup. */
+  readonly shareTokens: string;
 }
 
 export function clusterKeys(prefix: string): ClusterKeys {
@@ -22,5 +26,7 @@ export function clusterKeys(prefix: string): ClusterKeys {
     node: (nodeId) => `${prefix}:node:${nodeId}`,
     rpc: (nodeId) => `${prefix}:rpc:${nodeId}`,
     adapterStream: `${prefix}:socket.io`,
+    shares: `${prefix}:shares`,
+    shareTokens: `${prefix}:share-tokens`,
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Server as IoServer, Socket } from 'socket.io';
+import type { Clock } from '@tandem/core';
 import type { Ack, CommandName, SessionEvent, SessionInfo } from '@tandem/shared';
 import type { CommandContext, Handler, HandlerMap } from '../handlers/dispatch.js';
 import { sessionRoom } from '../handlers/session-handlers.js';
@@ -15,6 +16,7 @@ import { NodePresence } from './node-presence.js';
 import { NodeRpc } from './node-rpc.js';
 import { watchRemoteSessions } from './offline-watch.js';
 import { openRedis, probeRedis } from './redis-connection.js';
+import { RedisShareStore } from './redis-share-store.js';
 import { RemoteAttachments } from './remote-attachments.js';
 import { RemoteClients } from './remote-clients.js';
 import { SessionLeases } from './session-lease.js';
@@ -133,6 +135,11 @@ export class ClusterNode {
     await this.tick();
     this.timer = setInterval(() => void this.tick(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
     this.logger.info({ nodeId: this.nodeId, sessions: this.leases.sessionIds().length }, 'joined the cluster');
+  }
+
+  /** The cluster's shares, in Redis: every node accepts, lists and revokes every share. */
+  shareStore(clock: Clock): RedisShareStore {
+    return new RedisShareStore(this.state, this.keys, clock);
   }
 
   /** For dispatch: forwards a command about another node's session there. */

@@ -1,10 +1,11 @@
 import type { Socket } from 'socket.io';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { ackError, ackOk, Commands, type Ack, type CommandName, type CommandResult } from '@tandem/shared';
+import { ackError, ackOk, Commands, type Ack, type CommandName, type CommandResult, type Role } from '@tandem/shared';
 import type { ClientIdentity } from '../auth.js';
 import { wireError } from '../errors/wire-error.js';
 import { notAJsonObject } from './payload-shape.js';
+import { scopeSessionList, shareRefusal } from './share-access.js';
 
 export type Payload<C extends CommandName> = z.output<(typeof Commands)[C]['payload']>;
 
@@ -25,7 +26,8 @@ export type HandlerMap = { [C in CommandName]?: Handler<C> };
 export interface AccessChecks {
   /** Throws `not_found` when the session does not exist. */
   requireSession(sessionId: string): void;
-  isDriver(sessionId: string, socketId: string): boolean;
+  /** How the socket is attached to the session (undefined: it is not). */
+  attachedRole(sessionId: string, socketId: string): Role | undefined;
   /**
    * In a cluster: answers a command about a session that runs on another node (forwarded to
    * it), or resolves undefined to handle the command here. Absent on a single node.
@@ -140,6 +142,9 @@ async function answer(
   const payload = parsed.data as Record<string, unknown>;
   const client = socket.data as ClientIdentity;
   try {
+    // A share opens one session, and only the commands its rights name (share-access.ts).
+    const shareRefused = client.share ? shareRefusal(name, payload, client.share) : undefined;
+    if (shareRefused) return ackError('forbidden', shareRefused);
     if (command.access === 'control' && client.tokenKind !== 'control') {
       return ackError('forbidden', `${name} needs the control token; this connection uses the view token`);
     }
@@ -148,20 +153,16 @@ async function answer(
       if (routed) return routed;
     }
     if (command.access === 'driver') {
-      const sessionId = String(payload.sessionId);
-      access.requireSession(sessionId);
-      if (!access.isDriver(sessionId, socket.id)) {
-        return ackError(
-          'forbidden',
-          client.tokenKind === 'control'
-            ? `${name} needs you attached to session ${sessionId} as driver; attach with role 'driver' first`
-            : `${name} needs a driver; this connection uses the view token and may only watch`,
-        );
-      }
+      const refused = attachRefusal(name, String(payload.sessionId), socket.id, client, access);
+      if (refused) return ackError('forbidden', refused);
     }
     const handler = handlers[name] as Handler<CommandName> | undefined;
     if (!handler) return ackError('internal', `${name} is not available on this server yet`);
     const data = await handler(payload as Payload<CommandName>, { socket, client, afterAck: (fn) => after.push(fn) });
+    if (client.share && name === 'session:list') {
+      const list = data as CommandResult<'session:list'>;
+      return ackOk({ sessions: scopeSessionList(list.sessions, client.share) });
+    }
     return ackOk(data);
   } catch (err) {
     const refusal = wireError(err);
@@ -169,6 +170,21 @@ async function answer(
     logger.error({ err, command: name }, 'command handler failed');
     return ackError('internal', `${name} failed inside the server: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * A command for an attached driver: the socket must be attached to the session as driver; a
+ * share's `approve` (permission:respond) needs it attached in any role, since an approver watches.
+ */
+function attachRefusal(name: CommandName, sessionId: string, socketId: string, client: ClientIdentity, access: AccessChecks): string | undefined {
+  access.requireSession(sessionId);
+  const role = access.attachedRole(sessionId, socketId);
+  if (client.share && Commands[name].share === 'approve') {
+    return role ? undefined : `${name} needs you attached to session ${sessionId}; attach first`;
+  }
+  if (role === 'driver') return undefined;
+  if (client.tokenKind === 'view') return `${name} needs a driver; this connection uses the view token and may only watch`;
+  return `${name} needs you attached to session ${sessionId} as driver; attach with role 'driver' first`;
 }
 
 const COMMAND_NAMES = new Set<string>(Object.keys(Commands));

@@ -1,4 +1,5 @@
 import { SESSION_EVENT, type SessionEvent } from '@tandem/shared';
+import { mayDrive } from '../auth.js';
 import type { SessionLog } from '../sessions/session-log.js';
 import type { SessionManager } from '../sessions/session-manager.js';
 import { clearConversation } from '../sessions/session-settings.js';
@@ -21,8 +22,13 @@ export function sessionHandlers(sessions: SessionManager): HandlerMap {
 
     'session:attach': async ({ sessionId, role, afterSeq, tail }, { socket, client, afterAck }) => {
       const session = sessions.require(sessionId);
-      if (role === 'driver' && client.tokenKind !== 'control') {
-        throw new CommandError('forbidden', 'attaching as driver needs the control token; this connection uses the view token, attach as viewer');
+      if (role === 'driver' && !mayDrive(client)) {
+        throw new CommandError(
+          'forbidden',
+          client.share
+            ? `attaching as driver needs a driver share; this ${client.share.role} share attaches as viewer`
+            : 'attaching as driver needs the control token; this connection uses the view token, attach as viewer',
+        );
       }
       // A tail (one screen) for a first attach; a reconnect's afterSeq replays all it missed.
       const page = tail !== undefined && !afterSeq ? await tailPage(session.log, tail) : undefined;
@@ -36,7 +42,7 @@ export function sessionHandlers(sessions: SessionManager): HandlerMap {
         for (const event of session.log.tailAfter(sentUpTo)) socket.emit(SESSION_EVENT, event);
         for (const partial of session.partialTextEvents()) socket.emit(SESSION_EVENT, partial);
         void socket.join(sessionRoom(sessionId));
-        session.attachClient(socket.id, client.name, role);
+        session.attachClient(socket.id, client.name, role, client.share?.role);
       });
       if (!page) return { session: session.info(), events: replay };
       return { session: session.info(), events: replay, hasMore: page.hasMore, ...(page.firstSeq !== undefined ? { firstSeq: page.firstSeq } : {}) };

@@ -7,6 +7,7 @@ import { defaultNodeId } from '../cluster/node-id.js';
 import { defaultDataDir, ensureDataDir } from './data-dir.js';
 import { createServerLogger } from './logger.js';
 import { removeServerInfo, writeServerInfo } from './server-info.js';
+import { loadTlsFiles, resolveTlsFiles, type TlsFiles } from './tls-files.js';
 import { loadTokens } from './tokens.js';
 import { webViewerLine } from './web-viewer-line.js';
 
@@ -27,6 +28,8 @@ export interface ServeOptions {
   leaseMs?: number;
   /** `--redis-optional`: run as a single node when Redis cannot be reached at start. */
   redisOptional?: boolean;
+  /** `--tls-cert FILE --tls-key FILE`: serve HTTPS and WSS. */
+  tls?: TlsFiles;
   /** Extra application parts (tests, embedders). */
   deps?: Partial<ApplicationDeps>;
 }
@@ -46,7 +49,7 @@ export const DEFAULT_PORT = 7777;
 export function parseServeArgs(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-): Required<Pick<ServeOptions, 'host' | 'port' | 'dataDir'>> & Pick<ServeOptions, 'redis' | 'nodeId' | 'leaseMs' | 'redisOptional'> {
+): Required<Pick<ServeOptions, 'host' | 'port' | 'dataDir'>> & Pick<ServeOptions, 'redis' | 'nodeId' | 'leaseMs' | 'redisOptional' | 'tls'> {
   const args = argv[0] === 'serve' ? argv.slice(1) : argv;
   const command = new Command('serve')
     .description('run the headless Tandem server in the foreground')
@@ -57,6 +60,8 @@ export function parseServeArgs(
     .option('--node-id <id>', "this node's name in the cluster (default: one kept in the data directory)", parseNodeId)
     .option('--lease-seconds <n>', 'cluster: how soon a stopped node’s sessions show offline (default 15)', parseLeaseSeconds)
     .option('--redis-optional', 'cluster: run as a single node when Redis cannot be reached at start')
+    .option('--tls-cert <file>', 'serve HTTPS and WSS with this certificate (PEM; with --tls-key)')
+    .option('--tls-key <file>', "the certificate's private key (PEM)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   command.parse(args, { from: 'user' });
@@ -68,9 +73,17 @@ export function parseServeArgs(
     nodeId?: string;
     leaseSeconds?: number;
     redisOptional?: boolean;
+    tlsCert?: string;
+    tlsKey?: string;
   }>();
   if (!opts.redis && (opts.nodeId || opts.leaseSeconds !== undefined || opts.redisOptional)) {
     command.error('error: --node-id, --lease-seconds and --redis-optional go with --redis URL (the cluster to join)');
+  }
+  let tls: TlsFiles | undefined;
+  try {
+    tls = resolveTlsFiles(opts.tlsCert, opts.tlsKey);
+  } catch (err) {
+    command.error(`error: ${(err as Error).message}`);
   }
   return {
     host: opts.host,
@@ -80,6 +93,7 @@ export function parseServeArgs(
     ...(opts.nodeId ? { nodeId: opts.nodeId } : {}),
     ...(opts.leaseSeconds !== undefined ? { leaseMs: Math.round(opts.leaseSeconds * 1000) } : {}),
     ...(opts.redisOptional ? { redisOptional: true } : {}),
+    ...(tls ? { tls } : {}),
   };
 }
 
@@ -110,7 +124,7 @@ function parsePort(value: string): number {
 
 /**
  * `tandem serve`: prepares the data dir and tokens, starts the server, prints exactly
- * `tandem listening on http://HOST:PORT` as the first stdout line and the web viewer's address
+ * `tandem listening on http://HOST:PORT` (`https://` with --tls-cert and --tls-key) as the first stdout line and the web viewer's address
  * (and where its tokens are, never the tokens) as the second, records server.json, and
  * shuts down gracefully on SIGINT/SIGTERM. Logs go to pino, never stdout.
  */
@@ -120,6 +134,7 @@ export async function runServe(input: string[] | ServeOptions = {}): Promise<Run
   const dataDir = options.dataDir ?? defaultDataDir(env);
   await ensureDataDir(dataDir);
   const tokens = await loadTokens(dataDir, env);
+  const tls = options.tls ? await loadTlsFiles(options.tls) : undefined;
   const logger = createServerLogger(dataDir, env);
   const cluster = options.redis
     ? {
@@ -129,7 +144,7 @@ export async function runServe(input: string[] | ServeOptions = {}): Promise<Run
         ...(options.redisOptional ? { optional: true } : {}),
       }
     : undefined;
-  const app = await createApplication({ dataDir, tokens, logger, env, ...(cluster ? { cluster } : {}), ...options.deps });
+  const app = await createApplication({ dataDir, tokens, logger, env, ...(cluster ? { cluster } : {}), ...(tls ? { tls } : {}), ...options.deps });
   const port = options.port ?? DEFAULT_PORT;
   const host = options.host ?? DEFAULT_HOST;
   let url: string;
@@ -145,7 +160,7 @@ export async function runServe(input: string[] | ServeOptions = {}): Promise<Run
     throw err;
   }
   // server.json first, so whoever reads the listening line can rely on it being there.
-  await writeServerInfo(dataDir, { url, pid: process.pid, startedAt: new Date().toISOString() });
+  await writeServerInfo(dataDir, { url, pid: process.pid, startedAt: new Date().toISOString(), ...(options.tls ? { tls: options.tls } : {}) });
   (options.stdout ?? process.stdout).write(`tandem listening on ${url}\n${webViewerLine(url, dataDir, env)}\n`);
   logger.info({ url, dataDir }, 'tandem server listening');
 

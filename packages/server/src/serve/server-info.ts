@@ -8,6 +8,11 @@ export interface ServerInfo {
   url: string;
   pid: number;
   startedAt: string;
+  /**
+   * The certificate and key files of a server started with --tls-cert/--tls-key: a restart keeps
+   * them, and local clients trust this certificate (a self-signed one included).
+   */
+  tls?: { cert: string; key: string };
 }
 
 export async function writeServerInfo(dataDir: string, info: ServerInfo): Promise<void> {
@@ -38,6 +43,8 @@ export async function readServerInfo(dataDir: string, options: { checkAlive?: bo
   const v = value as Record<string, unknown>;
   if (typeof v.url !== 'string' || typeof v.pid !== 'number' || typeof v.startedAt !== 'string') return undefined;
   const info: ServerInfo = { url: v.url, pid: v.pid, startedAt: v.startedAt };
+  const tls = v.tls as Record<string, unknown> | undefined;
+  if (typeof tls?.cert === 'string' && typeof tls.key === 'string') info.tls = { cert: tls.cert, key: tls.key };
   if (options.checkAlive !== false && !processAlive(info.pid)) return undefined;
   return info;
 }

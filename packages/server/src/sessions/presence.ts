@@ -1,11 +1,12 @@
-import type { ClientInfo, Role } from '@tandem/shared';
+import type { ClientInfo, Role, ShareRole } from '@tandem/shared';
 
 /** Who is attached to one session, keyed by socket id, in attach order. */
 export class Presence {
   private readonly clients = new Map<string, ClientInfo>();
 
-  attach(socketId: string, name: string, role: Role): void {
-    this.clients.set(socketId, { id: socketId, name, role });
+  /** `shareRole`: the client came in with a share of that role. */
+  attach(socketId: string, name: string, role: Role, shareRole?: ShareRole): void {
+    this.clients.set(socketId, { id: socketId, name, role, ...(shareRole ? { shareRole } : {}) });
   }
 
   /** True when the socket was attached. */

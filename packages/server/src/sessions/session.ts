@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { EventBody, Role, SessionEvent, SessionInfo, SessionStatus } from '@tandem/shared';
+import type { EventBody, Role, SessionEvent, SessionInfo, SessionStatus, ShareRole } from '@tandem/shared';
 import { join } from 'node:path';
 import {
   type AgentRegistry,
@@ -216,8 +216,8 @@ export class Session {
       .map(({ turnId, text, ...speaker }) => ({ sessionId: this.id, seq, ts, ephemeral: true, type: 'text_delta', turnId, delta: text, ...speaker }));
   }
 
-  attachClient(socketId: string, name: string, role: Role): void {
-    this.presence.attach(socketId, name, role);
+  attachClient(socketId: string, name: string, role: Role, shareRole?: ShareRole): void {
+    this.presence.attach(socketId, name, role, shareRole);
     this.emit({ type: 'presence', clients: this.presence.list() });
   }
 

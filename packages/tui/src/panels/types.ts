@@ -1,10 +1,10 @@
-import type { AuditRecord, SessionInfo, StoredPermission } from '@tandem/shared';
+import type { AuditRecord, SessionInfo, ShareInfo, StoredPermission } from '@tandem/shared';
 import type { McpServers, Skills } from './extensions-panel.js';
 import type { TurnDiff } from './diff-panel.js';
 import type { RewindTurn } from './rewind-panel.js';
 
 /** The overlay panels, each opened by a key or a slash command. */
-export type PanelKind = 'jobs' | 'permissions' | 'audit' | 'memory' | 'sessions' | 'extensions' | 'diff' | 'rewind';
+export type PanelKind = 'jobs' | 'permissions' | 'audit' | 'memory' | 'sessions' | 'extensions' | 'shares' | 'diff' | 'rewind';
 
 /** What a panel holds between renders. Data fetched over the wire stays here until refreshed. */
 export interface PanelState {
@@ -19,6 +19,7 @@ export interface PanelState {
   memory?: { memory: string; history: string };
   sessions?: SessionInfo[];
   extensions?: { servers: McpServers; skills: Skills };
+  shares?: ShareInfo[];
   diff?: TurnDiff;
   rewind?: { turns: RewindTurn[]; off?: string | undefined };
 }
@@ -36,7 +37,7 @@ export interface PanelRow {
 /** A key that acts on the selected row, e.g. `x` stops a job (`enter`: the Enter key). */
 export interface PanelAction {
   key: string;
-  name: 'stop_job' | 'revoke_permission' | 'switch_session' | 'rewind_to';
+  name: 'stop_job' | 'revoke_permission' | 'switch_session' | 'revoke_share' | 'rewind_to';
   label: string;
 }
 
