@@ -9,12 +9,15 @@ import { benchHarnessOverhead } from './harness-overhead.js';
 import { benchPtyVsSpawn } from './pty-vs-spawn.js';
 import { benchContext, benchMemoryRecall } from './context-and-recall.js';
 import { parseBenchArgs } from './bench-options.js';
+import { benchRunVsPi } from './run-vs-pi.js';
 import { benchServeVsSdk } from './serve-vs-sdk.js';
+import { benchCheckpoints } from './checkpoints.js';
 
 const { options, names: only } = parseBenchArgs(process.argv.slice(2));
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['serve vs sdk', () => benchServeVsSdk(options)],
+  ['run vs pi', () => benchRunVsPi(options)],
   ['harness overhead', benchHarnessOverhead],
   ['fan-out', benchFanOut],
   ['attach long session', benchAttachLongSession],
@@ -23,6 +26,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['pty vs spawn', benchPtyVsSpawn],
   ['context accounting', benchContext],
   ['memory recall', benchMemoryRecall],
+  ['checkpoints', benchCheckpoints],
 ];
 
 for (const [name, bench] of benches) {

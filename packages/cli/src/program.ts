@@ -5,6 +5,7 @@ import { defaultClientName } from './client-name.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerAgentsCommand } from './commands/agents.js';
 import { registerDeskCommands } from './commands/desk.js';
+import { registerEntranceCommands } from './commands/entrances.js';
 import { applyConnectionOptions } from './connection-options.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerSkillsCommand } from './commands/skills.js';
@@ -37,6 +38,7 @@ Examples:
   tandem                         open this folder's session (starts the local server if needed)
   tandem -c                      continue this folder's most recently used session
   tandem -r                      pick one of this folder's sessions to open
+  tandem -p "fix the test"       one turn without the TUI, for scripts and CI (tandem run --help)
   tandem --cwd ~/src/app         open another folder's session
   tandem attach --viewer         watch this folder's session from a second terminal
   tandem share --role approver --name carla --expires 2h
@@ -85,6 +87,48 @@ export function buildProgram(hooks: ProgramHooks): Command {
         );
       if (options.continue && options.resume !== undefined)
         throw new UsageError('-c (continue the latest) and -r (pick one) ask for different things; give one of them');
+      if (!process.stdin.isTTY) {
+        // `echo "…" | tandem`: no terminal to draw a TUI on; run the piped prompt as `tandem run` does.
+        const { runHeadless } = await import('./run/run-command.js');
+        hooks.done(
+          await runHeadless({
+            prompt: [],
+            dataDir: dataDirOf(options.dataDir),
+            port: options.port,
+            name: options.name,
+            cwd: options.cwd,
+            model: options.model,
+            url: options.url,
+            token: options.token,
+            ca: options.ca,
+            noPrompt:
+              'stdin is not a terminal, so there is no TUI to open, and it held no prompt to run; run `tandem` in a terminal, or pipe a prompt: echo "fix the test" | tandem (or tandem run PROMPT)',
+          }),
+        );
+        return;
+      }
+      if (!process.stdout.isTTY) {
+        throw new UsageError('the TUI needs a terminal, and stdout is not one; for one turn in a script use `tandem run PROMPT` (or `tandem -p PROMPT`)');
+      }
+      if (options.url !== undefined) {
+        // `tandem --url URL`: another server's TUI, as `tandem attach --url URL` opens it.
+        if (options.continue || options.resume === true)
+          throw new UsageError("-c and -r pick among the local server's sessions; with --url name the session: tandem attach --url URL SESSION");
+        const { attach } = await import('./commands/attach.js');
+        hooks.done(
+          await attach({
+            url: options.url,
+            token: options.token,
+            ca: options.ca,
+            cwd: options.cwd,
+            model: options.model,
+            name: options.name,
+            session: typeof options.resume === 'string' ? options.resume : undefined,
+            dataDir: dataDirOf(options.dataDir),
+          }),
+        );
+        return;
+      }
       const { openLocal } = await import('./commands/open.js');
       hooks.done(
         await openLocal({
@@ -143,6 +187,27 @@ export function buildProgram(hooks: ProgramHooks): Command {
     });
 
   program
+    .command('undo')
+    .description(
+      "take the last turn of a session back, files and conversation (default: this folder's newest session); files changed since are left alone and listed",
+    )
+    .argument('[session]', 'session id, or a unique prefix of one (tandem ls lists them)')
+    .option('--turns <n>', 'how many turns to take back (default 1)', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new Error(`--turns: "${v}" is not a whole number of turns`);
+      return n;
+    })
+    .option('--cwd <dir>', 'the folder whose session to use (default: the current one)')
+    .option('--json', 'print { sessionId, turns, files, conflicts }')
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', 'the control token of that server (default: from the data directory)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (session: string | undefined, options: { turns?: number; cwd?: string; json?: boolean; url?: string; token?: string; dataDir?: string }) => {
+      const { undoTurns } = await import('./commands/undo.js');
+      hooks.done(await undoTurns({ ...options, ...(session ? { session } : {}), dataDir: dataDirOf(options.dataDir) }));
+    });
+
+  program
     .command('status')
     .description('the local server: url, pid, version, uptime, sessions, running turns, providers with a key, sandbox')
     .option('--json', 'print JSON')
@@ -197,6 +262,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
   registerAdminCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── extensions: MCP servers ──────────────────────────────────────────────────────────
   registerMcpCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
+  // ── entrances: tandem run / -p, tandem acp, tandem mcp serve ─────────────────────────
+  registerEntranceCommands(program, { dataDirOf, done: (code) => hooks.done(code), defaultPort: DEFAULT_PORT, parsePort, parseModel });
   registerSkillsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── multi-agent: agent definitions ───────────────────────────────────────────────────
   registerAgentsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });

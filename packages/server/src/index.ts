@@ -47,3 +47,6 @@ export { parseProvidersConfig } from '@tandem/core';
 export type { ClusterNode, RedisUnreachableError } from './cluster/index.js';
 export { DEFAULT_LEASE_MS, type ClusterOptions } from './cluster/cluster-options.js';
 export { NODE_OFFLINE_CODE } from './cluster/offline-watch.js';
+// Checkpoints (undo): the shadow repository per workspace and each session's turns (pnpm bench measures them).
+export { Checkpoints, type CheckpointSettings } from './checkpoints/checkpoints.js';
+export type { SessionCheckpoints, UndoResult } from './checkpoints/session-checkpoints.js';

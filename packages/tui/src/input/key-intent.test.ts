@@ -112,7 +112,7 @@ describe('parseInput', () => {
     expect(parseInput('/mode auto-edit')).toEqual({ kind: 'mode', mode: 'auto-edit' });
     expect(parseInput('/mode READ-ONLY')).toEqual({ kind: 'mode', mode: 'read-only' });
     expect(parseInput('/mode')).toEqual({ kind: 'mode', mode: null });
-    expect(parseInput('/mode yolo')).toMatchObject({ kind: 'bad', message: '/mode: "yolo" is not a mode; use ask, auto-edit, read-only' });
+    expect(parseInput('/mode yolo')).toMatchObject({ kind: 'bad', message: '/mode: "yolo" is not a mode; use ask, auto-edit, read-only, full-auto' });
     expect(parseInput('/title  fix the login bug ')).toEqual({ kind: 'title', title: 'fix the login bug' });
     expect(parseInput('/title')).toMatchObject({ kind: 'bad' });
     expect(parseInput('/clear')).toEqual({ kind: 'clear' });

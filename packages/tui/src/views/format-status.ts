@@ -73,6 +73,7 @@ export function presenceName(client: ClientInfo): string {
 function modePart(mode: ApprovalMode): string {
   if (mode === 'auto-edit') return color('yellow', 'auto-edit');
   if (mode === 'read-only') return color('cyan', 'read-only');
+  if (mode === 'full-auto') return color('red', 'full-auto');
   return 'ask';
 }
 
