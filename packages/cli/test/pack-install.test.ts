@@ -15,10 +15,15 @@ import { Tmux } from './tmux.js';
 const CLI_DIR = fileURLToPath(new URL('..', import.meta.url));
 const VERSION = (JSON.parse(readFileSync(join(CLI_DIR, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** Commands run from the installed package (in `work`, with the scripted model behind them). */
-const CHECKS: Array<{ args: string[]; stdout: RegExp }> = [
+/**
+ * Commands run from the installed package (in `work`, with the scripted model behind them);
+ * `reply` is what the scripted model answers, for a command that runs a turn.
+ */
+const CHECKS: Array<{ args: string[]; stdout: RegExp; reply?: string }> = [
   { args: ['--version'], stdout: new RegExp(`^${VERSION.replace(/\./g, '\\.')}\\n$`) },
   { args: ['completion', 'bash'], stdout: /complete -F _tandem_complete tandem/ },
+  // One turn without the TUI: starts the server in the background, stdout is only the answer.
+  { args: ['run', 'say hello'], reply: 'Hello from the tarball.', stdout: /^Hello from the tarball\.\n$/ },
 ];
 
 let scratch: TempDir;
@@ -49,10 +54,12 @@ function env(): NodeJS.ProcessEnv {
 function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const [file, ...args] = argv as [string, ...string[]];
-    execFile(file, args, { cwd: work, env: env(), timeout: 300_000 }, (err, stdout, stderr) => {
+    const child = execFile(file, args, { cwd: work, env: env(), timeout: 300_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
+    // As a script runs it: stdin an empty pipe (tandem run reads stdin when it is no terminal).
+    child.stdin?.end();
   });
 }
 
@@ -96,6 +103,7 @@ describe('tandem installed from the packed tarball, away from the checkout', () 
 
   for (const check of CHECKS) {
     it(`tandem ${check.args.join(' ')}`, async () => {
+      if (check.reply !== undefined) fake.enqueue({ text: check.reply });
       const result = await run(installed(check.args));
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toMatch(check.stdout);
