@@ -17,6 +17,8 @@ const CORE_FLOORS: Record<string, number> = {
   secrets: 2,
   sandbox: 2,
   prompt: 2,
+  // custom slash commands (.tandem/commands, .claude/commands …): files read and parsed, nothing else
+  'slash-commands': 2,
   // 3: the command parser and blacklist (uses sandbox's protected paths)
   shell: 3,
   // 4: permission rules; the model contract and its wire formats

@@ -5,8 +5,9 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { marked } from 'marked';
 import { protocolReference } from './protocol-page.mjs';
+import { indexEntry, SEARCH_BOX, SEARCH_SCRIPT } from './search.mjs';
+import { renderPage } from './site-markdown.mjs';
 import { toolsReference } from './tools-page.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -54,8 +55,10 @@ nav ul{list-style:none;padding:0} nav li{margin:.35rem 0} nav .current a{font-we
 main{padding:1.5rem 2.5rem;max-width:58rem}
 code,pre{font-family:ui-monospace,monospace;font-size:.9em} pre{background:#f6f8fa;padding:1rem;overflow:auto}
 table{border-collapse:collapse} td,th{border:1px solid #ddd;padding:.3rem .6rem;vertical-align:top;text-align:left}
+h1,h2,h3,h4{position:relative} .anchor{position:absolute;left:-1.1em;text-decoration:none;color:#bbb;visibility:hidden} h1:hover .anchor,h2:hover .anchor,h3:hover .anchor,h4:hover .anchor{visibility:visible}
+.search input{width:100%;box-sizing:border-box;padding:.3rem} .search ol{padding-left:1.2rem;font-size:.9em} .search li{margin:.3rem 0}
 </style></head>
-<body><nav><strong>Tandem</strong><ul>${nav}</ul></nav><main>${body}</main></body></html>
+<body><nav><strong>Tandem</strong>${SEARCH_BOX}<ul>${nav}</ul></nav><main>${body}</main>${SEARCH_SCRIPT}</body></html>
 `;
 }
 
@@ -75,11 +78,15 @@ async function main() {
   if (missing.length) throw new Error(`docs: no page for ${missing.join(', ')} (add content/<name>.md)`);
   await rm(siteDir, { recursive: true, force: true });
   await mkdir(siteDir, { recursive: true });
+  const index = [];
   for (const [slug, markdown] of pages) {
     const title = /^#\s+(.+)$/m.exec(markdown)?.[1] ?? slug;
-    await writeFile(join(siteDir, `${slug}.html`), page(title, await marked.parse(markdown), slug));
+    const rendered = await renderPage(markdown);
+    await writeFile(join(siteDir, `${slug}.html`), page(title, rendered.html, slug));
     await writeFile(join(siteDir, `${slug}.md`), markdown);
+    index.push(indexEntry(slug, title, rendered));
   }
+  await writeFile(join(siteDir, 'search-index.json'), JSON.stringify(index));
   // Images the pages show (content/images/*.png), copied beside the HTML.
   if (existsSync(join(contentDir, 'images'))) await cp(join(contentDir, 'images'), join(siteDir, 'images'), { recursive: true });
   console.log(`docs: ${pages.size} pages written to ${siteDir}`);

@@ -11,6 +11,8 @@ export interface ConnectionArgs {
   dataDir: string;
   /** `--ca FILE`: a certificate (PEM) to trust for an https:// server, e.g. a self-signed one. */
   ca?: string | undefined;
+  /** `--port N`: the server on this machine's port N (as `tandem --port N` started it); ignored with --url. */
+  port?: number | undefined;
 }
 
 export interface Connection {
@@ -26,8 +28,10 @@ export interface Connection {
  * there is one). Throws an Error that says what to pass instead.
  */
 export async function resolveConnection(args: ConnectionArgs): Promise<Connection> {
-  const local = args.url ? undefined : await findRunningServer(args.dataDir);
-  const url = args.url ?? local?.url;
+  const recorded = args.url ? undefined : await findRunningServer(args.dataDir);
+  // --port N: the data directory's server when it is the one on N, else whatever listens on N here.
+  const local = args.port === undefined || (recorded && portOf(recorded.url) === args.port) ? recorded : undefined;
+  const url = args.url ?? local?.url ?? (args.port !== undefined ? `http://127.0.0.1:${args.port}` : undefined);
   if (!url) {
     throw new Error(
       `no local tandem server is running (nothing answers for ${join(args.dataDir, 'server.json')}); run \`tandem\` or \`tandem serve\`, or pass --url`,
@@ -39,6 +43,15 @@ export async function resolveConnection(args: ConnectionArgs): Promise<Connectio
   }
   const ca = args.ca ? await trustedCa(args.ca) : local ? await localCa(local) : undefined;
   return { url, token, ...(ca ? { ca } : {}) };
+}
+
+function portOf(url: string): number | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
+  } catch {
+    return undefined;
+  }
 }
 
 function envToken(viewer: boolean | undefined): string | undefined {

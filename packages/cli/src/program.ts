@@ -4,7 +4,9 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { defaultClientName } from './client-name.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerAgentsCommand } from './commands/agents.js';
+import { registerDeskCommands } from './commands/desk.js';
 import { registerEntranceCommands } from './commands/entrances.js';
+import { applyConnectionOptions } from './connection-options.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerSkillsCommand } from './commands/skills.js';
 import { registerRoutineCommands } from './commands/routines.js';
@@ -34,6 +36,8 @@ const CA_HELP = 'a certificate (PEM) to trust for an https:// server, e.g. its s
 const ROOT_HELP_AFTER = `
 Examples:
   tandem                         open this folder's session (starts the local server if needed)
+  tandem -c                      continue this folder's most recently used session
+  tandem -r                      pick one of this folder's sessions to open
   tandem -p "fix the test"       one turn without the TUI, for scripts and CI (tandem run --help)
   tandem --cwd ~/src/app         open another folder's session
   tandem attach --viewer         watch this folder's session from a second terminal
@@ -66,8 +70,13 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--port <port>', 'port for a local server started in the background', parsePort, DEFAULT_PORT)
     .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
+    .option('--url <url>', 'open the TUI on this server instead of the local one (as tandem attach --url does)')
+    .option('--token <token>', 'a token of that server (with --url; default: from the data directory)')
+    .option('--ca <file>', CA_HELP)
+    .option('-c, --continue', "open this folder's most recently used session (never a new one)")
+    .option('-r, --resume [session]', "pick one of this folder's sessions to open (or name one: an id or a unique prefix)")
     .addHelpText('after', ROOT_HELP_AFTER)
-    .action(async (options: { cwd?: string; model?: string; dataDir?: string; port: number; name: string }, command: Command) => {
+    .action(async (options: RootFlags, command: Command) => {
       const [word] = command.args;
       if (word !== undefined)
         throw new UsageError(
@@ -76,6 +85,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
             program.commands.map((c) => c.name()),
           ),
         );
+      if (options.continue && options.resume !== undefined)
+        throw new UsageError('-c (continue the latest) and -r (pick one) ask for different things; give one of them');
       if (!process.stdin.isTTY) {
         // `echo "…" | tandem`: no terminal to draw a TUI on; run the piped prompt as `tandem run` does.
         const { runHeadless } = await import('./run/run-command.js');
@@ -87,6 +98,9 @@ export function buildProgram(hooks: ProgramHooks): Command {
             name: options.name,
             cwd: options.cwd,
             model: options.model,
+            url: options.url,
+            token: options.token,
+            ca: options.ca,
             noPrompt:
               'stdin is not a terminal, so there is no TUI to open, and it held no prompt to run; run `tandem` in a terminal, or pipe a prompt: echo "fix the test" | tandem (or tandem run PROMPT)',
           }),
@@ -96,8 +110,37 @@ export function buildProgram(hooks: ProgramHooks): Command {
       if (!process.stdout.isTTY) {
         throw new UsageError('the TUI needs a terminal, and stdout is not one; for one turn in a script use `tandem run PROMPT` (or `tandem -p PROMPT`)');
       }
+      if (options.url !== undefined) {
+        // `tandem --url URL`: another server's TUI, as `tandem attach --url URL` opens it.
+        if (options.continue || options.resume === true)
+          throw new UsageError("-c and -r pick among the local server's sessions; with --url name the session: tandem attach --url URL SESSION");
+        const { attach } = await import('./commands/attach.js');
+        hooks.done(
+          await attach({
+            url: options.url,
+            token: options.token,
+            ca: options.ca,
+            cwd: options.cwd,
+            model: options.model,
+            name: options.name,
+            session: typeof options.resume === 'string' ? options.resume : undefined,
+            dataDir: dataDirOf(options.dataDir),
+          }),
+        );
+        return;
+      }
       const { openLocal } = await import('./commands/open.js');
-      hooks.done(await openLocal({ dataDir: dataDirOf(options.dataDir), port: options.port, name: options.name, cwd: options.cwd, model: options.model }));
+      hooks.done(
+        await openLocal({
+          dataDir: dataDirOf(options.dataDir),
+          port: options.port,
+          name: options.name,
+          cwd: options.cwd,
+          model: options.model,
+          continue: options.continue,
+          resume: options.resume,
+        }),
+      );
     });
 
   program
@@ -226,11 +269,29 @@ export function buildProgram(hooks: ProgramHooks): Command {
   registerAgentsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── assistant: routines ──────────────────────────────────────────────────────────────
   registerRoutineCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
+  // ── habits from other agents: export, shell completion ───────────────────────────────
+  registerDeskCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
+
+  // Every command that names a server takes the same connection options (--url, --port, --token, --ca, --data-dir).
+  applyConnectionOptions(program, parsePort);
 
   // A word after `tandem` that is no command reaches the root action, which names it (set last:
   // subcommands copy the root's settings when created, and must keep refusing extra arguments).
   program.allowExcessArguments();
   return program;
+}
+
+interface RootFlags {
+  url?: string;
+  token?: string;
+  ca?: string;
+  cwd?: string;
+  model?: string;
+  dataDir?: string;
+  port: number;
+  name: string;
+  continue?: boolean;
+  resume?: string | true;
 }
 
 interface AttachFlags {

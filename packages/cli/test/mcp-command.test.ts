@@ -54,6 +54,62 @@ describe('tandem mcp', () => {
   }, 600_000);
 });
 
+describe("tandem mcp add in Claude Code's syntax, and add-json", () => {
+  it('takes --transport http|sse URL with "Name: value" headers, --transport stdio with -e, and one entry as JSON; secrets sealed', async () => {
+    await using data = await makeTempDir('tandem-mcp-claude-');
+    const dd = ['--data-dir', data.path];
+    const env = { ...process.env, TANDEM_DATA_DIR: '' };
+    const http = await runTandem(
+      ['mcp', 'add', '--transport', 'http', 'sentry', 'https://mcp.example.com/mcp', '--header', `Authorization: Bearer ${SECRET}`, ...dd],
+      env,
+    );
+    expect(http, http.stderr).toMatchObject({ code: 0, stderr: '' });
+    const sse = await runTandem(['mcp', 'add', 'legacy', '--transport', 'sse', 'https://sse.example.com/sse', '-s', 'user', ...dd], env);
+    expect(sse.code, sse.stderr).toBe(0);
+    const stdio = await runTandem(['mcp', 'add', '--transport', 'stdio', '-e', 'K=v', 'local', ...dd, '--', process.execPath, EVERYTHING, 'stdio'], env);
+    expect(stdio.code, stdio.stderr).toBe(0);
+    const json = await runTandem(
+      ['mcp', 'add-json', 'fromjson', JSON.stringify({ type: 'http', url: 'https://j.example.com/mcp', headers: { 'X-Key': `${SECRET}-2` } }), ...dd],
+      env,
+    );
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toContain('X-Key');
+
+    const file = JSON.parse(readFileSync(join(data.path, 'mcp.json'), 'utf8')) as { mcpServers: Record<string, Record<string, unknown>> };
+    expect(file.mcpServers.sentry).toEqual({
+      type: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { Authorization: '${secret:mcp/sentry/header/Authorization}' },
+    });
+    expect(file.mcpServers.legacy).toEqual({ type: 'sse', url: 'https://sse.example.com/sse' });
+    expect(file.mcpServers.local).toEqual({ command: process.execPath, args: [EVERYTHING, 'stdio'], env: { K: '${secret:mcp/local/env/K}' } });
+    expect(file.mcpServers.fromjson).toMatchObject({
+      type: 'http',
+      url: 'https://j.example.com/mcp',
+      headers: { 'X-Key': '${secret:mcp/fromjson/header/X-Key}' },
+    });
+    for (const name of readdirSync(data.path)) expect(readFileSync(join(data.path, name)).includes(SECRET)).toBe(false);
+  }, 600_000);
+
+  it('says what is wrong: no URL, two URLs, project scope, bad JSON', async () => {
+    await using data = await makeTempDir('tandem-mcp-claude-bad-');
+    const dd = ['--data-dir', data.path];
+    const env = { ...process.env, TANDEM_DATA_DIR: '' };
+    const noUrl = await runTandem(['mcp', 'add', '--transport', 'http', 'x', ...dd], env);
+    expect(noUrl.code).not.toBe(0);
+    expect(noUrl.stderr).toContain('a remote server takes one URL after its name');
+    const project = await runTandem(['mcp', 'add', '-s', 'project', 'x', ...dd, '--', 'true'], env);
+    expect(project.code).not.toBe(0);
+    expect(project.stderr).toContain('.mcp.json');
+    const badJson = await runTandem(['mcp', 'add-json', 'x', '{"type":"http"', ...dd], env);
+    expect(badJson.code).not.toBe(0);
+    expect(badJson.stderr).toContain('the JSON does not parse');
+    const noTarget = await runTandem(['mcp', 'add-json', 'x', '{"type":"http"}', ...dd], env);
+    expect(noTarget.code).not.toBe(0);
+    expect(noTarget.stderr).toContain('needs "command" (a local server) or "url" (a remote one)');
+  }, 600_000);
+});
+
 describe('formatServers', () => {
   it('prints one row per server with its status and reason', async () => {
     const { formatServers } = await import('../src/commands/mcp.js');

@@ -42,6 +42,25 @@ export class Tmux {
     }
   }
 
+  /** The pane with its colours and attributes as escape sequences (`capture-pane -e`). */
+  captureStyled(name: string): string {
+    try {
+      return this.run(['capture-pane', '-e', '-p', '-t', name]);
+    } catch {
+      return '';
+    }
+  }
+
+  /**
+   * Pastes `text` the way a terminal does: tmux's paste buffer with `-p`, which wraps it in
+   * bracketed-paste markers when the program asked for them (and sends newlines as CR).
+   */
+  paste(name: string, text: string): void {
+    const buffer = `paste-${Math.random().toString(36).slice(2, 8)}`;
+    this.run(['set-buffer', '-b', buffer, '--', text]);
+    this.run(['paste-buffer', '-p', '-d', '-b', buffer, '-t', name]);
+  }
+
   /** Types text literally (no key names), then optionally presses keys like Enter or C-c. */
   type(name: string, text: string, ...keys: string[]): void {
     if (text) this.run(['send-keys', '-t', name, '-l', text]);

@@ -18,6 +18,12 @@ const SESSION: SessionInfo = {
   status: 'idle',
   lastSeq: 0,
   floor: 'commander',
+  // The agents this session's workspace defines (a session without any labels no one).
+  agents: [
+    { name: 'reviewer', description: 'Reviews code.', interactive: false },
+    { name: 'tester', description: 'Runs the tests.', interactive: false },
+    { name: 'pair', description: 'Pairs with you.', interactive: true },
+  ],
 };
 
 const C = { agent: 'commander' } as const;

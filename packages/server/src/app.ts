@@ -41,6 +41,7 @@ import { serverHandlers } from './handlers/server-handlers.js';
 import { sessionHandlers, sessionRoom } from './handlers/session-handlers.js';
 import { shareHandlers } from './handlers/share-handlers.js';
 import { skillsHandlers } from './handlers/skills-handlers.js';
+import { commandsHandlers } from './handlers/commands-handlers.js';
 import { turnHandlers } from './handlers/turn-handlers.js';
 import { McpHub } from './mcp/mcp-hub.js';
 import { embeddingsFrom } from './memory/embeddings-from-settings.js';
@@ -96,11 +97,12 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const defaultCwd = deps.defaults?.cwd ?? process.cwd();
   const config = loadProvidersConfig(deps.dataDir, logger);
   const settings = seams.settings ?? loadSettings(deps.dataDir, logger);
-  const engine: SessionEngine = { ...defaultEngine(config), ...seams.engine };
+  // Each new model client reads config.json's providers again: key and endpoint edits need no restart,
+  // and a provider of one's own added there is usable (and listed) from the next session or /model.
+  const currentProvidersConfig = () => withStoredKeys(loadProvidersConfig(deps.dataDir, logger), deps.dataDir);
+  const engine: SessionEngine = { ...defaultEngine(config, { dataDir: deps.dataDir, providersConfig: currentProvidersConfig }), ...seams.engine };
   const governor = new Governor({ clock });
   const startedAtMs = clock.now();
-  // Each new model client reads config.json's providers again: key and endpoint edits need no restart.
-  const currentProvidersConfig = () => withStoredKeys(loadProvidersConfig(deps.dataDir, logger), deps.dataDir);
   const modelFactory = seams.modelFactory ?? defaultModelFactory(env, currentProvidersConfig, clock, governor);
   const osSandbox =
     seams.osSandbox ??
@@ -134,7 +136,16 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   }
   const shares = new ShareService({ store: shareStore, sockets: new ShareSockets(io, clock), clock, logger, ...(guards ? { audit: guards.audit } : {}) });
 
-  const resolve = { env, config, clock, governor, estimateTokens: estimateTextTokens };
+  const resolve = {
+    env,
+    // Read when a session's context or the memory chain is set up (not per request): config.json as it is now.
+    get config() {
+      return currentProvidersConfig();
+    },
+    clock,
+    governor,
+    estimateTokens: estimateTextTokens,
+  };
   const contexts = new SessionContexts(resolve);
   let sessions: SessionManager | undefined;
   const memories = new WorkspaceMemories({
@@ -153,7 +164,14 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     envPolicy,
     logger,
     clock,
-    contextWindow: (model) => modelInfo(model, config).contextWindow,
+    // The config of the start answers without reading a file; a provider added since is read now.
+    contextWindow: (model) => {
+      try {
+        return modelInfo(model, config).contextWindow;
+      } catch {
+        return modelInfo(model, currentProvidersConfig()).contextWindow;
+      }
+    },
     ...(seams.mcpToolSchemaBudgetTokens !== undefined ? { toolSchemaBudgetTokens: seams.mcpToolSchemaBudgetTokens } : {}),
   });
   // Skills (requirements K2, T2): listed in the prompt, read_skill, skill__NAME commands through run_command's path.
@@ -189,8 +207,8 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     defaultModel: () => configuredDefaultModel(deps.dataDir) ?? deps.defaults?.model ?? env.TANDEM_MODEL ?? DEFAULT_MODEL,
     engine,
     modelFactory,
-    checkModel: (spec) => void modelInfo(spec, config),
-    modelWarnings: (spec) => modelWarnings(spec, config, env),
+    checkModel: (spec) => void modelInfo(spec, currentProvidersConfig()),
+    modelWarnings: (spec) => modelWarnings(spec, currentProvidersConfig(), env),
     toolsFactory: seams.tools ?? (() => [...builtinTools(), ...memoryTools]),
     environment: hostEnvironmentFactory({
       clock,
@@ -261,6 +279,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...memoryHandlers({ sessions: manager, memories, dataDir: deps.dataDir, resolve }),
     ...mcpHandlers(mcp, manager, defaultCwd),
     ...skillsHandlers(skills, manager, defaultCwd),
+    ...commandsHandlers(manager, { dataDir: deps.dataDir, home }),
     ...routineHandlers(routineScheduler),
     ...shareHandlers(shares, manager),
     ...guards?.handlers,

@@ -27,6 +27,7 @@ export { loadServerSettings, parseServerSettings, type ServerSettings, type Load
 export {
   McpHub,
   addUserServer,
+  addUserServerJson,
   removeUserServer,
   loadMcpConfig,
   mcpToolName,
@@ -40,6 +41,7 @@ export { SecretStore, SECRET_KEY_FILE, SECRET_VALUES_FILE } from './secrets/inde
 export { WorkspaceSkills } from './skills/workspace-skills.js';
 // Agents: the definitions of a workspace with their file and status (tandem agents).
 export { agentRoots, discoverAgents, formatAgentFileError, type AgentEntry, type AgentFileError } from '@tandem/core';
+export { parseProvidersConfig } from '@tandem/core';
 // Cluster: nodes sharing sessions through Redis (tandem serve --redis URL).
 // Types only for the cluster node: its module brings Redis in, loaded when a server runs with --redis.
 export type { ClusterNode, RedisUnreachableError } from './cluster/index.js';

@@ -22,6 +22,7 @@ const OPEN: Partial<Record<CommandName, Right>> = {
   'session:cancel': 'send',
   'command:input': 'send',
   'job:stop': 'send',
+  'commands:list': 'send',
   'permission:respond': 'approve',
 };
 const RIGHTS: Record<ShareRole, Right[]> = { viewer: ['view'], approver: ['view', 'approve'], driver: ['view', 'send', 'approve'] };
@@ -33,6 +34,7 @@ function samplePayload(name: CommandName, S: string): Record<string, unknown> {
     'session:create': { title: 'another' },
     'session:attach': { sessionId: S, role: 'viewer' },
     'session:history': { sessionId: S, beforeSeq: 1, limit: 10 },
+    'commands:list': { sessionId: S },
     'session:detach': { sessionId: S },
     'session:send': { sessionId: S, text: 'hello' },
     'session:cancel': { sessionId: S },

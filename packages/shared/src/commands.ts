@@ -11,6 +11,7 @@ import {
   StoredPermissionSchema,
 } from './common.js';
 import { SessionEventSchema } from './events.js';
+import { CustomCommandSchema } from './custom-commands.js';
 import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, ShareInfoSchema, ShareNameSchema, ShareRoleSchema, WhoAmISchema, type ShareRight } from './shares.js';
 
 /**
@@ -255,6 +256,8 @@ export const Commands = {
   ),
   /** Ends a share at once: its sockets are closed on every node and its token refused from now on. */
   'share:revoke': command('control', z.object({ id: z.string().min(1) }), z.object({ share: ShareInfoSchema })),
+  /** The custom slash commands of a session's workspace and of the user (see custom-commands.ts), read from the files now. */
+  'commands:list': command('any', z.object({ sessionId }), z.object({ commands: z.array(CustomCommandSchema) }), 'send'),
   /** Who this connection is: its token kind, name, and for a share its session, role and rights. */
   'client:whoami': command('any', z.object({}).optional().default({}), WhoAmISchema, 'view'),
 } as const;

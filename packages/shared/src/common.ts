@@ -34,6 +34,8 @@ export const SessionInfoSchema = z.object({
   createdAt: z.string(),
   status: SessionStatusSchema,
   lastSeq: z.number().int(),
+  /** When the session was last used: the time of its last persisted event (`tandem -c` opens the folder's latest). */
+  updatedAt: z.string().optional(),
   /** The approval mode; absent from servers older than protocol 2 (read it as `ask`). */
   mode: ApprovalModeSchema.optional(),
   /** How many clients are attached right now. */

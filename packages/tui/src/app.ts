@@ -10,6 +10,8 @@ import type { ViewState } from './state/types.js';
 import { TuiController, errorText } from './tui-controller.js';
 import { composeInEditor } from './views/compose-in-editor.js';
 import { Layout, type LocalView } from './views/layout.js';
+import { noColorWanted } from './views/no-color.js';
+import { routePastes } from './input/paste-input.js';
 
 export interface TuiOptions extends SessionChoice {
   url: string;
@@ -78,14 +80,22 @@ export async function runTui(options: TuiOptions): Promise<number> {
     return 1;
   }
 
-  const screen = new Layout();
+  const screen = new Layout({ noColor: noColorWanted() });
   layout = screen;
+  const stopPastes = routePastes(screen.screen.program.input, (text) => {
+    try {
+      tui.paste(text);
+    } catch (err) {
+      tui.notice('error', `internal error handling a paste: ${errorText(err)}`);
+    }
+  });
   return new Promise<number>((resolve) => {
     let finished = false;
     quit = (code: number) => {
       if (finished) return;
       finished = true;
       clearInterval(timer);
+      stopPastes();
       screen.destroy();
       const { connection } = tui.state;
       if (connection.status === 'refused') process.stderr.write(`tandem: ${connection.message}\n`);

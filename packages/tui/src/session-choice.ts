@@ -36,6 +36,11 @@ function byId(sessions: SessionInfo[], id: string): SessionInfo {
   throw new Error(`no session "${id}" on this server; tandem ls lists the sessions`);
 }
 
+/** The session used last (its last event; a server without `updatedAt`: the one created last). */
 export function mostRecent(sessions: SessionInfo[]): SessionInfo | undefined {
-  return [...sessions].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+  return [...sessions].sort((a, b) => lastUsed(b).localeCompare(lastUsed(a)) || b.createdAt.localeCompare(a.createdAt))[0];
+}
+
+export function lastUsed(session: SessionInfo): string {
+  return session.updatedAt ?? session.createdAt;
 }

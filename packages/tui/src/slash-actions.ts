@@ -1,10 +1,12 @@
 import { APPROVAL_MODES, type ApprovalMode, type ShareRole } from '@tandem/shared';
 import type { InputCommand } from './input/slash-commands.js';
-import { SLASH_HELP } from './input/slash-commands.js';
 import { runningCommand } from './state/reducer.js';
 import { shareSummary } from './state/access.js';
 import { shareInvite } from './share-invite.js';
 import type { TuiController } from './tui-controller.js';
+import { runCustomCommand, showHelp } from './slash-custom.js';
+import { exportTranscript } from './export/export-command.js';
+import { INIT_PROMPT } from './init-prompt.js';
 
 /** What each submitted line does: send it, or run the slash command over the wire. */
 export function runSlashCommand(tui: TuiController, command: InputCommand): void {
@@ -29,7 +31,7 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
     case 'quit':
       return tui.quit(0);
     case 'help':
-      return tui.notice('info', SLASH_HELP);
+      return showHelp(tui);
     case 'input': {
       const callId = runningCommand(tui.state);
       if (!callId) return tui.notice('warn', '/in: no command is running');
@@ -85,8 +87,14 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
       );
     case 'bad':
       return tui.notice('warn', command.message);
+    case 'export':
+      void exportTranscript(tui, command.file);
+      return;
+    case 'init':
+      void tui.run('/init', () => tui.request('session:send', { sessionId, text: INIT_PROMPT }));
+      return;
     case 'unknown':
-      return tui.notice('warn', `unknown command /${command.name}; /help lists them`);
+      return runCustomCommand(tui, command.name, command.rest ?? '');
   }
 }
 

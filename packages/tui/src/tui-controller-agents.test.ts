@@ -19,7 +19,8 @@ function setup(role: 'driver' | 'viewer' = 'driver') {
   const sent: Array<{ command: string; payload: unknown }> = [];
   const host: TuiHost = {
     request: (command, payload) => {
-      sent.push({ command, payload });
+      // The custom commands are read on attach; this test is about what is sent.
+      if (command !== 'commands:list') sent.push({ command, payload });
       return Promise.resolve({ mode: 'turn' } as never);
     },
     now: () => 1_000_000,

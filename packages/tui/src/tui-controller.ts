@@ -1,9 +1,11 @@
-import type { CommandName, CommandPayload, CommandResult, Decision, SessionEvent } from '@tandem/shared';
+import type { CommandName, CommandPayload, CommandResult, CustomCommand, Decision, SessionEvent } from '@tandem/shared';
 import type { ClientSignal } from './client.js';
 import { NO_DIALOG, focusDialog, trackDialog, unfocusDialog, type DialogFocus } from './input/dialog-focus.js';
 import { keyIntent, type KeyIntent } from './input/key-intent.js';
-import { editLine, emptyEditor, type KeyPress, type LineEditor } from './input/line-editor.js';
+import { clearLine, editLine, emptyEditor, pasteInto, type KeyPress, type LineEditor } from './input/line-editor.js';
 import { completeMention, mentionAt } from './input/mention-complete.js';
+import { completeSlash, slashAt } from './input/slash-complete.js';
+import { commandNames } from './slash-custom.js';
 import { parseInput } from './input/slash-commands.js';
 import { mentionNames } from './state/agents.js';
 import { canApprove, watchOnlyText } from './state/access.js';
@@ -43,6 +45,9 @@ export const HISTORY_PAGE = 300;
 /** Short-lived messages stay this long on the key-hint line. */
 export const FLASH_MS = 3000;
 
+/** A second Ctrl-C within this long after "Ctrl-C again to quit" quits. */
+export const QUIT_WINDOW_MS = 2000;
+
 /**
  * The TUI's behaviour without a terminal: the view state, the input line, who has the keys
  * (input line, permission dialog, panel, a yes/no question), and what each key and slash
@@ -57,11 +62,15 @@ export class TuiController {
   scopeIndex = 0;
   /** Something on screen changed since the last draw. */
   dirty = true;
+  /** The session's custom slash commands (commands:list), read on attach and again when /help or an unknown name asks. */
+  customCommands: readonly CustomCommand[] = [];
   readonly panels: PanelController;
   private live = false;
   /** This terminal pressed Ctrl-C on the running turn (it is offered the files back). */
   private cancelledHere = false;
   private scopeFor = '';
+  /** Until when a second Ctrl-C quits (set by a first press on an empty, idle input line). */
+  private quitArmedUntil = 0;
   /** Where the events this view holds begin, when it was attached with a tail. */
   private history: { sessionId: string; firstSeq: number; hasMore: boolean; loading: boolean } | null = null;
 
@@ -106,6 +115,7 @@ export class TuiController {
       if (signal.history) this.history = { sessionId: signal.session.id, ...signal.history, loading: false };
       else if (this.history?.sessionId !== signal.session.id) this.history = null;
       this.dispatch({ kind: 'attached', session: signal.session, role: signal.role });
+      void this.loadCommands();
     } else if (signal.kind === 'warning') this.dispatch({ kind: 'notice', level: 'warn', text: signal.message });
     else {
       this.dispatch({ kind: 'event', event: signal.event });
@@ -115,8 +125,20 @@ export class TuiController {
     }
   }
 
+  /** Reads the session's custom commands again; a server without commands:list has none. */
+  async loadCommands(): Promise<void> {
+    const sessionId = this.sessionId();
+    if (!sessionId) return;
+    try {
+      const { commands } = await this.request('commands:list', { sessionId });
+      if (this.sessionId() === sessionId) this.customCommands = Array.isArray(commands) ? commands : [];
+    } catch {
+      // An older server, or not connected: keep what we had.
+    }
+  }
+
   /**
-   * After this terminal's Ctrl-C: the conversation went back already; when the cancelled turn
+   * After this terminal's Esc or Ctrl-C: the conversation went back already; when the cancelled turn
    * changed files (its `checkpoint` event), one key puts them back too.
    */
   private offerRestore(event: SessionEvent): void {
@@ -186,6 +208,9 @@ export class TuiController {
       this.flash = null;
       this.dirty = true;
     }
+    // Only a Ctrl-C right after the first one quits; any other key in between starts over.
+    const quitArmed = this.quitArmedUntil;
+    this.quitArmedUntil = 0;
     const quitting = press.ctrl && (press.name === 'c' || press.name === 'd');
     const pending = this.state.pendingPermissions.length > 0;
     // An open panel takes every key but quit/cancel, a yes/no question, the focused dialog and F2.
@@ -196,14 +221,40 @@ export class TuiController {
       inputEmpty: this.editor.text.length === 0,
       confirming: this.confirm !== null,
       mention: mentionAt(this.editor) !== null,
+      slash: slashAt(this.editor) !== null,
     });
-    this.act(intent, press);
+    this.act(intent, press, quitArmed);
   }
 
-  private act(intent: KeyIntent, press: KeyPress): void {
+  /**
+   * Pasted text (bracketed paste): into the input line, newlines and all, never sent by itself;
+   * a large paste shows folded. Where typing would not reach the input line, neither does a paste.
+   */
+  paste(text: string): void {
+    if (this.live && this.state.connection.status === 'refused') return;
+    if (this.confirm) return this.showFlash('answer the question first: y or n');
+    if (this.state.role === 'viewer') return this.showFlash(watchOnlyText(this.state));
+    if (this.dialog.focused) return this.showFlash('the permission dialog has the keys: Esc gives them back to the input line, then paste');
+    this.editor = pasteInto(this.editor, text);
+    this.dirty = true;
+  }
+
+  private act(intent: KeyIntent, press: KeyPress, quitArmed = 0): void {
     switch (intent.kind) {
       case 'exit':
         return this.quit(0);
+      case 'clear_input':
+        this.editor = clearLine(this.editor);
+        this.dirty = true;
+        return this.showFlash('input cleared (Up brings it back) · Ctrl-C again on the empty line to quit');
+      case 'quit_press': {
+        const now = this.host.now();
+        if (now < quitArmed) return this.quit(0);
+        this.quitArmedUntil = now + QUIT_WINDOW_MS;
+        this.flash = { text: 'Ctrl-C again to quit', until: this.quitArmedUntil };
+        this.dirty = true;
+        return;
+      }
       case 'cancel_turn':
         this.cancelledHere = true;
         void this.run('cancelling', () => this.request('session:cancel', { sessionId: this.sessionId() }));
@@ -262,6 +313,14 @@ export class TuiController {
         return this.toggleHidden();
       case 'complete_mention':
         return this.completeMention();
+      case 'complete_command': {
+        const result = completeSlash(this.editor, commandNames(this.customCommands));
+        this.editor = result.editor;
+        this.dirty = true;
+        if (result.candidates.length === 0) return this.showFlash('no command starts so; /help lists them');
+        if (result.candidates.length > 1) this.showFlash(result.candidates.map((name) => `/${name}`).join(' '));
+        return;
+      }
       case 'watch_only':
         return this.showFlash(watchOnlyText(this.state));
       case 'edit': {

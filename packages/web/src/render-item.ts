@@ -1,6 +1,7 @@
 import { type AgentItem, COMMANDER, formatDuration, outputTail, type RunSummaryItem, type ToolItem, type TranscriptItem } from '@tandem/tui/state';
 import { el } from './element.js';
 import { renderMarkdown } from './markdown-view.js';
+import { fullOutputs } from './full-outputs.js';
 
 /** Live output lines shown under a running command. */
 export const LIVE_LINES = 12;
@@ -64,6 +65,12 @@ function renderTool(item: ToolItem): HTMLLIElement {
     const more = item.result.omitted > 0 ? `… ${item.result.omitted} more line${item.result.omitted === 1 ? '' : 's'}` : null;
     const lines = item.result.from === 'tail' ? [more, ...item.result.lines] : [...item.result.lines, more];
     node.append(el('pre', { class: 'output result' }, lines.filter((line) => line !== null).join('\n')));
+    // The whole output unfolds under the excerpt, in its own scrolling block inside the card.
+    const full = item.result.omitted > 0 ? fullOutputs.get(item.callId) : undefined;
+    if (full !== undefined) {
+      const count = item.result.lines.length + item.result.omitted;
+      node.append(el('details', { class: 'more' }, el('summary', {}, `show all ${count} lines`), el('pre', { class: 'output full' }, full)));
+    }
   }
   return node;
 }

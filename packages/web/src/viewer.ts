@@ -2,6 +2,7 @@ import type { Decision, SessionInfo } from '@tandem/shared';
 import { type ClientSignal, RequestError, TandemClient } from '@tandem/tui/client';
 import { type Action, initialState, MAX_ITEMS, reduce, type ViewState } from '@tandem/tui/state';
 import { type Access, accessOf } from './access.js';
+import { fullOutputs } from './full-outputs.js';
 import { loginRefusedText } from './status-text.js';
 
 export interface ViewerOptions {
@@ -136,6 +137,7 @@ export class Viewer {
       if (this.history !== history) return;
       history.hasMore = page.hasMore;
       history.firstSeq = page.firstSeq ?? firstSeq;
+      for (const event of page.events) fullOutputs.observe(event);
       this.dispatch({ kind: 'history', events: page.events });
     } catch (err) {
       if (this.history === history) this.notice('error', `could not load earlier events: ${message(err)}`);
@@ -221,6 +223,7 @@ export class Viewer {
     } else if (signal.kind === 'warning') {
       this.dispatch({ kind: 'notice', level: 'warn', text: signal.message });
     } else {
+      fullOutputs.observe(signal.event);
       this.dispatch({ kind: 'event', event: signal.event });
       if (LIST_CHANGING.has(signal.event.type)) void this.refreshSessions();
     }

@@ -19,7 +19,7 @@ export function registerAgentsCommand(program: Command, context: AgentsCommandCo
   program
     .command('agents')
     .description(
-      'list agent definitions (.tandem/agents/NAME.md, <data-dir>/agents/NAME.md): name, model, tools, interactive, file; invalid files with the field to fix',
+      'list agent definitions (.tandem/agents/NAME.md, .claude/agents/NAME.md, <data-dir>/agents/NAME.md, ~/.claude/agents): name, model, tools, interactive, file; invalid files with the field to fix, and what was left out',
     )
     .option('--cwd <dir>', 'whose project agents to list (default: the current directory)')
     .option('--json', 'print JSON')
@@ -30,10 +30,12 @@ export function registerAgentsCommand(program: Command, context: AgentsCommandCo
         import('../workspace.js'),
         import('@tandem/server'),
       ]);
-      const { entries } = discoverAgents(agentRoots({ workspace: workspaceDir(options.cwd), dataDir: context.dataDirOf(options.dataDir) }));
+      const { entries } = discoverAgents(agentRoots({ workspace: workspaceDir(options.cwd), dataDir: context.dataDirOf(options.dataDir), home: homedir() }));
       process.stdout.write(options.json ? `${JSON.stringify(entries, null, 2)}\n` : formatAgents(entries, homedir()));
       const invalid = entries.filter((e) => e.status === 'invalid');
       for (const entry of invalid) if (entry.error) process.stderr.write(`tandem: invalid agent file ${formatAgentFileError(entry.error)}\n`);
+      for (const entry of entries)
+        for (const warning of entry.warnings ?? []) process.stderr.write(`tandem: agent ${entry.name} (${entry.file}): ${warning}\n`);
       context.done(invalid.length > 0 ? 1 : 0);
     });
 }
@@ -47,7 +49,7 @@ export function formatAgents(entries: readonly AgentEntry[], home = ''): string 
     ...entries.map((e) => [
       e.name,
       e.status,
-      e.status === 'invalid' ? '-' : (e.model ?? 'session'),
+      e.status === 'invalid' ? '-' : (e.model ?? (e.modelAlias ? `${e.modelAlias} (session's provider)` : 'session')),
       e.status === 'invalid' ? '-' : e.tools ? e.tools.join(',') : 'all',
       e.status === 'invalid' ? '-' : e.interactive ? 'yes' : 'no',
       tildePath(e.file, home),

@@ -17,6 +17,8 @@ export interface AttachOptions {
   model?: string | undefined;
   /** `--ca FILE`: a certificate to trust for an https:// server. */
   ca?: string | undefined;
+  /** `--port N`: the server on this machine's port N. */
+  port?: number | undefined;
   err?: NodeJS.WritableStream;
 }
 

@@ -1,5 +1,5 @@
 import { loadTokens } from '@tandem/server';
-import { runTui, TandemClient } from '@tandem/tui';
+import { mostRecent, runTui, TandemClient } from '@tandem/tui';
 import { envMismatch } from '../env-check.js';
 import { ensureLocalServer, localCa } from '../local-server.js';
 import { pickSession } from '../session-pick.js';
@@ -13,7 +13,13 @@ export interface OpenOptions {
   cwd?: string | undefined;
   /** `--model provider/model`. */
   model?: string | undefined;
+  /** `-c/--continue`: this folder's most recently used session; never a new one. */
+  continue?: boolean | undefined;
+  /** `-r/--resume [ID]`: the session named, or one picked from this folder's sessions. */
+  resume?: string | true | undefined;
   err?: NodeJS.WritableStream;
+  /** Where the `-r` list is shown and answered (default the terminal: stderr and stdin). */
+  picker?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
 }
 
 /**
@@ -34,11 +40,30 @@ export async function openLocal(options: OpenOptions): Promise<number> {
       const mismatch = status ? envMismatch(status) : undefined;
       if (mismatch) err.write(`tandem: ${mismatch}\n`);
     }
-    const picked = await pickSession(client, { cwd, model: options.model });
+    const sessionId = await existingSession(client, cwd, options);
+    const picked = await pickSession(client, { cwd, model: options.model, sessionId });
     if (picked.switched) err.write(`tandem: session ${picked.session.id.slice(0, 8)} now uses ${picked.session.model}\n`);
     return picked.session.id;
   });
   return runTui({ url: info.url, token: tokens.control, name: options.name, sessionId, ca });
+}
+
+/**
+ * The session `-c` or `-r` asks for (undefined without them: the folder's latest, or a new one).
+ * `-c` takes the folder's most recently used; `-r ID` that id; `-r` alone lists the folder's
+ * sessions and asks. Neither ever creates one: with none there, it says so and what to run.
+ */
+async function existingSession(client: TandemClient, cwd: string, options: OpenOptions): Promise<string | undefined> {
+  if (typeof options.resume === 'string') return options.resume;
+  if (!options.continue && options.resume !== true) return undefined;
+  const { sessions } = await client.request('session:list', {});
+  const here = sessions.filter((session) => session.cwd === cwd);
+  const flag = options.continue ? '-c' : '-r';
+  if (here.length === 0) throw new Error(`no session for ${cwd} yet, so nothing to ${flag === '-c' ? 'continue' : 'resume'}; run \`tandem\` to start one`);
+  if (options.continue) return mostRecent(here)?.id;
+  const { pickToResume } = await import('../resume-picker.js');
+  const io = options.picker ?? { input: process.stdin, output: process.stderr };
+  return (await pickToResume(here, { ...io, folder: cwd })).id;
 }
 
 /** Runs `work` with a short-lived client of the local server, then closes it. */

@@ -10,6 +10,8 @@ export type ServerStatus = CommandResult<'server:status'>;
 export interface StatusOptions {
   url?: string | undefined;
   token?: string | undefined;
+  /** `--port N`: the server on this machine's port N. */
+  port?: number | undefined;
   json?: boolean | undefined;
   dataDir: string;
   out?: NodeJS.WritableStream;
@@ -24,8 +26,10 @@ export interface StatusOptions {
 export async function showStatus(options: StatusOptions): Promise<number> {
   const out = options.out ?? process.stdout;
   const env = options.env ?? process.env;
-  const local = options.url ? undefined : await findRunningServer(options.dataDir);
-  if (!options.url && !local) {
+  const recorded = options.url ? undefined : await findRunningServer(options.dataDir);
+  // With --port, the data directory's server counts as local only when it is the one on that port.
+  const local = recorded && (options.port === undefined || new URL(recorded.url).port === String(options.port)) ? recorded : undefined;
+  if (!options.url && !local && options.port === undefined) {
     if (options.json) out.write(`${JSON.stringify({ up: false, dataDir: options.dataDir }, null, 2)}\n`);
     else out.write(`no tandem server is running for ${options.dataDir}; \`tandem\` starts one (or \`tandem serve\` in the foreground)\n`);
     return 1;

@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { type ClaudeModelAlias, isClaudeModelAlias, mapToolNames } from './claude-agent-format.js';
 
 export const COMMANDER = 'commander';
 export const MAX_AGENT_NAME = 64;
@@ -17,8 +18,12 @@ export interface AgentDefinition {
   name: string;
   /** When to use it: the commander reads this verbatim. */
   description: string;
-  /** `provider/model`; undefined means the session's model. */
+  /** `provider/model`; undefined means the session's model (`model: inherit` too). */
   model?: string;
+  /** Claude Code's `model: sonnet | opus | haiku`: that family on the session's provider (see resolveModelAlias). */
+  modelAlias?: ClaudeModelAlias;
+  /** What was read but cannot be honoured (unknown tool names, Claude Code's per-tool rules), said once where agents are listed. */
+  warnings?: string[];
   /** Allow-list of tool names; undefined means every non-orchestration tool. */
   tools?: string[];
   /** May be handed the floor with `hand_off_to`. */
@@ -77,7 +82,10 @@ const FrontmatterSchema = z.looseObject({
   model: z
     .string({ error: 'must be a string provider/model, e.g. anthropic/claude-sonnet-4-5' })
     .trim()
-    .regex(/^[a-z0-9][a-z0-9.-]*\/\S+$/, 'must be provider/model, e.g. anthropic/claude-sonnet-4-5')
+    .refine(
+      (model) => /^[a-z0-9][a-z0-9.-]*\/\S+$/.test(model) || model === 'inherit' || isClaudeModelAlias(model),
+      'must be provider/model (e.g. anthropic/claude-sonnet-4-5), inherit, or sonnet, opus or haiku',
+    )
     .optional(),
   tools: toolList.optional(),
   interactive: z.boolean({ error: 'must be true or false' }).optional(),
@@ -88,7 +96,7 @@ const FrontmatterSchema = z.looseObject({
  * name, `description`, optional `model`, `tools`, `interactive`), the body is the system prompt.
  * Tolerates a BOM, CRLF and extra fields; every refusal names the file and the field.
  */
-export function parseAgentFile(text: string, file: string, scope: AgentScope): AgentParse {
+export function parseAgentFile(text: string, file: string, scope: AgentScope, options: { claude?: boolean } = {}): AgentParse {
   const fail = (message: string, field?: string): AgentParse => ({ ok: false, error: { file, ...(field ? { field } : {}), message } });
   const source = text.replace(/^\uFEFF/, '');
   const match = FENCE.exec(source);
@@ -103,13 +111,22 @@ export function parseAgentFile(text: string, file: string, scope: AgentScope): A
     return fail(issue.message, issue.path.map(String).join('.') || undefined);
   }
   const fm = parsed.data;
+  // Claude Code names an agent by its `name`, whatever the file is called; Tandem's own files match.
   const expected = fileStem(file);
-  if (fm.name !== expected) return fail(`is "${fm.name}" but must equal the file name "${expected}" (rename one of them)`, 'name');
+  if (fm.name !== expected && !options.claude) return fail(`is "${fm.name}" but must equal the file name "${expected}" (rename one of them)`, 'name');
   const prompt = source.slice(match[0].length).trim();
   if (!prompt) return fail('has no body: write the agent’s system prompt below the frontmatter', 'body');
   const agent: AgentDefinition = { name: fm.name, description: fm.description, interactive: fm.interactive ?? false, prompt, file, scope };
-  if (fm.model) agent.model = fm.model;
-  if (fm.tools) agent.tools = [...new Set(fm.tools)];
+  if (fm.model && isClaudeModelAlias(fm.model)) agent.modelAlias = fm.model;
+  else if (fm.model && fm.model !== 'inherit') agent.model = fm.model;
+  const warnings: string[] = [];
+  if (fm.tools) {
+    const mapped = mapToolNames(fm.tools);
+    agent.tools = mapped.tools;
+    if (mapped.unknown.length > 0) warnings.push(`tools: ${mapped.unknown.join(', ')}: no such tool in Tandem, left out`);
+    if (mapped.patterns.length > 0) warnings.push(`tools: ${mapped.patterns.join(', ')}: the rule in parentheses is not applied (Tandem's permissions decide)`);
+  }
+  if (warnings.length > 0) agent.warnings = warnings;
   return { ok: true, agent };
 }
 

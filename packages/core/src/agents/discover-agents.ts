@@ -10,11 +10,15 @@ export interface AgentEntry {
   name: string;
   description: string;
   model?: string;
+  /** Claude Code's `sonnet` / `opus` / `haiku`: that family on the session's provider. */
+  modelAlias?: string;
   tools?: string[];
   interactive: boolean;
   file: string;
   scope: AgentScope;
   status: AgentStatus;
+  /** What was read but cannot be honoured (e.g. unknown tool names); the agent is used without it. */
+  warnings?: string[];
   /** Why it is not used: the clash for `shadowed`, the file and field for `invalid`. */
   error?: AgentFileError;
 }
@@ -44,7 +48,7 @@ export function discoverAgents(roots: readonly AgentRoot[]): AgentDiscovery {
         entries.push(invalid(file, root.scope, { file, message: `cannot be read: ${(err as Error).message}` }));
         continue;
       }
-      const parsed = parseAgentFile(text, file, root.scope);
+      const parsed = parseAgentFile(text, file, root.scope, { claude: root.claude ?? false });
       if (!parsed.ok) {
         entries.push(invalid(file, root.scope, parsed.error));
         continue;
@@ -81,7 +85,9 @@ function entryOf(agent: AgentDefinition): AgentEntry {
     name: agent.name,
     description: agent.description,
     ...(agent.model ? { model: agent.model } : {}),
+    ...(agent.modelAlias ? { modelAlias: agent.modelAlias } : {}),
     ...(agent.tools ? { tools: agent.tools } : {}),
+    ...(agent.warnings ? { warnings: agent.warnings } : {}),
     interactive: agent.interactive,
     file: agent.file,
     scope: agent.scope,

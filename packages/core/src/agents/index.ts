@@ -11,3 +11,4 @@ export * from './agent-runner.js';
 export * from './agent-tools.js';
 export * from './orchestration-tools.js';
 export * from './floor.js';
+export * from './claude-agent-format.js';

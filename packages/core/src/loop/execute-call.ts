@@ -6,6 +6,7 @@ import { ToolError, dangerOf, type AnyTool, type PathResolver, type ToolContext 
 import { errorMessage } from './argument-errors.js';
 import { prepareCall, type CallOutcome, type PreparedCall } from './prepare-call.js';
 import { takeSecrets } from './withhold-secrets.js';
+import type { NestedInstructions } from '../prompt/nested-instructions.js';
 
 /** Everything a call needs from the turn, besides the call itself. */
 export interface CallEnvironment {
@@ -22,6 +23,8 @@ export interface CallEnvironment {
   context(call: ToolCall, signal: AbortSignal): ToolContext;
   /** Secret argument values withheld from the recorded call, by call id (see withhold-secrets). */
   withheld?: Map<string, Record<string, unknown>>;
+  /** Nested AGENTS.md / CLAUDE.md files, given with the result of a call that touches their folder. */
+  instructions?: NestedInstructions;
 }
 
 export interface CallResult {

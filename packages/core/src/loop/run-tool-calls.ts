@@ -48,7 +48,9 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
     let stop: TurnEnd | undefined;
     batch.forEach((p, i) => {
       const result = results[i] as CallResult;
-      const output = p.verdict.action === 'warn' ? `${result.output}\n\n${p.verdict.nudge}` : result.output;
+      const nudged = p.verdict.action === 'warn' ? `${result.output}\n\n${p.verdict.nudge}` : result.output;
+      const instructions = result.isError ? '' : nestedInstructions(p.call, ctx);
+      const output = instructions ? `${nudged}\n\n${instructions}` : nudged;
       record(p.call, { ...result, output }, ctx);
       if (result.stopTurn && !stop) {
         stop = { kind: 'error', outcome: result.stopTurn, code: result.stopTurn, message: result.output };
@@ -113,6 +115,19 @@ function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 
     ...(images ? { images: imagesForEvent(images) } : {}),
   });
   ctx.conversation.push({ role: 'tool', callId: call.id, name: call.name, output: result.output, isError: result.isError, ...(images ? { images } : {}) });
+}
+
+/** The nested AGENTS.md / CLAUDE.md texts that apply to the paths this call touched and the conversation lacks. */
+function nestedInstructions(call: ToolCall, ctx: CallsContext): string {
+  const tool = ctx.env.tools.get(call.name);
+  if (!ctx.env.instructions || !tool?.paths) return '';
+  const parsed = tool.schema.safeParse(call.args);
+  if (!parsed.success) return '';
+  const paths = tool
+    .paths(parsed.data)
+    .filter((use) => !use.outside)
+    .map((use) => use.path);
+  return ctx.env.instructions.forPaths(paths, ctx.conversation);
 }
 
 /** A call skipped because the turn stopped never ran: the audit counts it as cancelled. */

@@ -12,6 +12,7 @@ import { errorMessage } from './argument-errors.js';
 import { AsyncQueue } from './async-queue.js';
 import { overflowGuarded, runContextStep, type ContextStepIo } from './context-step.js';
 import type { CallEnvironment } from './execute-call.js';
+import { NestedInstructions } from '../prompt/nested-instructions.js';
 import { LoopDetector } from './loop-detector.js';
 import { readModelReply } from './model-reply.js';
 import { runToolCalls } from './run-tool-calls.js';
@@ -254,6 +255,7 @@ function callEnvironment(
     toolTimeoutMs,
     signal,
     paths: environment.paths,
+    instructions: new NestedInstructions(environment.cwd),
     context: (call, callSignal) => ({
       sessionId: environment.sessionId,
       callId: call.id,

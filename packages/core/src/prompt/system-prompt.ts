@@ -18,6 +18,11 @@ export interface SystemPromptInput {
   notSetUp?: readonly NotSetUp[];
   /** The project's AGENTS.md, already loaded (see `loadAgentsMd`). */
   agentsMd?: string;
+  /**
+   * Instructions beyond the project's AGENTS.md, in order: the project's CLAUDE.md when it has no
+   * AGENTS.md, the user's own `<data-dir>/AGENTS.md` (see `loadInstructions`). `source` names the file.
+   */
+  instructions?: readonly { source: string; text: string }[];
   /** For the date line; defaults to the current time. */
   now?: Date;
 }
@@ -32,6 +37,10 @@ const WORKING_RULES = [
   'Errors come back to you as tool results. Read them and act on them: fix the arguments, try another way, or tell the user what blocks you. Do not repeat a call that failed the same way.',
   'People may send a message while you work; it appears in the conversation, and you take it into account from then on.',
 ];
+
+/** How nested instruction files reach the model (see nested-instructions.ts). */
+export const NESTED_NOTE =
+  'Subfolders may have their own AGENTS.md (or CLAUDE.md). When you work in one, its instructions come with the result of your first tool call there; they apply to work under that folder and take precedence there over more general ones.';
 
 /**
  * The engine's system prompt (requirements A12): behaviour in plain sentences, the workspace, the
@@ -56,5 +65,9 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   ];
   const agents = input.agentsMd?.trim();
   if (agents) parts.push(`Project instructions from AGENTS.md in the workspace (follow them where they apply):\n\n${agents}`);
+  for (const { source, text } of input.instructions ?? []) {
+    if (text.trim()) parts.push(`Instructions from ${source} (follow them where they apply):\n\n${text.trim()}`);
+  }
+  if (input.instructions !== undefined) parts.push(NESTED_NOTE);
   return parts.join('\n\n');
 }

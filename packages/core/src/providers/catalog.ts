@@ -4,6 +4,7 @@ import { DEFAULT_MODEL_LIMITS, type CatalogEntry } from './catalog-entry.js';
 import type { ProvidersConfig } from './config.js';
 import { ModelSpecError, parseModelSpec } from './model-spec.js';
 import { findProvider, providerNames } from './registry.js';
+import { customModelEntries, customProtocol } from './custom-providers.js';
 
 export interface ResolvedModel {
   entry: CatalogEntry;
@@ -22,6 +23,7 @@ export class Catalog {
 
   constructor(private readonly config: ProvidersConfig = {}) {
     for (const entry of BUILTIN_CATALOG) this.entries.set(entry.id, entry);
+    for (const entry of customModelEntries(config.providers)) this.entries.set(entry.id, entry);
     for (const entry of config.models ?? []) this.entries.set(entry.id, entry);
   }
 
@@ -68,7 +70,7 @@ export class Catalog {
     if (!known.includes(provider)) {
       throw new ModelSpecError(`unknown provider "${provider}" in "${spec}"; known providers: ${known.join(', ')}`);
     }
-    const protocol = findProvider(provider)?.protocol ?? 'openai-chat';
+    const protocol = findProvider(provider)?.protocol ?? customProtocol(provider, this.config.providers) ?? 'openai-chat';
     return {
       known: false,
       entry: {

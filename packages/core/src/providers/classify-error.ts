@@ -89,7 +89,9 @@ const ADVICE: Record<ProviderErrorKind, string> = {
 export function describeProviderError(kind: ProviderErrorKind, ctx: ClassifyContext, status?: number): string {
   const where = `${ctx.provider} model ${ctx.model}`;
   const code = status !== undefined ? ` (HTTP ${status})` : '';
-  return `${where} failed${code}: ${ADVICE[kind]}.`;
+  // Nothing at that address: most often a base URL missing or doubling its /v1, or a model name the endpoint lacks.
+  const advice = kind === 'bad_request' && status === 404 ? 'nothing answers at that address; check the base URL and the model name' : ADVICE[kind];
+  return `${where} failed${code}: ${advice}.`;
 }
 
 /** The SDKs do not follow redirects (adapter-options.ts); undici names the refusal in the error's causes. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { CatalogEntrySchema } from './catalog-entry.js';
+import { CustomApiSchema, CustomModelSchema, PROVIDER_NAME } from './custom-providers.js';
+import { findProvider } from './registry.js';
 
 /** What `config.json` may say about providers and models. Every field is optional. */
 export const ProviderSettingsSchema = z.object({
@@ -10,11 +12,51 @@ export const ProviderSettingsSchema = z.object({
   headers: z.record(z.string(), z.string()).optional(),
   /** Requests per minute allowed per key, shared by all sessions. */
   requestsPerMinute: z.number().positive().optional(),
+  /** A provider of one's own: the wire format its endpoint speaks (`openai`, the default, or `anthropic`). */
+  api: CustomApiSchema.optional(),
+  /** A provider of one's own: the environment variable holding its key (or a comma-separated list of keys). */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable, e.g. DEEPSEEK_API_KEY')
+    .optional(),
+  /** Models this provider offers, listed by `tandem models` and `/model` (any other id still works, with default limits). */
+  models: z.array(CustomModelSchema).optional(),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 
 export const ProvidersConfigSchema = z.object({
-  providers: z.record(z.string(), ProviderSettingsSchema).optional(),
+  providers: z
+    .record(z.string(), ProviderSettingsSchema)
+    .superRefine((providers, ctx) => {
+      // A name that is no built-in provider is one of one's own: it needs a name a model id can
+      // carry and an endpoint; a built-in one keeps its own wire format.
+      for (const [name, settings] of Object.entries(providers)) {
+        const builtin = findProvider(name);
+        if (builtin) {
+          const own = settings.api === 'anthropic' ? 'anthropic-messages' : settings.api === 'openai' ? 'openai-chat' : undefined;
+          if (own && own !== builtin.protocol)
+            ctx.addIssue({
+              code: 'custom',
+              path: [name, 'api'],
+              message: `${name} is built in and speaks its own format; leave api out, or give your provider another name`,
+            });
+          continue;
+        }
+        if (!PROVIDER_NAME.test(name))
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'a provider of your own needs a name of lowercase letters, digits and - (it starts model ids: NAME/MODEL)',
+          });
+        else if (!settings.baseURL)
+          ctx.addIssue({
+            code: 'custom',
+            path: [name, 'baseURL'],
+            message: `${name} is not a built-in provider, so it needs baseURL (its endpoint) and api ("openai" or "anthropic")`,
+          });
+      }
+    })
+    .optional(),
   /** Added to the catalog; an entry with a known id replaces that model's entry. */
   models: z.array(CatalogEntrySchema).optional(),
   /** The memory consolidation chain, first choice first. */

@@ -92,7 +92,9 @@ export function providerAccess(entry: Pick<CatalogEntry, 'provider' | 'baseURL'>
     seen.add(value);
     keys.push(new ApiKey(entry.provider, value, source));
   };
-  for (const name of info?.keyEnv ?? []) {
+  // A provider of one's own names its key's variable in config.json (`apiKeyEnv`).
+  const keyEnv = info?.keyEnv ?? (settings.apiKeyEnv ? [settings.apiKeyEnv] : []);
+  for (const name of keyEnv) {
     const list = splitKeys(env[name]);
     list.forEach((k, i) => add(k, list.length > 1 ? `${name}[${i + 1}]` : name));
   }
@@ -105,15 +107,17 @@ export function providerAccess(entry: Pick<CatalogEntry, 'provider' | 'baseURL'>
     provider: entry.provider,
     baseURL,
     keys: keys.filter((k) => k.reveal().length > 0),
-    keyless: info ? info.keyEnv.length === 0 : keys.length === 0,
+    // One's own provider without apiKeyEnv or apiKeys takes no key (a local server); with apiKeyEnv it needs one.
+    keyless: info ? info.keyEnv.length === 0 : keyEnv.length === 0 && (settings.apiKeys ?? []).length === 0,
     headers: { ...(settings.headers ?? {}) },
     ...(settings.requestsPerMinute !== undefined ? { requestsPerMinute: settings.requestsPerMinute } : {}),
   };
 }
 
 /** Where to put a key so a provider becomes usable; for messages that tell the user what to do. */
-export function keyHint(provider: string): string {
-  const env = findProvider(provider)?.keyEnv ?? [];
+export function keyHint(provider: string, config: ProvidersConfig = {}): string {
+  const own = config.providers?.[provider]?.apiKeyEnv;
+  const env = findProvider(provider)?.keyEnv ?? (own ? [own] : []);
   const where = env.length > 0 ? `set ${env.join(' or ')} or ` : '';
   return `${where}add apiKeys under providers.${provider} in config.json`;
 }

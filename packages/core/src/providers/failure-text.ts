@@ -1,3 +1,4 @@
+import type { ProvidersConfig } from './config.js';
 import type { CatalogEntry } from './catalog-entry.js';
 import { keyHint } from './credentials.js';
 import { ProviderError } from './provider-error.js';
@@ -33,11 +34,11 @@ export function chainExhausted(tried: readonly string[], last: ProviderError, cy
  * The error when neither the model asked for nor any model it falls back to has a key (a first
  * run without one): which providers lack one and how to set the first, in one sentence.
  */
-export function noKeyAnywhere(primary: CatalogEntry, fallbacks: readonly CatalogEntry[]): ProviderError {
+export function noKeyAnywhere(primary: CatalogEntry, fallbacks: readonly CatalogEntry[], config?: ProvidersConfig): ProviderError {
   const providers = [...new Set([primary, ...fallbacks].map((e) => e.provider))];
   const names = providers.length === 1 ? providers[0] : `${providers.slice(0, -1).join(', ')} or ${providers.at(-1)}`;
   const message =
-    `No model can answer: no API key is set for ${names}. To use ${primary.id}, ${keyHint(primary.provider)} ` +
+    `No model can answer: no API key is set for ${names}. To use ${primary.id}, ${keyHint(primary.provider, config)} ` +
     '(a variable must be in the environment the server started with: run `tandem restart` after setting it; config.json is read again on the next turn).';
   return new ProviderError('auth', message, { provider: primary.provider, model: primary.id.slice(primary.provider.length + 1), afterContent: false });
 }

@@ -19,3 +19,4 @@ export * from './resilient-client.js';
 export * from './resolve.js';
 export * from './openai-chat.js';
 export * from './anthropic-messages.js';
+export * from './custom-providers.js';

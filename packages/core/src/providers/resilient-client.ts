@@ -69,7 +69,7 @@ export class ResilientModelClient implements ModelClient {
       // No key anywhere in the chain (a first run): one sentence on setting a key, not a walk through every provider.
       if (attempt.reason === NO_KEY_REASON && entry === this.o.primary) {
         const upcoming = chain.upcoming(entry);
-        if (upcoming.every((next) => missingKey(providerAccess(next, this.o.env, this.o.config)))) throw noKeyAnywhere(entry, upcoming);
+        if (upcoming.every((next) => missingKey(providerAccess(next, this.o.env, this.o.config)))) throw noKeyAnywhere(entry, upcoming, this.o.config);
       }
       tried.push(`${entry.id} (${attempt.reason})`);
       lastError = attempt.error;
@@ -93,7 +93,7 @@ export class ResilientModelClient implements ModelClient {
     const access = providerAccess(entry, this.o.env, this.o.config);
     const model = entry.id.slice(entry.provider.length + 1);
     if (missingKey(access)) {
-      const error = new ProviderError('auth', `${entry.provider} model ${model} has no API key: ${keyHint(entry.provider)}.`, {
+      const error = new ProviderError('auth', `${entry.provider} model ${model} has no API key: ${keyHint(entry.provider, this.o.config)}.`, {
         provider: entry.provider,
         model,
         afterContent: false,

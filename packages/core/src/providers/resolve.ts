@@ -77,7 +77,7 @@ export function modelWarnings(spec: string, config?: ProvidersConfig, env?: Node
   }
   if (env) {
     const access = providerAccess(entry, env, config);
-    if (missingKey(access)) warn(`no API key for ${entry.provider}: ${keyHint(entry.provider)}`);
+    if (missingKey(access)) warn(`no API key for ${entry.provider}: ${keyHint(entry.provider, config)}`);
   }
   return out;
 }

@@ -6,6 +6,7 @@ import {
   HAND_OFF_TO,
   isOrchestrationTool,
   type ModelClient,
+  resolveModelAlias,
   selectAgentTools,
   type TurnOptions,
 } from '@tandem/core';
@@ -26,6 +27,10 @@ export interface AgentTurnParts {
   orchestration: readonly AnyTool[];
   /** A client for a definition's own `model`. */
   modelFor(spec: string): ModelClient;
+  /** The models a Claude Code alias (`model: sonnet`) may resolve to: the catalog (`models:list`). */
+  models?: () => readonly { id: string; provider: string }[];
+  /** Says once that an agent's model alias has no counterpart on the session's provider (a model_warning). */
+  warn?: (model: string, message: string) => void;
 }
 
 export const WORKER_NOTE =
@@ -68,8 +73,25 @@ export function shapeAgentTurn(options: TurnOptions, profile: AgentProfile, part
         : {}),
     },
     prompt: { ...options.prompt, system },
-    model: definition?.model ? parts.modelFor(definition.model) : options.model,
+    model: agentModel(definition, options.model, parts),
   };
+}
+
+/**
+ * The model an agent runs on: its own `provider/model`; for Claude Code's `sonnet` / `opus` /
+ * `haiku`, that family on the session's provider; otherwise (or when the provider has none,
+ * with a warning) the session's model.
+ */
+function agentModel(definition: AgentDefinition | undefined, session: ModelClient, parts: AgentTurnParts): ModelClient {
+  if (definition?.model) return parts.modelFor(definition.model);
+  if (!definition?.modelAlias) return session;
+  const id = resolveModelAlias(definition.modelAlias, session.id, parts.models?.() ?? []);
+  if (id) return id === session.id ? session : parts.modelFor(id);
+  parts.warn?.(
+    session.id,
+    `agent ${definition.name} asks for model ${definition.modelAlias}; ${session.id.split('/')[0]} has no ${definition.modelAlias} model, so it runs on the session's ${session.id}`,
+  );
+  return session;
 }
 
 /**

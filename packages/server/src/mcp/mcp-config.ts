@@ -100,14 +100,15 @@ export function readMcpFile(file: string, scope: McpScope, problems: string[]): 
   }
   const out: McpServerConfig[] = [];
   for (const [name, raw] of Object.entries(servers)) {
-    const entry = parseEntry(raw);
+    const entry = parseMcpEntry(raw);
     if (typeof entry === 'string') problems.push(`${file}: server "${name}": ${entry}`);
     else out.push({ name, scope, file, entry });
   }
   return out;
 }
 
-function parseEntry(raw: unknown): McpEntry | string {
+/** One `mcpServers` entry checked: the entry, or what is wrong with it. */
+export function parseMcpEntry(raw: unknown): McpEntry | string {
   if (!raw || typeof raw !== 'object') return 'must be an object';
   const schema = 'url' in raw ? httpEntry : 'command' in raw ? stdioEntry : undefined;
   if (!schema) return 'needs "command" (a local server) or "url" (a remote one)';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '@tandem/core';
 import { SecretStore } from '../secrets/secret-store.js';
-import { USER_MCP_FILE, type McpEntry } from './mcp-config.js';
+import { parseMcpEntry, USER_MCP_FILE, type McpEntry } from './mcp-config.js';
 
 export interface AddServerInput {
   dataDir: string;
@@ -12,6 +12,10 @@ export interface AddServerInput {
   args?: string[];
   /** A remote server (Streamable HTTP, falling back to SSE). */
   url?: string;
+  /** `sse`: a remote server that speaks only the older SSE transport (Claude Code's `--transport sse`). */
+  transport?: 'http' | 'sse';
+  /** Other fields of the entry as given (`add-json`: danger, tools, timeouts, cwd); never secret values. */
+  extra?: Record<string, unknown>;
   /** Values are secrets: kept encrypted in the secret store, referenced as `${secret:…}` in the file. */
   env?: Record<string, string>;
   headers?: Record<string, string>;
@@ -45,14 +49,36 @@ export function addUserServer(input: AddServerInput): string {
   let entry: McpEntry;
   if (input.url) {
     const headers = seal('header', input.headers);
-    entry = { type: 'http', url: input.url, ...(headers ? { headers } : {}) };
+    entry = { ...input.extra, type: input.transport === 'sse' ? 'sse' : 'http', url: input.url, ...(headers ? { headers } : {}) };
   } else {
     const env = seal('env', input.env);
-    entry = { command: input.command as string, args: input.args ?? [], ...(env ? { env } : {}) };
+    entry = { ...input.extra, command: input.command as string, args: input.args ?? [], ...(env ? { env } : {}) };
   }
   doc.mcpServers[name] = entry;
   writeDoc(dataDir, file, doc);
   return file;
+}
+
+/**
+ * `tandem mcp add-json NAME JSON`: a server given as the JSON of one `mcpServers` entry (as in
+ * Claude Code: `{"type":"http","url":…,"headers":…}` or `{"command":…,"args":…,"env":…}`),
+ * checked like the files are, then added as \`tandem mcp add\` does (env and header values sealed).
+ */
+export function addUserServerJson(dataDir: string, name: string, json: string): string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch (err) {
+    throw new Error(`the JSON does not parse (${(err as Error).message}); give one server's entry, e.g. '{"type":"http","url":"https://…"}'`);
+  }
+  const entry = parseMcpEntry(raw);
+  if (typeof entry === 'string') throw new Error(`the server's JSON: ${entry}`);
+  if ('url' in entry) {
+    const { type, url, headers, ...extra } = entry;
+    return addUserServer({ dataDir, name, url, transport: type === 'sse' ? 'sse' : 'http', ...(headers ? { headers } : {}), extra });
+  }
+  const { type: _stdio, command, args, env, ...extra } = entry;
+  return addUserServer({ dataDir, name, command, args: args ?? [], ...(env ? { env } : {}), extra });
 }
 
 /** `tandem mcp remove`: drops the server from the user file and its secrets from the store. False when it was not there. */

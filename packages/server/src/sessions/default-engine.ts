@@ -5,15 +5,15 @@ import {
   createPathSandbox,
   isOffered,
   listModels,
-  loadAgentsMd,
+  loadInstructions,
   notSetUp,
   runTurn,
   type ProvidersConfig,
 } from '@tandem/core';
 import type { SessionEngine } from './engine.js';
 
-/** The engine parts from @tandem/core. */
-export function defaultEngine(config: ProvidersConfig): SessionEngine {
+/** The engine parts from @tandem/core; `dataDir` holds the user's own AGENTS.md; `providersConfig` is config.json as it is now (models:list). */
+export function defaultEngine(config: ProvidersConfig, options: { dataDir?: string; providersConfig?: () => ProvidersConfig } = {}): SessionEngine {
   return {
     runTurn,
     createConversation: () => new ConversationBuilder(),
@@ -23,11 +23,11 @@ export function defaultEngine(config: ProvidersConfig): SessionEngine {
         cwd,
         tools: tools.filter((t) => isOffered(t, services)),
         notSetUp: notSetUp(tools, services),
-        agentsMd: await loadAgentsMd(cwd),
+        instructions: loadInstructions({ cwd, dataDir: options.dataDir }),
         now,
       }),
     createPaths: (args) => createPathSandbox(args),
     createBaselines: () => createFileBaselines(),
-    listModels: () => listModels(config),
+    listModels: () => listModels(options.providersConfig?.() ?? config),
   };
 }

@@ -29,6 +29,8 @@ export class SessionLog {
   private tail: SessionEvent[] = [];
   private tailStart = 0;
   private written = 0;
+  /** When the last persisted event was stamped (its `ts`): when the session was last used. */
+  private writtenTs: string | undefined;
   /** The seq of the last event given to `append` (equal to `written` when every line is written). */
   private appended = 0;
   /** The seq of the first event in the file (0 while empty): nothing is older. */
@@ -55,6 +57,11 @@ export class SessionLog {
   /** The seq of the last event written (and so visible); the next seq after a restart follows it. */
   get lastWrittenSeq(): number {
     return this.written;
+  }
+
+  /** The `ts` of the last event written or loaded, if any: when the session was last used (`tandem -c`). */
+  get lastWrittenTs(): string | undefined {
+    return this.writtenTs;
   }
 
   /** Called with each event as it becomes visible, in order (one listener: the session). */
@@ -93,6 +100,7 @@ export class SessionLog {
     this.checkpoints.push(...snapshot.checkpoints);
     this.inEffect = EventsInEffect.from(snapshot.inEffect);
     this.tail = this.tailSize > 0 ? recent.events : [];
+    this.writtenTs = snapshot.ts;
     return this.readFrom(snapshot.offset, snapshot.seq, visit);
   }
 
@@ -269,6 +277,7 @@ export class SessionLog {
 
   private remember(event: SessionEvent): void {
     if (this.first === 0) this.first = event.seq;
+    this.writtenTs = event.ts;
     this.inEffect.observe(event);
     this.tail.push(event);
     if (this.tail.length - this.tailStart > this.tailSize) this.tailStart++;

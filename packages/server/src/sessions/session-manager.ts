@@ -223,7 +223,7 @@ export class SessionManager {
       engine: deps.engine,
       modelFactory: deps.modelFactory,
       tools: deps.toolsFactory(),
-      agents: { registry: new AgentRegistry(agentRoots({ workspace: meta.cwd, dataDir: deps.dataDir })), ...deps.agents },
+      agents: { registry: new AgentRegistry(agentRoots({ workspace: meta.cwd, dataDir: deps.dataDir, home: deps.home })), ...deps.agents },
       clock: deps.clock,
       limits: deps.limits,
       logger,

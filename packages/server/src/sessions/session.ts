@@ -42,7 +42,7 @@ export interface SessionParts {
   base: SessionBase;
   /** What the host built for this session (runner, gate, services, context, turn steps). */
   host: HostEnvironment;
-  engine: Pick<SessionEngine, 'runTurn' | 'systemPrompt' | 'createBaselines'>;
+  engine: Pick<SessionEngine, 'runTurn' | 'systemPrompt' | 'createBaselines' | 'listModels'>;
   modelFactory: ModelFactory;
   tools: TurnEnvironment['tools'];
   clock: Clock;
@@ -93,6 +93,8 @@ export class Session {
   /** What maintenance (compaction, `/new`) runs now, if any; no turn may start meanwhile. */
   private busy: string | undefined;
   private readonly closing = new AbortController();
+  /** Warnings about agents' models already said in this session (each is said once). */
+  private readonly warned = new Set<string>();
 
   constructor(private readonly parts: SessionParts) {
     const { base, host } = parts;
@@ -191,6 +193,7 @@ export class Session {
       createdAt,
       status: this.status,
       lastSeq: this.log.lastWrittenSeq,
+      updatedAt: this.log.lastWrittenTs ?? createdAt,
       mode: mode ?? 'ask',
       clients: this.presence.list().length,
       ...(this.sandbox ? { sandbox: this.sandbox } : {}),
@@ -386,6 +389,12 @@ export class Session {
       agents: agents.definitions(),
       orchestration: agents.orchestration,
       modelFor: (model) => agents.modelFor(model),
+      models: () => this.parts.engine.listModels(),
+      warn: (model, message) => {
+        if (this.warned.has(message)) return;
+        this.warned.add(message);
+        this.emit({ type: 'model_warning', model, message });
+      },
     });
     const { agentContext } = this.parts.host;
     if (spec.profile.kind !== 'commander' && agentContext) {

@@ -16,11 +16,28 @@ const ctrl = (name: string) => ({ name, ctrl: true, meta: false });
 const ch = (c: string) => ({ ch: c, name: c, ctrl: false, meta: false });
 
 describe('keyIntent', () => {
-  it('Ctrl-C cancels a running turn for a driver, and exits when idle or watching', () => {
+  it('Ctrl-C clears a non-empty input, cancels a running turn for a driver, else asks for a second press to quit', () => {
+    const typed = { dialogFocused: false, inputEmpty: false, confirming: false };
+    expect(keyIntent(base, ctrl('c'), typed)).toEqual({ kind: 'clear_input' });
+    expect(keyIntent(running, ctrl('c'), typed)).toEqual({ kind: 'clear_input' });
     expect(keyIntent(running, ctrl('c'))).toEqual({ kind: 'cancel_turn' });
-    expect(keyIntent(base, ctrl('c'))).toEqual({ kind: 'exit' });
-    expect(keyIntent(viewer, ctrl('c'))).toEqual({ kind: 'exit' });
+    expect(keyIntent(base, ctrl('c'))).toEqual({ kind: 'quit_press' });
+    expect(keyIntent(viewer, ctrl('c'))).toEqual({ kind: 'quit_press' });
     expect(keyIntent(running, ctrl('d'))).toEqual({ kind: 'exit' });
+    // Ctrl-D never throws away typed text.
+    expect(keyIntent(base, ctrl('d'), typed)).toEqual({ kind: 'none' });
+  });
+
+  it('Esc cancels a running turn when nothing else has the keys', () => {
+    const esc = { name: 'escape', ctrl: false, meta: false };
+    expect(keyIntent(running, esc)).toEqual({ kind: 'cancel_turn' });
+    expect(keyIntent(running, esc, { dialogFocused: false, inputEmpty: false, confirming: false })).toEqual({ kind: 'cancel_turn' });
+    expect(keyIntent(base, esc)).toEqual({ kind: 'none' });
+    expect(keyIntent(viewer, esc)).toEqual({ kind: 'none' });
+    // The focused dialog, a yes/no question and a command's input take Esc first.
+    expect(keyIntent(asking, esc, { dialogFocused: true, inputEmpty: true, confirming: false })).toEqual({ kind: 'unfocus_dialog' });
+    expect(keyIntent(running, esc, { dialogFocused: false, inputEmpty: true, confirming: true })).toEqual({ kind: 'confirm', yes: false });
+    expect(keyIntent({ ...running, commandFocus: 'c1' }, esc)).toEqual({ kind: 'leave_command_focus' });
   });
 
   it('answers a permission request with one key once the dialog has focus', () => {
@@ -123,7 +140,8 @@ describe('panel and command-focus keys', () => {
     expect(keyIntent(viewer, ctrl('t'))).toEqual({ kind: 'watch_only' });
     const focused: ViewState = { ...running, commandFocus: 'c1' };
     expect(keyIntent(focused, { name: 'escape', ctrl: false, meta: false })).toEqual({ kind: 'leave_command_focus' });
-    expect(keyIntent(running, { name: 'escape', ctrl: false, meta: false })).toEqual({ kind: 'none' });
+    // Out of the command's input, Esc is back to cancelling the turn.
+    expect(keyIntent(running, { name: 'escape', ctrl: false, meta: false })).toEqual({ kind: 'cancel_turn' });
   });
 
   it('/jobs /permissions /audit /memory open panels', () => {

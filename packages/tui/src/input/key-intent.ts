@@ -9,6 +9,10 @@ import { printable, type KeyPress } from './line-editor.js';
 export type KeyIntent =
   | { kind: 'exit' }
   | { kind: 'cancel_turn' }
+  /** Ctrl-C with text in the input line: clear it (the text goes into the history, Up brings it back). */
+  | { kind: 'clear_input' }
+  /** Ctrl-C on an empty, idle input line: the first press says "Ctrl-C again to quit", a second within 2 s quits. */
+  | { kind: 'quit_press' }
   /** y s a n d in the permission dialog, only once it has focus. */
   | { kind: 'decide'; decision: Decision }
   /** Tab in the focused permission dialog: offer the next scope for a lasting decision. */
@@ -38,6 +42,8 @@ export type KeyIntent =
   | { kind: 'toggle_hidden' }
   /** Tab after `@…` in the input line: complete an agent name. */
   | { kind: 'complete_mention' }
+  /** Tab in a `/command` being typed at the start of the line: complete a built-in or custom command. */
+  | { kind: 'complete_command' }
   | { kind: 'none' };
 
 /** Function keys that open a panel; they work for viewers too (the panel says what they may not do). */
@@ -61,21 +67,26 @@ export interface KeyContext {
   confirming: boolean;
   /** The input line has an `@name` being typed at the cursor (Tab completes it). */
   mention?: boolean;
+  /** The input line starts with a `/command` the cursor is still in (Tab completes it). */
+  slash?: boolean;
 }
 
 const NO_CONTEXT: KeyContext = { dialogFocused: false, inputEmpty: true, confirming: false };
 
 /**
- * Ctrl-C cancels the running turn when you drive and a turn runs, otherwise exits; Ctrl-D
- * exits. A pending permission request takes the one-key answers only while its dialog has
+ * Ctrl-C clears a non-empty input line; on an empty one it cancels the running turn when you
+ * drive and a turn runs, otherwise it asks for a second press to quit. Ctrl-D on an empty line
+ * exits. Esc cancels the running turn when nothing else has the keys (a panel, the focused
+ * permission dialog, a yes/no question and typing into a command take Esc first). A pending permission request takes the one-key answers only while its dialog has
  * focus; until then every key edits the input line as usual. A viewer cannot type; one who
  * may approve (an approver's share) still answers permission requests.
  */
 export function keyIntent(state: ViewState, key: KeyPress, context: KeyContext = NO_CONTEXT): KeyIntent {
   if (key.ctrl && key.name === 'c') {
-    return state.role === 'driver' && state.turn.phase !== 'idle' ? { kind: 'cancel_turn' } : { kind: 'exit' };
+    if (!context.inputEmpty && state.role === 'driver') return { kind: 'clear_input' };
+    return turnRunsForMe(state) ? { kind: 'cancel_turn' } : { kind: 'quit_press' };
   }
-  if (key.ctrl && key.name === 'd') return { kind: 'exit' };
+  if (key.ctrl && key.name === 'd') return context.inputEmpty || state.role !== 'driver' ? { kind: 'exit' } : { kind: 'none' };
   if (key.name === 'pageup') return { kind: 'scroll', pages: -1 };
   if (key.name === 'pagedown') return { kind: 'scroll', pages: 1 };
   const panel = key.name ? PANEL_KEYS[key.name] : undefined;
@@ -105,8 +116,17 @@ export function keyIntent(state: ViewState, key: KeyPress, context: KeyContext =
   if (pending && (key.name === 'f2' || (key.name === 'enter' && context.inputEmpty && !state.commandFocus))) return { kind: 'focus_dialog' };
   if (key.name === 'tab' && key.shift) return { kind: 'cycle_mode' };
   if (key.name === 'tab' && context.mention && !state.commandFocus) return { kind: 'complete_mention' };
+  if (key.name === 'tab' && context.slash && !state.commandFocus) return { kind: 'complete_command' };
   if (key.ctrl && key.name === 'g') return { kind: 'compose' };
   if (key.ctrl && key.name === 't') return { kind: 'toggle_command_focus' };
-  if (key.name === 'escape') return state.commandFocus ? { kind: 'leave_command_focus' } : { kind: 'none' };
+  if (key.name === 'escape') {
+    if (state.commandFocus) return { kind: 'leave_command_focus' };
+    return turnRunsForMe(state) ? { kind: 'cancel_turn' } : { kind: 'none' };
+  }
   return { kind: 'edit' };
+}
+
+/** A turn runs and this client drives it (so it may cancel it). */
+function turnRunsForMe(state: ViewState): boolean {
+  return state.role === 'driver' && state.turn.phase !== 'idle';
 }

@@ -23,12 +23,17 @@ export type InputCommand =
   | { kind: 'workers' }
   /** `/share [ROLE] [NAME]`: let one person into this session with a role (a link and an attach line). */
   | { kind: 'share'; role: ShareRole; name: string }
+  /** `/export [FILE]`: the session's transcript as markdown (a `.json` FILE: the events as JSON) in a file. */
+  | { kind: 'export'; file: string | null }
+  /** `/init`: the agent writes or improves the project's AGENTS.md. */
+  | { kind: 'init' }
   /** `/undo [N]`: take the last N turns back (files and conversation). */
   | { kind: 'undo'; turns: number }
   /** `/grant PATH [write]`: widen the sandbox to PATH; `write` also for a protected location. */
   | { kind: 'grant'; path: string; write: boolean }
   | { kind: 'bad'; message: string }
-  | { kind: 'unknown'; name: string };
+  /** Not a built-in command: a custom command (`.tandem/commands/NAME.md` …) if one has the name; `rest` is its arguments. */
+  | { kind: 'unknown'; name: string; rest?: string };
 
 export const SLASH_HELP =
   '/model provider/model (switch the model for the next turn) · /mode ask|auto-edit|read-only or Shift-Tab (approval mode) · /title TEXT · ' +
@@ -41,6 +46,8 @@ export const SLASH_HELP =
   '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · ' +
   '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · /mcp or F8 (MCP servers and skills, with status) · ' +
   'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · ' +
+  'Esc or Ctrl-C (cancel the running turn) · Ctrl-C (clear the input line; on an empty line, twice to quit) · ' +
+  '/export [FILE] (the transcript as markdown, or JSON for FILE.json) · /init (the agent writes or improves AGENTS.md) · ' +
   '@NAME message (to that agent; Tab completes the name) · /workers or Ctrl-O (show or hide anonymous workers\' steps) · /quit · //text sends "/text"';
 
 export function parseInput(line: string): InputCommand {
@@ -108,6 +115,10 @@ export function parseInput(line: string): InputCommand {
     case 'in':
     case 'input':
       return { kind: 'input', text: text.replace(/^\/\S+\s?/, '') };
+    case 'export':
+      return { kind: 'export', file: rest || null };
+    case 'init':
+      return { kind: 'init' };
     case 'jobs':
       return { kind: 'panel', panel: 'jobs' };
     case 'permissions':
@@ -122,9 +133,45 @@ export function parseInput(line: string): InputCommand {
     case 'extensions':
       return { kind: 'panel', panel: 'extensions' };
     default:
-      return { kind: 'unknown', name };
+      return { kind: 'unknown', name, ...(rest ? { rest } : {}) };
   }
 }
+
+/**
+ * The built-in command names (aliases included), for Tab completion and to say which custom
+ * commands they shadow. Every name here parses to a built-in (slash-commands.test.ts checks).
+ */
+export const BUILTIN_COMMANDS: readonly string[] = [
+  'audit',
+  'clear',
+  'compact',
+  'exit',
+  'export',
+  'extensions',
+  'help',
+  'in',
+  'init',
+  'input',
+  'jobs',
+  'mcp',
+  'memory',
+  'mode',
+  'model',
+  'new',
+  'permissions',
+  'perms',
+  'q',
+  'quit',
+  'rename',
+  'search',
+  'session',
+  'sessions',
+  'share',
+  'shares',
+  'skills',
+  'title',
+  'workers',
+];
 
 /** Who a share is for when `/share` names no one. */
 export const DEFAULT_SHARE_NAME = 'guest';

@@ -122,7 +122,12 @@ function describeItem(item: TranscriptItem): string {
 
 describe('agents in the transcript', () => {
   it("keeps each speaker's streamed text in its own segment, in event order, however the events interleave", () => {
-    const state = fold(stamp(TURN));
+    // The session defines the agents it dispatches to (so the commander is labelled too).
+    const defined = [
+      { name: 'reviewer', description: 'Reviews.', interactive: false },
+      { name: 'tester', description: 'Tests.', interactive: false },
+    ];
+    const state = fold(stamp(TURN), start('driver', { ...SESSION, agents: defined }));
     expect(state.items.map(describeItem)).toEqual([
       'user',
       'text commander: Asking two agents.',
@@ -299,6 +304,27 @@ describe('agents in the transcript', () => {
     };
     expect(mentionNames(start('driver', listed as SessionInfo))).toEqual(['commander', 'pair', 'reviewer']);
     expect(mentionNames(start())).toEqual(['commander']);
+  });
+
+  it('labels no answer [commander] in a session without agents, even when events name the commander', () => {
+    const state = fold(
+      stamp([
+        { type: 'turn_started', turnId: 't1', model: 'm', ...C },
+        { type: 'text_delta', turnId: 't1', delta: 'All tests pass.', ...C },
+        { type: 'tool_call', turnId: 't1', iteration: 1, callId: 'c1', tool: 'read_file', args: { path: 'a.ts' }, danger: 'safe', ...C },
+        { type: 'assistant_text', turnId: 't1', iteration: 2, text: 'All tests pass.', ...C },
+        { type: 'turn_done', turnId: 't1', iterations: 2, ...C },
+      ]),
+    );
+    const lines = plain(formatTranscript(state.items));
+    expect(lines).toContain('All tests pass.');
+    expect(lines.join('\n')).not.toContain('[commander]');
+    // With agents defined, the commander is named like everyone else.
+    const withAgents = fold(
+      stamp([{ type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Asking.', ...C }]),
+      start('driver', { ...SESSION, agents: [{ name: 'reviewer', description: 'Reviews.', interactive: false }] }),
+    );
+    expect(plain(formatTranscript(withAgents.items))).toContain('[commander] Asking.');
   });
 
   it('keeps a session without agents as it was: no labels, no workers', () => {

@@ -24,12 +24,18 @@ export function mentionNames(state: ViewState): string[] {
 /** The item tag for an event: its agent and taskId, and `hidden` when it is an anonymous worker's. */
 export function tagOf(state: ViewState, event: { agent?: string | undefined; taskId?: string | undefined }): AgentTag {
   const tag: AgentTag = {};
-  if (event.agent) tag.agent = event.agent;
+  // Agents are labelled only in a session that has some: alone, the commander is just "the agent".
+  if (event.agent && (event.agent !== COMMANDER || hasAgents(state))) tag.agent = event.agent;
   if (event.taskId) {
     tag.taskId = event.taskId;
     if (isHiddenTask(state, event.taskId, event.agent)) tag.hidden = true;
   }
   return tag;
+}
+
+/** Whether the session has agents besides the commander: defined ones, or workers seen in this view. */
+export function hasAgents(state: ViewState): boolean {
+  return state.agents.length > 0 || state.agentNames.some((name) => name !== COMMANDER);
 }
 
 /** A worker's event (it carries a taskId): it does not move the commander's turn phase or run summary. */

@@ -174,7 +174,7 @@ export function formatHelp(
     : [['F3 jobs', 3], ['F6 memory', 3], ['F7 sessions', 2], ...(hasControl(state) ? [['F9 shares', 2] as [string, number]] : [])];
   if (state.role === 'viewer' && !answering)
     return hints([[state.share ? `${state.share.role} share` : 'watching', 9], ...workers, ['PgUp/PgDn scroll', 5], ...panels, ['Ctrl-D or Ctrl-C quit', 8]]);
-  const stop: [string, number] = state.role === 'driver' ? ['Ctrl-C cancel turn', 4] : ['Ctrl-C quit', 4];
+  const stop: [string, number, string?] = state.role === 'driver' ? ['Esc or Ctrl-C cancel turn', 4, 'Ctrl-C cancel turn'] : ['Ctrl-C quit', 4];
   if (answering) {
     if (options.dialog === 'focused')
       return hints([
@@ -196,7 +196,7 @@ export function formatHelp(
       ['Ctrl-T or Esc back to chat', 8],
       ['Ctrl-C cancel turn', 6],
     ]);
-  const cancel: [string, number] = [state.turn.phase === 'idle' ? 'Ctrl-C quit' : 'Ctrl-C cancel turn', 8];
+  const cancel: [string, number, string?] = state.turn.phase === 'idle' ? ['Ctrl-C quit', 8] : ['Esc or Ctrl-C cancel turn', 8, 'Ctrl-C cancel turn'];
   const focus: Array<[string, number]> = state.turn.phase === 'running_tool' && state.turn.tool === 'run_command' ? [['Ctrl-T type into command', 7]] : [];
   return hints([
     ['Enter send', 9],

@@ -25,7 +25,7 @@ export function formatInput(
   const room = Math.max(4, width - PROMPT.length - 1);
   const start = Math.max(0, Math.min(editor.cursor - Math.floor(room * 0.8), editor.text.length - room + 1));
   const from = Math.max(0, start);
-  const shown = editor.text.replace(/\n/g, NEWLINE_MARK);
+  const shown = editor.text.replace(/\n/g, NEWLINE_MARK).replace(/\t/g, ' ');
   const visible = shown.slice(from, from + room);
   const at = editor.cursor - from;
   const before = visible.slice(0, at);

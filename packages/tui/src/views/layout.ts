@@ -10,6 +10,8 @@ import { formatPanel, PANEL_CHROME_LINES } from './format-panel.js';
 import type { PanelContent, PanelState } from '../panels/types.js';
 import { canApprove, inputWatchText } from '../state/access.js';
 import { osc52 } from './osc52.js';
+import { drawWithoutColour } from './no-color.js';
+import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from '../input/bracketed-paste.js';
 
 /** The open panel and what it shows, or null. */
 export type OpenPanel = { panel: PanelState; content: PanelContent } | null;
@@ -49,8 +51,11 @@ export class Layout {
   private lastItems: ViewState['items'] | null = null;
   private lastShowHidden = false;
 
-  constructor() {
+  constructor(options: { noColor?: boolean } = {}) {
     this.screen = blessed.screen({ smartCSR: true, fullUnicode: true, title: 'tandem' });
+    if (options.noColor) drawWithoutColour(this.screen);
+    // Pastes arrive wrapped (ESC[200~ … ESC[201~), so a pasted newline is text, not Enter.
+    this.screen.program.write(ENABLE_BRACKETED_PASTE);
     this.transcript = blessed.box({
       parent: this.screen,
       top: 0,
@@ -189,6 +194,7 @@ export class Layout {
   }
 
   destroy(): void {
+    this.screen.program.write(DISABLE_BRACKETED_PASTE);
     this.screen.destroy();
   }
 }

@@ -1,0 +1,156 @@
+import type { SessionEvent, SessionInfo } from '@tandem/shared';
+import { describe, expect, it } from 'vitest';
+import type { KeyPress } from './input/line-editor.js';
+import { QUIT_WINDOW_MS, TuiController, type TuiHost } from './tui-controller.js';
+
+// Esc, Ctrl-C in each state, and pastes, without a terminal: the host records requests and
+// quits and owns the clock, so the 2 s window of "Ctrl-C again to quit" is tested by moving time.
+
+const SESSION: SessionInfo = {
+  id: 's1',
+  title: 'demo',
+  cwd: '/w/demo',
+  model: 'openai/gpt-4.1-mini',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  status: 'idle',
+  lastSeq: 0,
+};
+
+function setup(role: 'driver' | 'viewer' = 'driver') {
+  const sent: Array<{ command: string; payload: unknown }> = [];
+  const quits: number[] = [];
+  const clock = { now: 1_000_000 };
+  const host: TuiHost = {
+    request: (command, payload) => {
+      // The custom commands are read on attach; this test is about what keys send.
+      if (command !== 'commands:list') sent.push({ command, payload });
+      return Promise.resolve({ mode: 'turn' } as never);
+    },
+    now: () => clock.now,
+    quit: (code) => void quits.push(code),
+    scroll: () => undefined,
+    atTop: () => false,
+    pageRows: () => 10,
+    switchSession: () => Promise.resolve(),
+    compose: (text) => Promise.resolve(text),
+    copyToClipboard: () => undefined,
+  };
+  const tui = new TuiController(host, { url: 'http://127.0.0.1:7777', me: 'ana', role });
+  tui.onSignal({ kind: 'connection', connection: { status: 'connected' } });
+  tui.onSignal({ kind: 'attached', session: SESSION, role, replayed: 0 });
+  tui.goLive();
+  let seq = 0;
+  const event = (body: Record<string, unknown>) => {
+    seq += 1;
+    tui.onSignal({ kind: 'event', event: { sessionId: 's1', seq, ts: '2026-01-01T00:00:00.000Z', ...body } as SessionEvent });
+  };
+  const type = (text: string) => {
+    for (const ch of text) tui.key({ ch, name: /[a-z]/.test(ch) ? ch : undefined, ctrl: false, meta: false });
+  };
+  const press = (name: string, extra: Partial<KeyPress> = {}) => tui.key({ name, ctrl: false, meta: false, ...extra });
+  const ctrlC = () => press('c', { ctrl: true });
+  const commands = () => sent.map((entry) => entry.command);
+  return { tui, sent, quits, clock, event, type, press, ctrlC, commands };
+}
+
+describe('Ctrl-C', () => {
+  it('clears a non-empty input line and keeps the text in the history', () => {
+    const { tui, type, press, ctrlC, quits, commands } = setup();
+    type('half a thought');
+    ctrlC();
+    expect(tui.editor.text).toBe('');
+    expect(quits).toEqual([]);
+    expect(commands()).toEqual([]);
+    press('up');
+    expect(tui.editor.text).toBe('half a thought');
+  });
+
+  it('on an empty idle line asks for a second press, and quits on one within 2 s', () => {
+    const { tui, ctrlC, quits, clock } = setup();
+    ctrlC();
+    expect(quits).toEqual([]);
+    expect(tui.currentFlash()).toBe('Ctrl-C again to quit');
+    clock.now += QUIT_WINDOW_MS - 1;
+    ctrlC();
+    expect(quits).toEqual([0]);
+  });
+
+  it('a second press after 2 s, or after another key, only asks again', () => {
+    const { tui, ctrlC, quits, clock, press } = setup();
+    ctrlC();
+    clock.now += QUIT_WINDOW_MS;
+    expect(tui.currentFlash()).toBeUndefined();
+    ctrlC();
+    expect(quits).toEqual([]);
+    expect(tui.currentFlash()).toBe('Ctrl-C again to quit');
+    press('left');
+    ctrlC();
+    expect(quits).toEqual([]);
+    ctrlC();
+    expect(quits).toEqual([0]);
+  });
+
+  it('cancels a running turn (and does not quit)', () => {
+    const { event, ctrlC, quits, commands } = setup();
+    event({ type: 'turn_started', turnId: 't1', model: 'openai/gpt-4.1-mini' });
+    ctrlC();
+    ctrlC();
+    expect(commands()).toEqual(['session:cancel', 'session:cancel']);
+    expect(quits).toEqual([]);
+  });
+
+  it('a viewer quits with two presses too', () => {
+    const { ctrlC, quits } = setup('viewer');
+    ctrlC();
+    expect(quits).toEqual([]);
+    ctrlC();
+    expect(quits).toEqual([0]);
+  });
+});
+
+describe('Esc', () => {
+  it('cancels a running turn when nothing else has the keys', () => {
+    const { event, press, commands } = setup();
+    press('escape');
+    expect(commands()).toEqual([]);
+    event({ type: 'turn_started', turnId: 't1', model: 'openai/gpt-4.1-mini' });
+    press('escape');
+    expect(commands()).toEqual(['session:cancel']);
+  });
+
+  it('closes an open panel first, without cancelling', () => {
+    const { tui, event, press, commands } = setup();
+    event({ type: 'turn_started', turnId: 't1', model: 'openai/gpt-4.1-mini' });
+    press('f5');
+    expect(tui.panels.panel?.kind).toBe('audit');
+    press('escape');
+    expect(tui.panels.panel).toBeNull();
+    expect(commands().filter((c) => c === 'session:cancel')).toEqual([]);
+  });
+});
+
+describe('paste', () => {
+  it('goes into the input line with its newlines and never sends', () => {
+    const { tui, commands } = setup();
+    tui.paste('first line\rsecond line\r');
+    expect(tui.editor.text).toBe('first line\nsecond line\n');
+    expect(commands()).toEqual([]);
+  });
+
+  it('a large paste shows folded and Enter sends the whole text as one message', () => {
+    const { tui, type, press, sent } = setup();
+    const trace = Array.from({ length: 120 }, (_, i) => `line ${i}`).join('\r');
+    type('look: ');
+    tui.paste(trace);
+    expect(tui.editor.text).toBe('look: [pasted 120 lines]');
+    press('enter');
+    expect(sent).toEqual([{ command: 'session:send', payload: { sessionId: 's1', text: `look: ${trace.replace(/\r/g, '\n')}` } }]);
+  });
+
+  it('a viewer is told it cannot type; nothing is inserted', () => {
+    const { tui } = setup('viewer');
+    tui.paste('hello');
+    expect(tui.editor.text).toBe('');
+    expect(tui.currentFlash()).toContain('watch-only');
+  });
+});
