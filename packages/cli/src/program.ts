@@ -6,6 +6,7 @@ import { registerAdminCommands } from './commands/admin.js';
 import { registerAgentsCommand } from './commands/agents.js';
 import { registerEntranceCommands } from './commands/entrances.js';
 import { registerMcpCommands } from './commands/mcp.js';
+import { registerPackagesCommands } from './commands/packages.js';
 import { registerSkillsCommand } from './commands/skills.js';
 import { registerRoutineCommands } from './commands/routines.js';
 import { registerShareCommands } from './commands/share.js';
@@ -201,6 +202,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
   // ── entrances: tandem run / -p, tandem acp, tandem mcp serve ─────────────────────────
   registerEntranceCommands(program, { dataDirOf, done: (code) => hooks.done(code), defaultPort: DEFAULT_PORT, parsePort, parseModel });
   registerSkillsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
+  // ── extensions: external packages (skills and command-line tools from git repositories) ──
+  registerPackagesCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── multi-agent: agent definitions ───────────────────────────────────────────────────
   registerAgentsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── assistant: routines ──────────────────────────────────────────────────────────────

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { Server as IoServer } from 'socket.io';
@@ -58,6 +59,11 @@ import { ShareService } from './shares/share-service.js';
 import { ShareSockets } from './shares/share-sockets.js';
 import type { ShareStore } from './shares/share-store.js';
 import { WorkspaceSkills } from './skills/workspace-skills.js';
+import { bridgeSocketDir } from './bridge/bridge-dir.js';
+import { InstalledPackages } from './packages/installed-packages.js';
+import { PackageInstalls } from './packages/package-installs.js';
+import { PtyCommandRunner } from './pty/pty-runner.js';
+import { packagesHandlers } from './handlers/packages-handlers.js';
 import { serveWebViewer } from './web/serve-web.js';
 import { coalesceFlushedFrames } from './handlers/frame-coalescing.js';
 import { eventFrameParser } from './handlers/event-frame-parser.js';
@@ -99,7 +105,11 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   // Each new model client reads config.json's providers again: key and endpoint edits need no restart.
   const currentProvidersConfig = () => withStoredKeys(loadProvidersConfig(deps.dataDir, logger), deps.dataDir);
   const modelFactory = seams.modelFactory ?? defaultModelFactory(env, currentProvidersConfig, clock, governor);
-  const osSandbox = seams.osSandbox ?? startOsSandbox({ settings: settings.commandSandbox, home, dataDir: deps.dataDir, logger });
+  // External packages: their shims come first on every command's PATH; the sandbox shows their folders read-only.
+  const installed = new InstalledPackages(deps.dataDir);
+  const bridgeDir = bridgeSocketDir(deps.dataDir);
+  const visible = [installed.registry.binDir, installed.registry.packagesDir, bridgeDir];
+  const osSandbox = seams.osSandbox ?? startOsSandbox({ settings: settings.commandSandbox, home, dataDir: deps.dataDir, visible, logger });
   // Cluster (`--redis`): Redis must answer before anything else starts.
   // Redis and its adapter load only for a cluster node (`--redis`).
   const cluster = deps.cluster ? await (await import('./cluster/cluster-node.js')).ClusterNode.connect(deps.cluster, logger) : undefined;
@@ -156,7 +166,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const shared: ToolServices = {
     ...(settings.commandTimeoutMs !== undefined ? { defaultCommandTimeoutMs: settings.commandTimeoutMs } : {}),
     ...(settings.maxCommandTimeoutMs !== undefined ? { maxCommandTimeoutMs: settings.maxCommandTimeoutMs } : {}),
-    ...(settings.commandEnv ? { commandEnv: settings.commandEnv } : {}),
+    commandEnv: { ...settings.commandEnv, PATH: commandPath(installed.registry.binDir, settings.commandEnv?.PATH) },
     webSearcher: webSearcherFromSettings(settings.webSearch, env, clock, logger),
     ...(settings.webFetch ? { webFetch: settings.webFetch } : {}),
     providers: providerConfigurator(deps.dataDir),
@@ -194,6 +204,13 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       memories,
       mcp,
       skills,
+      installs: new PackageInstalls({
+        packages: installed,
+        runnerFor: (session, dir) => new PtyCommandRunner({ logDir: session.commandLogDir, clock, sandbox: osSandbox.wrapperFor(() => [dir]) }),
+        env: () => shared.commandEnv ?? {},
+        clock,
+        logger,
+      }),
       whatsappServer: settings.whatsapp?.mcpServer,
       shared,
       runner: seams.runner,
@@ -245,6 +262,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...memoryHandlers({ sessions: manager, memories, dataDir: deps.dataDir, resolve }),
     ...mcpHandlers(mcp, manager, defaultCwd),
     ...skillsHandlers(skills, manager, defaultCwd),
+    ...packagesHandlers(installed),
     ...routineHandlers(routineScheduler),
     ...shareHandlers(shares, manager),
     ...guards?.handlers,
@@ -331,6 +349,12 @@ async function openShareStore(dataDir: string, clock: Clock, logger: Logger): Pr
   const store = await FileShareStore.open(dataDir, clock);
   for (const warning of store.warnings) logger.warn(warning);
   return store;
+}
+
+/** `<data-dir>/bin` first, then config.json's `commandEnv.PATH` or the server's own PATH. */
+function commandPath(binDir: string, configured: string | undefined): string {
+  const rest = configured ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
+  return `${binDir}:${rest}`;
 }
 
 function loadSettings(dataDir: string, logger: Logger): ServerSettings {

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { turnMemory, type Clock, type ToolGate, type ToolServices, type TurnContext, type WorkspaceMemory } from '@tandem/core';
+import { turnMemory, type Clock, type ToolGate, type ToolServices, type TurnContext, type TurnOptions, type WorkspaceMemory } from '@tandem/core';
 import type { SessionContexts } from './context/session-contexts.js';
 import { SessionJobs } from './jobs/job-manager.js';
 import type { McpHub } from './mcp/mcp-hub.js';
 import type { WorkspaceMemories } from './memory/workspace-memories.js';
 import { whatsappBridge } from './messaging/whatsapp-bridge.js';
 import type { OsSandbox } from './os-sandbox/os-sandbox.js';
+import type { PackageInstalls } from './packages/package-installs.js';
 import type { GuardsHost } from './permissions/guards-host.js';
 import { PtyCommandRunner } from './pty/pty-runner.js';
 import type { HostEnvironment, HostEnvironmentFactory, SessionHost, SessionRunner, TurnStep } from './sessions/session-environment.js';
@@ -22,6 +23,8 @@ export interface HostParts {
   memories: WorkspaceMemories;
   mcp: McpHub;
   skills: WorkspaceSkills;
+  /** External packages' dependency installs, asked before a turn's first model request. */
+  installs?: PackageInstalls | undefined;
   /** The MCP server that bridges WhatsApp (config.json `whatsapp.mcpServer`). */
   whatsappServer: string | undefined;
   /** Services every session shares (command settings, web, calendar, providers, routines). */
@@ -56,7 +59,9 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
       skills: skills.catalog(session.meta.cwd),
       ...(workspaceMemory ? { memory: workspaceMemory } : {}),
     };
+    const { installs } = parts;
     const turnSteps: TurnStep[] = [
+      ...(installs ? [(options: TurnOptions) => installs.extendTurn(session, options)] : []),
       ...(workspaceMemory ? [memoryStep(workspaceMemory)] : []),
       (options) => skills.extendTurn(session, options),
       (options) => mcp.extendTurn(session, options),

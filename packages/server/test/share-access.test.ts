@@ -56,6 +56,7 @@ function samplePayload(name: CommandName, S: string): Record<string, unknown> {
     'memory:show': { sessionId: S },
     'mcp:list': { sessionId: S },
     'skills:list': { sessionId: S },
+    'packages:list': {},
     'share:create': { sessionId: S, name: 'eve', role: 'driver' },
     'share:list': {},
     'share:revoke': { id: 'sh_000000000000' },

@@ -201,6 +201,30 @@ export const Commands = {
     }),
   ),
   /**
+   * The external packages of the server's data directory (`tandem packages`): each with its kind,
+   * executables, skill folders and the state of its dependency install.
+   */
+  'packages:list': command(
+    'any',
+    z.object({}).optional().default({}),
+    z.object({
+      packages: z.array(
+        z.object({
+          name: z.string(),
+          source: z.string(),
+          commit: z.string(),
+          kind: z.enum(['skill', 'cli', 'both']),
+          bins: z.array(z.string()),
+          skills: z.array(z.string()),
+          status: z.enum(['ok', 'missing']),
+          install: z.object({ command: z.string(), status: z.enum(['pending', 'done', 'failed', 'declined']), reason: z.string().optional() }).optional(),
+        }),
+      ),
+      /** Set when packages.json cannot be read. */
+      problem: z.string().optional(),
+    }),
+  ),
+  /**
    * Lets one person into one session with a role (see shares.ts); the token is in this answer
    * only, never stored or shown again. Control token only, as every `share:*` command.
    */

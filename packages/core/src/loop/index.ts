@@ -5,3 +5,4 @@ export * from './async-queue.js';
 export * from './loop-detector.js';
 export * from './parallel-batches.js';
 export * from './execute-call.js';
+export * from './host-call.js';

@@ -387,6 +387,7 @@ function isSearchTool(tool: { name: string }): boolean {
 
 /** A command's tool_call says which OS sandbox it runs in (run_command, skill commands). */
 function withSandbox<T extends EventBody | EngineEvent>(body: T, sandbox: string | undefined): T {
-  if (body.type !== 'tool_call' || !sandbox || !(body.tool === 'run_command' || body.tool.startsWith('skill__'))) return body;
+  if (body.type !== 'tool_call' || !sandbox || !(body.tool === 'run_command' || body.tool === 'package_install' || body.tool.startsWith('skill__')))
+    return body;
   return { ...body, sandbox };
 }
