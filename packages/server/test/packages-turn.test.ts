@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExternalPackages } from '../src/packages/external-packages.js';
-import { cliRepo, makeRepo, skillFile, skillRepo } from '../src/packages/fixture-repos.test-helper.js';
+import { cliRepo, makeRepo, skillFile, skillRepo } from '@tandem/testkit';
 import { driverSession, nextEvent, systemOf } from './mcp-harness.js';
 import { fakeModelBed, startTestServer, tempDir } from './server-harness.js';
 

@@ -2,9 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, type TempDir } from '@tandem/testkit';
+import { cliRepo, commitFiles, makeRepo, makeTempDir, skillFile, skillRepo, type TempDir } from '@tandem/testkit';
 import { ExternalPackages } from './external-packages.js';
-import { cliRepo, commitFiles, makeRepo, skillFile, skillRepo } from './fixture-repos.test-helper.js';
 import { parsePackageSource } from './package-source.js';
 
 /** External packages over fixture repositories the tests make with git (ARCHITECTURE "External packages"). */

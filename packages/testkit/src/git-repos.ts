@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+// Git repositories made by tests (the fixtures of `tandem packages`).
+
 /** A file of a fixture repository: its text, and whether it is executable. */
 export type FixtureFile = string | { text: string; executable?: boolean } | { symlinkTo: string };
 
