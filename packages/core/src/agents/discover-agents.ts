@@ -12,6 +12,10 @@ export interface AgentEntry {
   model?: string;
   tools?: string[];
   interactive: boolean;
+  /** An external agent's command line. */
+  command?: string;
+  /** Opted into self-evolution. */
+  evolve?: boolean;
   file: string;
   scope: AgentScope;
   status: AgentStatus;
@@ -83,6 +87,8 @@ function entryOf(agent: AgentDefinition): AgentEntry {
     ...(agent.model ? { model: agent.model } : {}),
     ...(agent.tools ? { tools: agent.tools } : {}),
     interactive: agent.interactive,
+    ...(agent.command ? { command: agent.command } : {}),
+    ...(agent.evolve ? { evolve: true } : {}),
     file: agent.file,
     scope: agent.scope,
     status: 'ok',

@@ -8,6 +8,7 @@ import {
   type EngineEvent,
   type Message,
   type ModelClient,
+  runExternalTurn,
   type SteeringMessage,
   type ToolServices,
   type TurnEnvironment,
@@ -117,7 +118,7 @@ export class Session {
       clock: parts.clock,
       emit: (body) => this.emit(withSandbox(body, host.sandbox)),
       turnOptions: (spec) => this.turnOptions(spec),
-      runTurn: (options) => parts.engine.runTurn(options),
+      runTurn: (options) => this.runTurn(options),
       modelFactory: (spec, onEvent) => parts.modelFactory(spec, { clock: parts.clock, onEvent }),
       currentTurnId: () => this.turns.current?.turnId,
       concurrency: parts.agents.concurrency,
@@ -128,7 +129,7 @@ export class Session {
       conversation: (agent) => (agent === COMMANDER ? base.conversation.messages : this.agents.conversationOf(agent)),
       turnOptions: (request, conversation) => this.turnOptions({ ...request, conversation, profile: this.agents.profileOf(request.agent) }),
       afterTurn: (ended) => this.agents.afterTurn(ended),
-      runTurn: (options) => parts.engine.runTurn(options),
+      runTurn: (options) => this.runTurn(options),
       clock: parts.clock,
       logger: parts.logger,
     });
@@ -354,7 +355,9 @@ export class Session {
       agents: agents.definitions(),
       orchestration: agents.orchestration,
       modelFor: (model) => agents.modelFor(model),
+      ...(this.parts.host.bridge ? { bridge: this.parts.host.bridge } : {}),
     });
+    if (options.external) return options;
     const { agentContext } = this.parts.host;
     if (spec.profile.kind !== 'commander' && agentContext) {
       // A defined agent keeps its context across its turns; a worker's lives as long as its run.
@@ -363,6 +366,11 @@ export class Session {
       if (context) options = { ...options, environment: { ...options.environment, context } };
     }
     return this.meta.searchOnly ? searchOnlyTurn(options, system) : options;
+  }
+
+  /** A model turn, or an external agent's command (a definition with `command:`) run through the same gate. */
+  private runTurn(options: TurnOptions): AsyncIterable<EngineEvent> {
+    return options.external ? runExternalTurn(options, options.external) : this.parts.engine.runTurn(options);
   }
 
   private modelClient(): ModelClient {
