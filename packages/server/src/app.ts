@@ -60,6 +60,9 @@ import { ShareSockets } from './shares/share-sockets.js';
 import type { ShareStore } from './shares/share-store.js';
 import { WorkspaceSkills } from './skills/workspace-skills.js';
 import { bridgeSocketDir } from './bridge/bridge-dir.js';
+import { BridgeHost } from './bridge/bridge-host.js';
+import { connectorCallTool } from './bridge/bridge-tools.js';
+import { SERVER_VERSION } from './handlers/server-handlers.js';
 import { InstalledPackages } from './packages/installed-packages.js';
 import { PackageInstalls } from './packages/package-installs.js';
 import { PtyCommandRunner } from './pty/pty-runner.js';
@@ -159,6 +162,8 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     contextWindow: (model) => modelInfo(model, config).contextWindow,
     ...(seams.mcpToolSchemaBudgetTokens !== undefined ? { toolSchemaBudgetTokens: seams.mcpToolSchemaBudgetTokens } : {}),
   });
+  // The reverse bridge: a socket and a token per run of an external agent (TANDEM_BRIDGE).
+  const bridge = new BridgeHost({ dir: bridgeDir, connector: connectorCallTool(mcp), version: SERVER_VERSION, logger });
   // Skills (requirements K2, T2): listed in the prompt, read_skill, skill__NAME commands through run_command's path.
   const skills = new WorkspaceSkills({ dataDir: deps.dataDir, home });
   const routines = new RoutineStore(deps.dataDir);
@@ -212,6 +217,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
         logger,
       }),
       whatsappServer: settings.whatsapp?.mcpServer,
+      bridge: (run) => bridge.open(run),
       shared,
       runner: seams.runner,
       gate: seams.gate,

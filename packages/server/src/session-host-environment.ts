@@ -25,6 +25,8 @@ export interface HostParts {
   skills: WorkspaceSkills;
   /** External packages' dependency installs, asked before a turn's first model request. */
   installs?: PackageInstalls | undefined;
+  /** Opens the reverse bridge for each run of an external agent. */
+  bridge?: HostEnvironment['bridge'];
   /** The MCP server that bridges WhatsApp (config.json `whatsapp.mcpServer`). */
   whatsappServer: string | undefined;
   /** Services every session shares (command settings, web, calendar, providers, routines). */
@@ -82,6 +84,7 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
         ),
       sandbox: parts.runner ? undefined : osSandbox.describe(),
       turnSteps,
+      ...(parts.bridge ? { bridge: parts.bridge } : {}),
     };
   };
 }
