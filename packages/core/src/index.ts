@@ -15,3 +15,4 @@ export * from './shell/index.js';
 export * from './secrets/index.js';
 export * from './skills/index.js';
 export * from './agents/index.js';
+export * from './evolution/index.js';

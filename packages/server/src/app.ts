@@ -9,6 +9,7 @@ import { SESSION_EVENT } from '@tandem/shared';
 import {
   builtinTools,
   estimateTextTokens,
+  resolveMemoryChain,
   Governor,
   memoryTools,
   modelInfo,
@@ -67,6 +68,10 @@ import { InstalledPackages } from './packages/installed-packages.js';
 import { PackageInstalls } from './packages/package-installs.js';
 import { PtyCommandRunner } from './pty/pty-runner.js';
 import { packagesHandlers } from './handlers/packages-handlers.js';
+import { evolutionHandlers } from './handlers/evolution-handlers.js';
+import { AgentEvolution } from './evolution/agent-evolution.js';
+import { evolvingAgentTurn } from './evolution/evolving-agent-turn.js';
+import { SignalRecorder } from './evolution/signal-recorder.js';
 import { serveWebViewer } from './web/serve-web.js';
 import { coalesceFlushedFrames } from './handlers/frame-coalescing.js';
 import { eventFrameParser } from './handlers/event-frame-parser.js';
@@ -166,6 +171,26 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const bridge = new BridgeHost({ dir: bridgeDir, connector: connectorCallTool(mcp), version: SERVER_VERSION, logger });
   // Skills (requirements K2, T2): listed in the prompt, read_skill, skill__NAME commands through run_command's path.
   const skills = new WorkspaceSkills({ dataDir: deps.dataDir, home });
+  // Self-evolution (agents with evolve: true): signals from their turns, reflections with the memory chain.
+  const evolution = new AgentEvolution({
+    dataDir: deps.dataDir,
+    clock,
+    logger,
+    settings: settings.agents?.reflection,
+    chain: () => resolveMemoryChain({ ...resolve, onEvent: () => undefined }).chain,
+    emitTo: (sessionId, body) => void sessions?.get(sessionId)?.emit(body),
+  });
+  const signals = new SignalRecorder(
+    (agent, signal) => evolution.addSignal(agent, signal),
+    (agent) =>
+      new Set(
+        evolution
+          .library(agent)
+          .skills()
+          .map((s) => s.name),
+      ),
+    () => clock.now(),
+  );
   const routines = new RoutineStore(deps.dataDir);
   let scheduler: RoutineScheduler | undefined;
   const shared: ToolServices = {
@@ -218,6 +243,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       }),
       whatsappServer: settings.whatsapp?.mcpServer,
       bridge: (run) => bridge.open(run),
+      evolvingTurn: (options, definition) => evolvingAgentTurn(options, definition, evolution, home),
       shared,
       runner: seams.runner,
       gate: seams.gate,
@@ -227,7 +253,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     logger,
     limits: Object.keys(limits).length > 0 ? limits : undefined,
     agents: settings.agents,
-    hooks: composeHooks(guards, seams.hooks),
+    hooks: composeHooks(guards, { onEvent: (session, event) => signals.observe(session, event) }, seams.hooks),
     broadcast: (sessionId, event) => {
       io.to(sessionRoom(sessionId)).emit(SESSION_EVENT, event);
       cluster?.onEvent(sessionId, event);
@@ -250,6 +276,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   try {
     await manager.loadAll();
     await routineScheduler.start();
+    evolution.start();
   } catch (err) {
     await guards?.close();
     await mcp.close();
@@ -269,6 +296,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...mcpHandlers(mcp, manager, defaultCwd),
     ...skillsHandlers(skills, manager, defaultCwd),
     ...packagesHandlers(installed),
+    ...evolutionHandlers(evolution, manager, defaultCwd),
     ...routineHandlers(routineScheduler),
     ...shareHandlers(shares, manager),
     ...guards?.handlers,
@@ -336,6 +364,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     close() {
       closing ??= (async () => {
         await routineScheduler.stop();
+        await evolution.stop();
         await manager.closeAll(seams.shutdownGraceMs);
         await cluster?.leave();
         await mcp.close();
@@ -390,12 +419,16 @@ function guardsOptions(deps: ApplicationDeps, settings: ServerSettings, clock: C
   };
 }
 
-/** The guards' audit hook first, then the embedder's hooks. */
-function composeHooks(guards: GuardsHost | undefined, hooks: SessionHooks = {}): SessionHooks {
-  if (!guards) return hooks;
+/** The guards' audit hook first, then the server's own observers (self-evolution's signals), then the embedder's hooks. */
+function composeHooks(guards: GuardsHost | undefined, own: Required<Pick<SessionHooks, 'onEvent'>>, hooks: SessionHooks = {}): SessionHooks {
   return {
     onEvent(session, event) {
-      guards.hooks.onEvent(session, event);
+      guards?.hooks.onEvent(session, event);
+      try {
+        own.onEvent(session, event);
+      } catch {
+        // an observer never stops the event
+      }
       hooks.onEvent?.(session, event);
     },
     ...(hooks.onToolResult ? { onToolResult: hooks.onToolResult } : {}),

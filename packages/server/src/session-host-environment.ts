@@ -27,6 +27,8 @@ export interface HostParts {
   installs?: PackageInstalls | undefined;
   /** Opens the reverse bridge for each run of an external agent. */
   bridge?: HostEnvironment['bridge'];
+  /** Shapes the turns of agents with `evolve: true`. */
+  evolvingTurn?: HostEnvironment['evolvingTurn'];
   /** The MCP server that bridges WhatsApp (config.json `whatsapp.mcpServer`). */
   whatsappServer: string | undefined;
   /** Services every session shares (command settings, web, calendar, providers, routines). */
@@ -85,6 +87,7 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
       sandbox: parts.runner ? undefined : osSandbox.describe(),
       turnSteps,
       ...(parts.bridge ? { bridge: parts.bridge } : {}),
+      ...(parts.evolvingTurn ? { evolvingTurn: parts.evolvingTurn } : {}),
     };
   };
 }

@@ -57,6 +57,7 @@ function samplePayload(name: CommandName, S: string): Record<string, unknown> {
     'mcp:list': { sessionId: S },
     'skills:list': { sessionId: S },
     'packages:list': {},
+    'agents:evolution': { name: 'nobody' },
     'share:create': { sessionId: S, name: 'eve', role: 'driver' },
     'share:list': {},
     'share:revoke': { id: 'sh_000000000000' },

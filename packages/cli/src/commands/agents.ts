@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { AgentEntry } from '@tandem/server';
 import { plainTable } from '../plain-table.js';
 import { tildePath } from '../session-table.js';
+import { registerEvolutionCommand } from './agent-evolution.js';
 
 export interface AgentsCommandContext {
   dataDirOf(flag: string | undefined): string;
@@ -37,6 +38,7 @@ export function registerAgentsCommand(program: Command, context: AgentsCommandCo
       context.done(invalid.length > 0 ? 1 : 0);
     });
   registerExternalCommands(agents, context);
+  registerEvolutionCommand(agents, context);
 }
 
 /**

@@ -358,7 +358,8 @@ export class Session {
       ...(this.parts.host.bridge ? { bridge: this.parts.host.bridge } : {}),
     });
     if (options.external) return options;
-    const { agentContext } = this.parts.host;
+    const { agentContext, evolvingTurn } = this.parts.host;
+    if (spec.profile.kind === 'agent' && spec.profile.definition.evolve && evolvingTurn) options = evolvingTurn(options, spec.profile.definition);
     if (spec.profile.kind !== 'commander' && agentContext) {
       // A defined agent keeps its context across its turns; a worker's lives as long as its run.
       const holder = spec.profile.kind === 'agent' && !spec.worker ? spec.profile.definition.name : undefined;
