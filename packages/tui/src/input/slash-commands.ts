@@ -34,7 +34,7 @@ export const SLASH_HELP =
   '/shares or F9 (who has a share and who is connected now; r revokes one) · ' +
   'Ctrl-J newline · Ctrl-G compose in $VISUAL/$EDITOR · F2 or Enter on an empty line: answer a permission request · ' +
   '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · ' +
-  '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · /mcp or F8 (MCP servers and skills, with status) · ' +
+  '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · /mcp or F8 (MCP servers, skills and packages, with status) · ' +
   'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · ' +
   '@NAME message (to that agent; Tab completes the name) · /workers or Ctrl-O (show or hide anonymous workers\' steps) · /quit · //text sends "/text"';
 
@@ -98,6 +98,7 @@ export function parseInput(line: string): InputCommand {
       return { kind: 'panel', panel: 'memory' };
     case 'mcp':
     case 'skills':
+    case 'packages':
     case 'extensions':
       return { kind: 'panel', panel: 'extensions' };
     default:

@@ -1,5 +1,5 @@
 import type { AuditRecord, SessionInfo, ShareInfo, StoredPermission } from '@tandem/shared';
-import type { McpServers, Skills } from './extensions-panel.js';
+import type { McpServers, Packages, Skills } from './extensions-panel.js';
 
 /** The overlay panels, each opened by a key or a slash command. */
 export type PanelKind = 'jobs' | 'permissions' | 'audit' | 'memory' | 'sessions' | 'extensions' | 'shares';
@@ -16,7 +16,7 @@ export interface PanelState {
   audit?: AuditRecord[];
   memory?: { memory: string; history: string };
   sessions?: SessionInfo[];
-  extensions?: { servers: McpServers; skills: Skills };
+  extensions?: { servers: McpServers; skills: Skills; packages?: Packages };
   shares?: ShareInfo[];
 }
 
