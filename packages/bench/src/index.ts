@@ -11,6 +11,7 @@ import { benchContext, benchMemoryRecall } from './context-and-recall.js';
 import { parseBenchArgs } from './bench-options.js';
 import { benchRunVsPi } from './run-vs-pi.js';
 import { benchServeVsSdk } from './serve-vs-sdk.js';
+import { benchCheckpoints } from './checkpoints.js';
 
 const { options, names: only } = parseBenchArgs(process.argv.slice(2));
 
@@ -25,6 +26,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['pty vs spawn', benchPtyVsSpawn],
   ['context accounting', benchContext],
   ['memory recall', benchMemoryRecall],
+  ['checkpoints', benchCheckpoints],
 ];
 
 for (const [name, bench] of benches) {

@@ -145,6 +145,27 @@ export function buildProgram(hooks: ProgramHooks): Command {
     });
 
   program
+    .command('undo')
+    .description(
+      "take the last turn of a session back, files and conversation (default: this folder's newest session); files changed since are left alone and listed",
+    )
+    .argument('[session]', 'session id, or a unique prefix of one (tandem ls lists them)')
+    .option('--turns <n>', 'how many turns to take back (default 1)', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new Error(`--turns: "${v}" is not a whole number of turns`);
+      return n;
+    })
+    .option('--cwd <dir>', 'the folder whose session to use (default: the current one)')
+    .option('--json', 'print { sessionId, turns, files, conflicts }')
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', 'the control token of that server (default: from the data directory)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (session: string | undefined, options: { turns?: number; cwd?: string; json?: boolean; url?: string; token?: string; dataDir?: string }) => {
+      const { undoTurns } = await import('./commands/undo.js');
+      hooks.done(await undoTurns({ ...options, ...(session ? { session } : {}), dataDir: dataDirOf(options.dataDir) }));
+    });
+
+  program
     .command('status')
     .description('the local server: url, pid, version, uptime, sessions, running turns, providers with a key, sandbox')
     .option('--json', 'print JSON')

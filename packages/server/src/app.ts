@@ -37,6 +37,8 @@ import { memoryHandlers } from './handlers/memory-handlers.js';
 import { modelHandlers } from './handlers/model-handlers.js';
 import { routineHandlers } from './handlers/routine-handlers.js';
 import { sandboxHandlers } from './handlers/sandbox-handlers.js';
+import { checkpointHandlers } from './handlers/checkpoint-handlers.js';
+import { Checkpoints } from './checkpoints/checkpoints.js';
 import { serverHandlers } from './handlers/server-handlers.js';
 import { sessionHandlers, sessionRoom } from './handlers/session-handlers.js';
 import { shareHandlers } from './handlers/share-handlers.js';
@@ -46,6 +48,7 @@ import { McpHub } from './mcp/mcp-hub.js';
 import { embeddingsFrom } from './memory/embeddings-from-settings.js';
 import { WorkspaceMemories } from './memory/workspace-memories.js';
 import { startOsSandbox } from './os-sandbox/start-os-sandbox.js';
+import { commandEnvPolicyFor } from './os-sandbox/command-env-settings.js';
 import { openGuardsHost, type GuardsHost, type GuardsHostOptions } from './permissions/guards-host.js';
 import { RoutineScheduler } from './routines/routine-scheduler.js';
 import { RoutineStore } from './routines/routine-store.js';
@@ -66,7 +69,6 @@ import { connectorCallTool } from './bridge/bridge-tools.js';
 import { SERVER_VERSION } from './handlers/server-handlers.js';
 import { InstalledPackages } from './packages/installed-packages.js';
 import { PackageInstalls } from './packages/package-installs.js';
-import { PtyCommandRunner } from './pty/pty-runner.js';
 import { packagesHandlers } from './handlers/packages-handlers.js';
 import { evolutionHandlers } from './handlers/evolution-handlers.js';
 import { AgentEvolution } from './evolution/agent-evolution.js';
@@ -117,7 +119,16 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const installed = new InstalledPackages(deps.dataDir);
   const bridgeDir = bridgeSocketDir(deps.dataDir);
   const visible = [installed.registry.binDir, installed.registry.packagesDir, bridgeDir];
-  const osSandbox = seams.osSandbox ?? startOsSandbox({ settings: settings.commandSandbox, home, dataDir: deps.dataDir, visible, logger });
+  const osSandbox =
+    seams.osSandbox ??
+    startOsSandbox({
+      settings: settings.commandSandbox,
+      home,
+      dataDir: deps.dataDir,
+      visible,
+      logger,
+      networkMode: () => settings.sandbox?.network ?? 'ask',
+    });
   // Cluster (`--redis`): Redis must answer before anything else starts.
   // Redis and its adapter load only for a cluster node (`--redis`).
   const cluster = deps.cluster ? await (await import('./cluster/cluster-node.js')).ClusterNode.connect(deps.cluster, logger) : undefined;
@@ -159,9 +170,11 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     },
   });
   // MCP servers (requirements K1): per workspace, started lazily, stopped with the server.
+  const envPolicy = commandEnvPolicyFor(settings, deps.tokens);
   const mcp = new McpHub({
     dataDir: deps.dataDir,
     env,
+    envPolicy,
     logger,
     clock,
     contextWindow: (model) => modelInfo(model, config).contextWindow,
@@ -236,7 +249,6 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       skills,
       installs: new PackageInstalls({
         packages: installed,
-        runnerFor: (session, dir) => new PtyCommandRunner({ logDir: session.commandLogDir, clock, sandbox: osSandbox.wrapperFor(() => [dir]) }),
         env: () => shared.commandEnv ?? {},
         clock,
         logger,
@@ -245,6 +257,14 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       bridge: (run) => bridge.open(run),
       evolvingTurn: (options, definition) => evolvingAgentTurn(options, definition, evolution, home),
       shared,
+      envPolicy,
+      network: () => settings.sandbox ?? {},
+      // The port this node listens on, once it does (a command can never reach it).
+      checkpoints: new Checkpoints({ dataDir: deps.dataDir, settings: settings.checkpoints, logger }),
+      serverPorts: () => {
+        const address = httpServer.address();
+        return address && typeof address === 'object' ? [address.port] : [];
+      },
       runner: seams.runner,
       gate: seams.gate,
       turnStep: seams.turnStep,
@@ -290,6 +310,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...turnHandlers(manager),
     ...jobHandlers(manager),
     ...sandboxHandlers(manager),
+    ...checkpointHandlers(manager),
     ...modelHandlers(() => engine.listModels()),
     ...contextHandlers(manager, contexts),
     ...memoryHandlers({ sessions: manager, memories, dataDir: deps.dataDir, resolve }),

@@ -1,12 +1,12 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { SessionEvent } from '@tandem/shared';
 import type { FakeReply, FakeRequest } from '@tandem/testkit';
 import { processesMatching, uniqueMarker, waitFor } from '../src/pty/process-probe.test-helper.js';
 import { driverSession, nextEvent } from './mcp-harness.js';
-import { fakeModelBed, startTestServer, tempDir, type TestClient } from './server-harness.js';
+import { fakeModelBed, startTestServer, tempDir, TOKENS, type TestClient } from './server-harness.js';
 
 /**
  * External agents (an agent definition with `command:`) through real turns: a fake agent CLI
@@ -48,6 +48,17 @@ function answering(client: TestClient, sessionId: string, decide: (e: Extract<Se
 describe('external agents', () => {
   it("runs the command through run_command's gate, streams its output as the worker's text, and returns its output as the answer", async () => {
     const dataDir = (await tempDir('tandem-data-')).path;
+    // The server's own secrets in its environment: an external agent is a command and gets none of them.
+    const saved = { ...process.env };
+    process.env.TANDEM_TOKEN = TOKENS.control;
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-server-key-for-tests';
+    process.env.COPIED_ELSEWHERE = `x-${TOKENS.control}`;
+    onTestFinished(() => {
+      for (const name of ['TANDEM_TOKEN', 'ANTHROPIC_API_KEY', 'COPIED_ELSEWHERE']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    });
     bed.server = await startTestServer({ env: bed.env(), dataDir });
     const ws = bed.server.workspace.path;
     defineAgent(ws, 'helper', { description: 'A fake agent CLI.', command: `node ${FAKE_AGENT} --mode env {task}` }, 'PREAMBLE: you help.');
@@ -81,6 +92,13 @@ describe('external agents', () => {
     expect(env.TANDEM_BRIDGE).toMatch(/^\/.+\.sock#[0-9a-f]{64}$/);
     expect(env.PATH?.split(':')[0]).toBe(join(dataDir, 'bin'));
     expect(Object.keys(env)).not.toContain('TANDEM_TOKEN');
+    // Issue 29's rule holds for external agents: no token of the server, no provider key, by name or by value.
+    const all = JSON.parse(readFileSync(join(ws, 'env-T1.json'), 'utf8')) as Record<string, string>;
+    expect(Object.keys(all)).not.toContain('ANTHROPIC_API_KEY');
+    expect(Object.keys(all)).not.toContain('COPIED_ELSEWHERE');
+    expect(Object.values(all).some((v) => v.includes(TOKENS.control) || v.includes(TOKENS.view))).toBe(false);
+    // The bridge's credential is its own, made for this run.
+    expect(env.TANDEM_BRIDGE).not.toContain(TOKENS.control);
 
     // The commander got the answer as its tool result; the audit names the agent.
     expect(toolResults(bed.fake.requests.at(-1)!)[0]).toContain('ANSWER: the fake agent is done');

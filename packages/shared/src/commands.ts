@@ -123,7 +123,37 @@ export const Commands = {
   ),
   'jobs:list': command('any', z.object({ sessionId }), z.object({ jobs: z.array(JobInfoSchema) }), 'view'),
   'job:stop': command('driver', z.object({ sessionId, jobId: z.string().min(1) }), z.object({}), 'send'),
-  'sandbox:grant': command('driver', z.object({ sessionId, path: z.string().min(1) }), z.object({ path: z.string() })),
+  /** `write: true` also grants a protected location (`.git/hooks/`, `.git/config`, `.tandem/`, `.mcp.json`, `.claude/`, `.agents/`) for the session. */
+  'sandbox:grant': command('driver', z.object({ sessionId, path: z.string().min(1), write: z.boolean().optional() }), z.object({ path: z.string() })),
+  /**
+   * Takes the last `turns` turns back (default 1): the files they changed are restored (files
+   * they created removed) and the conversation goes back to before them; every client gets an
+   * `undo` event. A file changed since by someone else is left alone and listed in `conflicts`.
+   */
+  'session:undo': command(
+    'driver',
+    z.object({ sessionId, turns: z.number().int().min(1).max(10_000).optional() }),
+    z.object({ files: z.array(z.string()), conflicts: z.array(z.object({ path: z.string(), reason: z.string() })) }),
+  ),
+  /** One turn's changes (default the last): each file's status and the unified diff. */
+  'session:diff': command(
+    'driver',
+    z.object({ sessionId, turnId: z.string().min(1).optional() }),
+    z.object({
+      files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']) })),
+      diff: z.string(),
+      turnId: z.string().optional(),
+    }),
+  ),
+  /** The turns that can be taken back, oldest first (for `/rewind`); `off` says why there are none when checkpoints are off. */
+  'session:checkpoints': command(
+    'any',
+    z.object({ sessionId }),
+    z.object({
+      turns: z.array(z.object({ turnId: z.string(), startedAt: z.string(), cancelled: z.boolean(), files: z.number().int(), text: z.string().optional() })),
+      off: z.string().optional(),
+    }),
+  ),
   'permissions:list': command('control', z.object({ workspace: z.string().optional() }), z.object({ permissions: z.array(StoredPermissionSchema) })),
   'permissions:revoke': command('control', z.object({ id: z.string().min(1) }), z.object({})),
   'models:list': command('any', z.object({}).optional().default({}), z.object({ models: z.array(ModelInfoSchema) })),

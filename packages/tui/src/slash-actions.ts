@@ -68,6 +68,21 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
       return tui.toggleHidden();
     case 'share':
       return createShare(tui, command.role, command.name);
+    case 'undo':
+      if (tui.state.role !== 'driver') return tui.showFlash('watch-only: a driver takes turns back');
+      void tui.run('/undo', () => undoTurns(tui, command.turns));
+      return;
+    case 'grant':
+      if (tui.state.role !== 'driver') return tui.showFlash('watch-only: a driver grants the sandbox');
+      return tui.ask(
+        `Let the agent ${command.write ? 'write' : 'reach'} ${command.path} for the rest of this session${command.write ? ' (a protected location: git hooks and settings there can run code later)' : ''}? y / n`,
+        () => {
+          void tui.run('/grant', async () => {
+            const granted = await tui.request('sandbox:grant', { sessionId, path: command.path, ...(command.write ? { write: true } : {}) });
+            tui.notice('info', `granted ${granted.path}${command.write ? ' (write)' : ''}`);
+          });
+        },
+      );
     case 'bad':
       return tui.notice('warn', command.message);
     case 'unknown':
@@ -92,6 +107,17 @@ function showModels(tui: TuiController): void {
       `model: ${current} · /model provider/model switches it for the next turn${offered.length > 0 ? ` · offered: ${offered.join(', ')}` : ''}`,
     );
   });
+}
+
+/** session:undo, and one line saying what came back and what was left alone. */
+export async function undoTurns(tui: TuiController, turns: number): Promise<void> {
+  const result = await tui.request('session:undo', { sessionId: tui.sessionId(), turns });
+  const restored =
+    result.files.length > 0
+      ? `${result.files.length} file(s) restored: ${result.files.slice(0, 8).join(', ')}${result.files.length > 8 ? ', …' : ''}`
+      : 'no files to restore';
+  const conflicts = result.conflicts.length > 0 ? `; left alone (changed since): ${result.conflicts.map((c) => c.path).join(', ')}` : '';
+  tui.notice(result.conflicts.length > 0 ? 'warn' : 'info', `undo: ${turns} turn${turns === 1 ? '' : 's'} taken back, ${restored}${conflicts}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CommandName, CommandPayload, CommandResult, Decision } from '@tandem/shared';
+import type { CommandName, CommandPayload, CommandResult, Decision, SessionEvent } from '@tandem/shared';
 import type { ClientSignal } from './client.js';
 import { NO_DIALOG, focusDialog, trackDialog, unfocusDialog, type DialogFocus } from './input/dialog-focus.js';
 import { keyIntent, type KeyIntent } from './input/key-intent.js';
@@ -10,7 +10,7 @@ import { canApprove, watchOnlyText } from './state/access.js';
 import { PanelController } from './panels/panel-controller.js';
 import { type Action, MAX_ITEMS, initialState, reduce, runningCommand } from './state/reducer.js';
 import type { CopyLine, ViewState } from './state/types.js';
-import { runSlashCommand } from './slash-actions.js';
+import { runSlashCommand, undoTurns } from './slash-actions.js';
 import { LASTING_DECISIONS } from './views/format-permission.js';
 
 /** What the controller needs from the outside world; app.ts wires it to socket.io and blessed, tests to fakes. */
@@ -59,6 +59,8 @@ export class TuiController {
   dirty = true;
   readonly panels: PanelController;
   private live = false;
+  /** This terminal pressed Ctrl-C on the running turn (it is offered the files back). */
+  private cancelledHere = false;
   private scopeFor = '';
   /** Where the events this view holds begin, when it was attached with a tail. */
   private history: { sessionId: string; firstSeq: number; hasMore: boolean; loading: boolean } | null = null;
@@ -109,7 +111,26 @@ export class TuiController {
       this.dispatch({ kind: 'event', event: signal.event });
       // Someone came or went: the shares panel's "connected now" may have changed.
       if (signal.event.type === 'presence') this.panels.reload('shares');
+      this.offerRestore(signal.event);
     }
+  }
+
+  /**
+   * After this terminal's Ctrl-C: the conversation went back already; when the cancelled turn
+   * changed files (its `checkpoint` event), one key puts them back too.
+   */
+  private offerRestore(event: SessionEvent): void {
+    if (event.type === 'turn_started') this.cancelledHere = false;
+    if (event.type !== 'checkpoint' || !event.cancelled || !this.cancelledHere || !this.live) return;
+    this.cancelledHere = false;
+    const names = event.files.map((f) => f.path);
+    const shown = `${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}`;
+    this.ask(
+      `The cancelled turn changed ${names.length} file${names.length === 1 ? '' : 's'} (${shown}). Put ${names.length === 1 ? 'it' : 'them'} back too? y / n`,
+      () => {
+        void this.run('/undo', () => undoTurns(this, 1));
+      },
+    );
   }
 
   sessionId(): string {
@@ -184,6 +205,7 @@ export class TuiController {
       case 'exit':
         return this.quit(0);
       case 'cancel_turn':
+        this.cancelledHere = true;
         void this.run('cancelling', () => this.request('session:cancel', { sessionId: this.sessionId() }));
         return;
       case 'confirm': {

@@ -12,6 +12,8 @@ export type CallSubject =
   | { kind: 'url'; url: string; site: string }
   /** An external agent's connector_call: rules cover one (agent, server) pair (`agent/server`). */
   | { kind: 'pair'; key: string; label: string }
+  /** A command's connection (`network`): rules cover `host:port`, or the host on every port (`host:`). */
+  | { kind: 'host'; host: string; port: number; target: string }
   | { kind: 'tool' };
 
 /** One choice offered in the dialog: its label (sent as `scopes[i]`, answered as `scope`) and the rule it makes. */
@@ -23,6 +25,9 @@ export interface ScopeOption {
 
 /** Label of the scope that covers every call of the tool (file tools and plain tools only). */
 export const WHOLE_TOOL_SCOPE = '*';
+
+/** The tool name of a command's connection question (ARCHITECTURE: `tool: "network"`). */
+export const NETWORK_TOOL = 'network';
 
 /** Argument names that hold the one file or directory a tool acts on (`self_clone` has `target`). */
 const PATH_ARGS = ['path', 'target'] as const;
@@ -38,6 +43,11 @@ export function subjectOf(call: PolicyCall, options: SubjectOptions = {}): CallS
   }
   if (call.tool === CONNECTOR_CALL && typeof args.agent === 'string' && typeof args.server === 'string') {
     return { kind: 'pair', key: `${args.agent}/${args.server}`, label: `agent ${args.agent} → MCP server ${args.server}` };
+  }
+  if (call.tool === NETWORK_TOOL && typeof args.host === 'string' && typeof args.port === 'number') {
+    const host = args.host.toLowerCase();
+    const shown = host.includes(':') ? `[${host}]` : host;
+    return { kind: 'host', host: shown, port: args.port, target: `${shown}:${args.port}` };
   }
   const target = PATH_ARGS.map((k) => args[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
   if (target !== undefined) {
@@ -100,6 +110,11 @@ export function scopeOptions(call: PolicyCall, subject: CallSubject, options: Pi
       break;
     case 'pair':
       add({ label: subject.label, match: 'exact', pattern: subject.key });
+      break;
+    case 'host':
+      // Never the whole tool: "every host" is config.json's `sandbox.network: "allow"`, not a click.
+      add({ label: subject.target, match: 'exact', pattern: subject.target });
+      add({ label: `${subject.host}:*`, match: 'prefix', pattern: `${subject.host}:` });
       break;
     case 'tool':
       add({ label: WHOLE_TOOL_SCOPE, match: 'tool' });

@@ -11,6 +11,8 @@ export interface BwrapInvocation {
   /** What runs inside. */
   file: string;
   args: readonly string[];
+  /** Mount arguments after the plan's (protected locations, the proxy socket): they win over it. */
+  extra?: readonly string[];
 }
 
 /**
@@ -76,6 +78,9 @@ export function bwrapArgs(run: BwrapInvocation): string[] {
       } else args.push('--perms', '0000', '--tmpfs', op.path, '--remount-ro', op.path);
     } else args.push('--ro-bind', '/dev/null', op.path);
   }
+  // Extra binds (protected placeholders, the proxy socket) before the hidden directories that
+  // hold shown folders are made read-only: their mount points may need creating.
+  args.push(...(run.extra ?? []));
   args.push(...later, '--chdir', run.cwd, '--', run.file, ...run.args);
   return args;
 }

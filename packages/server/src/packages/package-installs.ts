@@ -15,8 +15,6 @@ export interface InstallingSession {
 
 export interface PackageInstallsDeps {
   packages: InstalledPackages;
-  /** A runner whose commands may write only `dir` (the OS sandbox around it). */
-  runnerFor(session: InstallingSession, dir: string): CommandRunner;
   /** The environment commands get (PATH with the shims, config.json `commandEnv`). */
   env(): Record<string, string>;
   clock: Clock;
@@ -35,7 +33,11 @@ export class PackageInstalls {
 
   constructor(private readonly deps: PackageInstallsDeps) {}
 
-  async extendTurn(session: InstallingSession, options: TurnOptions): Promise<TurnOptions> {
+  /**
+   * `runnerFor(dir)`: a runner of the session whose commands may write only `dir` (the OS sandbox
+   * around it, the session's network decisions, the server's environment policy).
+   */
+  async extendTurn(session: InstallingSession, options: TurnOptions, runnerFor: (dir: string) => CommandRunner): Promise<TurnOptions> {
     const pending = this.deps.packages.list().filter((p) => p.install?.status === 'pending' && !this.running.has(p.name));
     for (const entry of pending) {
       if (options.control.signal.aborted) break;
@@ -43,7 +45,7 @@ export class PackageInstalls {
       if (!existsSync(dir) || !entry.install) continue;
       this.running.add(entry.name);
       try {
-        await this.install(session, options, entry.name, entry.install.command, dir);
+        await this.install(session, options, entry.name, entry.install.command, dir, runnerFor);
       } finally {
         this.running.delete(entry.name);
       }
@@ -51,8 +53,15 @@ export class PackageInstalls {
     return options;
   }
 
-  private async install(session: InstallingSession, options: TurnOptions, name: string, command: string, dir: string): Promise<void> {
-    const tool = packageInstallTool({ dirOf: () => dir, runnerFor: (d) => this.deps.runnerFor(session, d), env: this.deps.env });
+  private async install(
+    session: InstallingSession,
+    options: TurnOptions,
+    name: string,
+    command: string,
+    dir: string,
+    runnerFor: (dir: string) => CommandRunner,
+  ): Promise<void> {
+    const tool = packageInstallTool({ dirOf: () => dir, runnerFor, env: this.deps.env });
     const result = await runHostCall({
       turnId: options.turnId,
       call: { id: `package-install-${randomUUID()}`, name: PACKAGE_INSTALL, args: { package: name, command } },

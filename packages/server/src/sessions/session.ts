@@ -28,6 +28,7 @@ import type { HostEnvironment, SessionRunner } from './session-environment.js';
 import type { SessionMeta } from './session-index.js';
 import type { SessionLog } from './session-log.js';
 import { TurnRunner } from './turn-runner.js';
+import type { SessionCheckpoints, UndoResult } from '../checkpoints/session-checkpoints.js';
 
 export type { SessionRunner } from './session-environment.js';
 
@@ -295,8 +296,39 @@ export class Session {
     this.emit({ type: 'command_input', callId, data, by });
   }
 
-  grant(path: string, by: string): Promise<string> {
-    return this.parts.base.grant(path, by);
+  grant(path: string, by: string, options: { write?: boolean } = {}): Promise<string> {
+    return this.parts.base.grant(path, by, options);
+  }
+
+  /** The session's checkpoints (undo, diff, rewind); undefined when they are off. */
+  get checkpoints(): SessionCheckpoints | undefined {
+    return this.parts.host.checkpoints;
+  }
+
+  /** Why checkpoints are off, when they are. */
+  get checkpointsOff(): string | undefined {
+    return this.parts.host.checkpointsOff;
+  }
+
+  /**
+   * `session:undo`: while no turn runs, puts back the files of the last `turns` turns and takes
+   * the conversation back to before them; everyone attached sees the `undo` event.
+   */
+  async undo(turns: number, by: string): Promise<UndoResult> {
+    const checkpoints = this.parts.host.checkpoints;
+    if (!checkpoints)
+      throw new ConflictError(`checkpoints are off for this server (${this.parts.host.checkpointsOff ?? 'unknown reason'}); nothing can be undone`);
+    return this.exclusive('undo', async () => {
+      const result = await checkpoints.undo(turns);
+      this.emit({ type: 'undo', turns, files: result.files, by, turnIds: result.turnIds, conflicts: result.conflicts });
+      await this.flushed();
+      return result;
+    });
+  }
+
+  /** Protected locations granted write for this session (`sandbox:grant { write: true }`). */
+  writeGrants(): string[] {
+    return this.parts.base.writeGrants();
   }
 
   /** Where this session's commands may write: the workspace and every granted directory. */

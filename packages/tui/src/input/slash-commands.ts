@@ -23,6 +23,10 @@ export type InputCommand =
   | { kind: 'workers' }
   /** `/share [ROLE] [NAME]`: let one person into this session with a role (a link and an attach line). */
   | { kind: 'share'; role: ShareRole; name: string }
+  /** `/undo [N]`: take the last N turns back (files and conversation). */
+  | { kind: 'undo'; turns: number }
+  /** `/grant PATH [write]`: widen the sandbox to PATH; `write` also for a protected location. */
+  | { kind: 'grant'; path: string; write: boolean }
   | { kind: 'bad'; message: string }
   | { kind: 'unknown'; name: string };
 
@@ -33,6 +37,7 @@ export const SLASH_HELP =
   '/share [viewer|approver|driver] [NAME] (let one person into this session: prints a web link and a tandem attach line, token shown once) · ' +
   '/shares or F9 (who has a share and who is connected now; r revokes one) · ' +
   'Ctrl-J newline · Ctrl-G compose in $VISUAL/$EDITOR · F2 or Enter on an empty line: answer a permission request · ' +
+  "/undo [N] (take the last N turns back: files and conversation) · /diff (the last turn's changes) · /rewind (pick a turn to go back to) · /grant PATH [write] (let the agent write there; write also for .git/hooks, .mcp.json, …) · " +
   '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · ' +
   '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · /mcp or F8 (MCP servers, skills and packages, with status) · ' +
   'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · ' +
@@ -70,6 +75,22 @@ export function parseInput(line: string): InputCommand {
       return parseShare(rest);
     case 'shares':
       return { kind: 'panel', panel: 'shares' };
+    case 'undo': {
+      if (!rest) return { kind: 'undo', turns: 1 };
+      const turns = Number(rest);
+      return Number.isInteger(turns) && turns >= 1
+        ? { kind: 'undo', turns }
+        : { kind: 'bad', message: `/undo: "${rest}" is not a number of turns (e.g. /undo 2)` };
+    }
+    case 'diff':
+      return { kind: 'panel', panel: 'diff' };
+    case 'rewind':
+      return { kind: 'panel', panel: 'rewind' };
+    case 'grant': {
+      const match = /^(.+?)(?:\s+(write))?$/.exec(rest);
+      if (!match) return { kind: 'bad', message: '/grant: give a path, e.g. /grant ../shared-lib or /grant .git/hooks write' };
+      return { kind: 'grant', path: match[1]!, write: match[2] === 'write' };
+    }
     case 'sessions':
     case 'session':
       return { kind: 'panel', panel: 'sessions' };

@@ -7,6 +7,8 @@ import { memoryContent } from './memory-panel.js';
 import { permissionsContent } from './permissions-panel.js';
 import { sessionsContent } from './sessions-panel.js';
 import { sharesContent } from './shares-panel.js';
+import { diffContent } from './diff-panel.js';
+import { rewindContent } from './rewind-panel.js';
 import type { PanelContent, PanelKind, PanelState } from './types.js';
 
 /** What the open panel shows: jobs live from the view state, the others from what was fetched. `now`: for countdowns (a share's expiry). */
@@ -28,6 +30,10 @@ export function panelContent(panel: PanelState, state: ViewState, now = Date.now
       return extensionsContent(panel.extensions?.servers, panel.extensions?.skills, panel.extensions?.packages);
     case 'shares':
       return sharesContent(panel.shares, now);
+    case 'diff':
+      return diffContent(panel.diff);
+    case 'rewind':
+      return rewindContent(panel.rewind?.turns, state.role, panel.rewind?.off);
   }
 }
 
@@ -47,6 +53,8 @@ const PANEL_TITLES: Readonly<Record<PanelKind, string>> = {
   sessions: 'sessions',
   extensions: 'extensions',
   shares: 'shares',
+  diff: 'diff',
+  rewind: 'rewind',
 };
 
 const WHAT: Readonly<Record<PanelKind, string>> = {
@@ -57,6 +65,8 @@ const WHAT: Readonly<Record<PanelKind, string>> = {
   sessions: 'the session list',
   extensions: 'MCP servers, skills and packages',
   shares: "this session's shares",
+  diff: "the last turn's diff",
+  rewind: 'the turns to rewind to',
 };
 
 /**

@@ -133,6 +133,16 @@ export class PanelController {
           },
           (data) => ({ extensions: data }),
         );
+      case 'diff':
+        return this.fetch(
+          () => this.host.request('session:diff', { sessionId }),
+          (data) => ({ diff: data }),
+        );
+      case 'rewind':
+        return this.fetch(
+          () => this.host.request('session:checkpoints', { sessionId }),
+          (data) => ({ rewind: data }),
+        );
       case 'shares':
         return this.fetch(
           () => this.host.request('share:list', { sessionId }),
@@ -154,6 +164,21 @@ export class PanelController {
         (err: unknown) => {
           if (generation === this.generation) this.update({ message: { level: 'error', text: `switching failed: ${failure('sessions', err)}` } });
         },
+      );
+    } else if (action.name === 'rewind_to') {
+      const turns = Number(key);
+      this.run(
+        async () => {
+          const result = await this.host.request('session:undo', { sessionId, turns });
+          const conflicts = result.conflicts.length > 0 ? `; left alone (changed since): ${result.conflicts.map((c) => c.path).join(', ')}` : '';
+          this.host.dispatch({
+            kind: 'notice',
+            level: 'info',
+            text: `rewound ${turns} turn${turns === 1 ? '' : 's'}: ${result.files.length} file(s) restored${conflicts}`,
+          });
+        },
+        `rewound ${turns} turn${turns === 1 ? '' : 's'}`,
+        () => this.close(),
       );
     } else if (action.name === 'revoke_share') {
       this.revokeShare(key);
