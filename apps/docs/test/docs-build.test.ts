@@ -100,6 +100,9 @@ describe('docs site', () => {
       '&lt;data-dir&gt;/agents/NAME/skills/',
     ])
       expect(evolution).toContain(text);
+    // The bridge is the one deliberate exception to "a command is never a client of its own server", said where safety is.
+    for (const text of ['The one narrow exception: the reverse bridge', 'TANDEM_BRIDGE', 'bridge.html']) expect(site('safety.html')).toContain(text);
+    for (const text of ['its own login', 'sandbox.allowHosts', 'commandSandbox.writable']) expect(external).toContain(text);
     for (const page of ['packages', 'external-agents', 'bridge', 'self-evolution']) expect(site('cli.html')).toContain(`href="${page}.html"`);
   });
 
