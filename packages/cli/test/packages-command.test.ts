@@ -62,12 +62,15 @@ describe('tandem agents external', () => {
     mkdirSync(bin);
     writeFileSync(join(bin, 'codex'), '#!/bin/sh\necho codex\n');
     chmodSync(join(bin, 'codex'), 0o755);
+    // Not executable: not offered.
+    writeFileSync(join(bin, 'claude'), '#!/bin/sh\n');
     const dataDir = join(dir.path, 'data');
     const env = { ...process.env, TANDEM_DATA_DIR: dataDir, PATH: `${bin}:${process.env.PATH}` };
     const listed = await runTandem(['agents', 'external'], env);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`^codex\\s+${join(bin, 'codex')}\\s+codex exec `, 'm'));
     expect(listed.stdout).toContain('nothing is defined until you do');
+    expect(listed.stdout).not.toContain(join(bin, 'claude'));
     expect(existsSync(join(dataDir, 'agents'))).toBe(false);
 
     const added = await runTandem(['agents', 'external', 'add', 'codex'], env);
@@ -76,8 +79,13 @@ describe('tandem agents external', () => {
     expect(added.stdout).toContain(`wrote ${file}`);
     const agents = JSON.parse((await runTandem(['agents', '--json', '--cwd', dir.path], env)).stdout);
     expect(agents).toEqual([expect.objectContaining({ name: 'codex', status: 'ok', command: expect.stringMatching(/^codex exec .*\{task\}$/) })]);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('codex exec', 'codex exec --model mine'));
     const again = await runTandem(['agents', 'external', 'add', 'codex'], env);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already exists');
+    expect(readFileSync(file, 'utf8')).toContain('codex exec --model mine');
+    const unknown = await runTandem(['agents', 'external', 'add', 'aider'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no known agent CLI named "aider"');
   }, 120_000);
 });
