@@ -1,4 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -140,6 +142,35 @@ describe('external agents', () => {
     expect(answer.type === 'assistant_text' && answer.text).toContain('ANSWER: the fake agent is done');
     const done = await client.waitFor((e) => e.type === 'turn_done' && e.agent === 'helper' && e.seq > first.seq);
     expect(done).toMatchObject({ outcome: 'answered', model: 'external/node' });
+  });
+
+  it("reaches the network only through the proxy, asked like any command's connection, and never its own server", async () => {
+    // The agent CLI's "provider API": a server on loopback that answers one line.
+    const api = createServer((_req, res) => res.end('hello from the API'));
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => api.close(() => resolve())));
+    const apiPort = (api.address() as AddressInfo).port;
+    bed.server = await startTestServer({ env: bed.env() });
+    const ws = bed.server.workspace.path;
+    const serverPort = Number(new URL(bed.server.url).port);
+    const curl = 'curl -sS --max-time 20';
+    defineAgent(ws, 'netty', {
+      description: 'Uses the network.',
+      command: `${curl} {task}; echo; ${curl} http://127.0.0.1:${serverPort}/; echo " rc=$?"`,
+    });
+    commanderDispatching('netty', `http://127.0.0.1:${apiPort}/`);
+    const { client, sessionId } = await driverSession(bed.server);
+    answering(client, sessionId, () => 'allow_once');
+    await client.ok('session:send', { sessionId, text: 'go' });
+    const done = await nextEvent(client, 'agent_done');
+    expect(done).toMatchObject({ agent: 'netty', isError: false });
+    expect(done.result).toContain('hello from the API');
+    expect(done.result).toContain(`Tandem refused the connection to 127.0.0.1:${serverPort}: it is the port of the Tandem server that runs this command`);
+    expect(done.result).not.toMatch(/tandem server: connect with a tandem client|<html/);
+    // The API's host was a question of the session (config.json sandbox.network "ask"); the server's port never was.
+    const asked = client.events.flatMap((e) => (e.type === 'permission_request' ? [[e.tool, e.args]] : []));
+    expect(asked).toContainEqual(['network', expect.objectContaining({ host: '127.0.0.1', port: apiPort })]);
+    expect(asked).not.toContainEqual(['network', expect.objectContaining({ port: serverPort })]);
   });
 
   it('session:cancel stops the agent CLI and everything it started (its whole process group)', async () => {
