@@ -11,6 +11,3 @@ export * from './agent-runner.js';
 export * from './agent-tools.js';
 export * from './orchestration-tools.js';
 export * from './floor.js';
-export * from './external-command.js';
-export * from './external-turn.js';
-export * from './terminal-text.js';

@@ -6,3 +6,6 @@ export * from './loop-detector.js';
 export * from './parallel-batches.js';
 export * from './execute-call.js';
 export * from './host-call.js';
+export * from './external-command.js';
+export * from './external-turn.js';
+export * from './terminal-text.js';

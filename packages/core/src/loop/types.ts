@@ -7,7 +7,7 @@ import type { ToolGate } from '../ports/tool-gate.js';
 import type { Clock } from '../ports/clock.js';
 import type { TurnContext } from '../context/turn-context.js';
 import type { TurnMemory } from '../memory/turn-memory.js';
-import type { ExternalAgentRun } from '../agents/external-turn.js';
+import type { ExternalAgentRun } from './external-turn.js';
 
 /** A user message sent while a turn runs (requirements A9); folded in at the next loop boundary. */
 export interface SteeringMessage {

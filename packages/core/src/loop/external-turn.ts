@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { errorMessage } from '../loop/argument-errors.js';
-import { AsyncQueue } from '../loop/async-queue.js';
-import { runHostCall } from '../loop/host-call.js';
-import { CANCEL_NOTE } from '../loop/turn-end.js';
-import type { EngineEvent, TurnEnvironment, TurnOptions } from '../loop/types.js';
+import { errorMessage } from './argument-errors.js';
+import { AsyncQueue } from './async-queue.js';
+import { runHostCall } from './host-call.js';
+import { CANCEL_NOTE } from './turn-end.js';
+import type { EngineEvent, TurnEnvironment, TurnOptions } from './types.js';
 import type { RunCommandResult } from '../ports/command-runner.js';
 import { checkCommandBlacklist } from '../shell/command-blacklist.js';
 import { NONINTERACTIVE_ENV } from '../shell/noninteractive-env.js';
