@@ -30,12 +30,15 @@ const CORE_FLOORS: Record<string, number> = {
   // 6: long-term memory (its tools, its consolidation calls)
   memory: 6,
   // 7: the agent loop: one turn; skills (SKILL.md discovery, their tools and prompt section);
-  // agents (definitions, registry, hand-back and @NAME parsing, orchestration tools over a port)
+  // agents (definitions, registry, hand-back and @NAME parsing, orchestration tools over a port);
+  // the loop also runs an external agent's turn (its command as one host call)
   loop: 7,
   skills: 7,
   agents: 7,
-  // 8: rebuilding a conversation from a session's events
+  // 8: rebuilding a conversation from a session's events; self-evolution (signals, reflection with
+  // the memory chain, an agent's private skill library)
   conversation: 8,
+  evolution: 8,
   // 9: the public entry point
   'index.ts': 9,
 };

@@ -39,7 +39,11 @@ const NAV = [
   ['context-and-memory', 'Context and memory'],
   ['mcp', 'MCP servers'],
   ['skills', 'Skills'],
+  ['packages', 'External packages'],
   ['multi-agent', 'Multi-agent sessions'],
+  ['external-agents', 'External agents'],
+  ['bridge', 'The reverse bridge'],
+  ['self-evolution', 'Self-evolution'],
   ['benchmarks', 'Benchmarks'],
 ];
 

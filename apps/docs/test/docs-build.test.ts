@@ -71,6 +71,41 @@ describe('docs site', () => {
     expect(site('cli.html')).toContain('href="entrances.html"');
   });
 
+  it('documents external packages, external agents, the reverse bridge and self-evolution, with the contract names', () => {
+    const packages = site('packages.html');
+    for (const text of [
+      'tandem packages add',
+      'tandem packages ls',
+      'tandem packages update',
+      'tandem packages rm',
+      '&lt;data-dir&gt;/packages/NAME',
+      'packages.json',
+      '&lt;data-dir&gt;/bin',
+      'symbolic link',
+      'package_install',
+    ])
+      expect(packages).toContain(text);
+    const external = site('external-agents.html');
+    for (const text of ['command:', '{task}', 'TANDEM_TASK', 'tandem agents external', 'run_command']) expect(external).toContain(text);
+    const bridge = site('bridge.html');
+    for (const text of ['TANDEM_BRIDGE', 'tandem bridge', 'skills_list', 'skill_read', 'skill_run', 'connector_call', 'memory_search'])
+      expect(bridge).toContain(text);
+    const evolution = site('self-evolution.html');
+    for (const text of [
+      'evolve: true',
+      'evolution',
+      'tandem agents evolution NAME --run-now',
+      'agents.reflection',
+      'intervalSeconds',
+      '&lt;data-dir&gt;/agents/NAME/skills/',
+    ])
+      expect(evolution).toContain(text);
+    // The bridge is the one deliberate exception to "a command is never a client of its own server", said where safety is.
+    for (const text of ['The one narrow exception: the reverse bridge', 'TANDEM_BRIDGE', 'bridge.html']) expect(site('safety.html')).toContain(text);
+    for (const text of ['its own login', 'sandbox.allowHosts', 'commandSandbox.writable']) expect(external).toContain(text);
+    for (const page of ['packages', 'external-agents', 'bridge', 'self-evolution']) expect(site('cli.html')).toContain(`href="${page}.html"`);
+  });
+
   it('documents every command and every session event of the protocol', () => {
     const protocol = site('protocol.md');
     for (const name of Object.keys(Commands)) expect(protocol).toContain(`\`${name}\``);

@@ -8,6 +8,7 @@ import { registerDeskCommands } from './commands/desk.js';
 import { registerEntranceCommands } from './commands/entrances.js';
 import { applyConnectionOptions } from './connection-options.js';
 import { registerMcpCommands } from './commands/mcp.js';
+import { registerPackagesCommands } from './commands/packages.js';
 import { registerSkillsCommand } from './commands/skills.js';
 import { registerRoutineCommands } from './commands/routines.js';
 import { registerShareCommands } from './commands/share.js';
@@ -265,6 +266,16 @@ export function buildProgram(hooks: ProgramHooks): Command {
   // ── entrances: tandem run / -p, tandem acp, tandem mcp serve ─────────────────────────
   registerEntranceCommands(program, { dataDirOf, done: (code) => hooks.done(code), defaultPort: DEFAULT_PORT, parsePort, parseModel });
   registerSkillsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
+  // ── the reverse bridge: an external agent's way back into Tandem (MCP on stdio) ─────────
+  program
+    .command('bridge')
+    .description("an MCP server on stdio for an external agent Tandem runs: relays to that run's bridge (TANDEM_BRIDGE)")
+    .action(async () => {
+      const { runBridgeRelay } = await import('./bridge/bridge-relay.js');
+      hooks.done(await runBridgeRelay(process.env, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }));
+    });
+  // ── extensions: external packages (skills and command-line tools from git repositories) ──
+  registerPackagesCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── multi-agent: agent definitions ───────────────────────────────────────────────────
   registerAgentsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── assistant: routines ──────────────────────────────────────────────────────────────

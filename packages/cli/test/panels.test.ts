@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ExternalPackages } from '@tandem/server';
+import { makeRepo, skillFile } from '@tandem/testkit';
 import { TandemClient } from '@tandem/tui';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tandemShellLine } from './cli-runner.js';
@@ -150,5 +152,21 @@ describe('panels and command focus in a real terminal', () => {
     tmux.type('viewer', '', 'F6');
     await tmux.waitFor('viewer', (s) => s.includes('── MEMORY.md ──') && s.includes('- tests run with node --test'));
     tmux.type('viewer', '', 'Escape');
+  }, 600_000);
+
+  it('/packages (F8) lists the external packages beside the MCP servers and skills', async () => {
+    const { dataDir, project } = fixture;
+    const repo = join(dataDir.path, 'kit-repo');
+    makeRepo(repo, {
+      'skills/tidy/SKILL.md': skillFile('tidy', 'Tidies things.', 'Be tidy.'),
+      'bin/kit-run': { text: '#!/bin/sh\necho kit\n', executable: true },
+    });
+    const { entry } = await new ExternalPackages(dataDir.path).add({ source: repo, cwd: project.path, name: 'kit' });
+    tmux.type('driver', '/packages', 'Enter');
+    const screen = await tmux.waitFor('driver', (s) => /extensions · .* · 1 packages/.test(s) && /pkg +kit +both +[0-9a-f]{12}/.test(s));
+    expect(screen).toContain(entry.commit.slice(0, 12));
+    expect(screen).toMatch(/skill tidy +ok +Tidies things\./);
+    tmux.type('driver', '', 'Escape');
+    await tmux.waitFor('driver', (s) => !s.includes('extensions · '));
   }, 600_000);
 });

@@ -16,3 +16,4 @@ export * from './secrets/index.js';
 export * from './skills/index.js';
 export * from './agents/index.js';
 export * from './slash-commands/index.js';
+export * from './evolution/index.js';

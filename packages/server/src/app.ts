@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { Server as IoServer } from 'socket.io';
@@ -8,6 +9,7 @@ import { SESSION_EVENT } from '@tandem/shared';
 import {
   builtinTools,
   estimateTextTokens,
+  resolveMemoryChain,
   Governor,
   memoryTools,
   modelInfo,
@@ -62,6 +64,17 @@ import { ShareService } from './shares/share-service.js';
 import { ShareSockets } from './shares/share-sockets.js';
 import type { ShareStore } from './shares/share-store.js';
 import { WorkspaceSkills } from './skills/workspace-skills.js';
+import { bridgeSocketDir } from './bridge/bridge-dir.js';
+import { BridgeHost } from './bridge/bridge-host.js';
+import { connectorCallTool } from './bridge/bridge-tools.js';
+import { SERVER_VERSION } from './handlers/server-handlers.js';
+import { InstalledPackages } from './packages/installed-packages.js';
+import { PackageInstalls } from './packages/package-installs.js';
+import { packagesHandlers } from './handlers/packages-handlers.js';
+import { evolutionHandlers } from './handlers/evolution-handlers.js';
+import { AgentEvolution } from './evolution/agent-evolution.js';
+import { evolvingAgentTurn } from './evolution/evolving-agent-turn.js';
+import { SignalRecorder } from './evolution/signal-recorder.js';
 import { serveWebViewer } from './web/serve-web.js';
 import { coalesceFlushedFrames } from './handlers/frame-coalescing.js';
 import { eventFrameParser } from './handlers/event-frame-parser.js';
@@ -104,9 +117,20 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const governor = new Governor({ clock });
   const startedAtMs = clock.now();
   const modelFactory = seams.modelFactory ?? defaultModelFactory(env, currentProvidersConfig, clock, governor);
+  // External packages: their shims come first on every command's PATH; the sandbox shows their folders read-only.
+  const installed = new InstalledPackages(deps.dataDir);
+  const bridgeDir = bridgeSocketDir(deps.dataDir);
+  const visible = [installed.registry.binDir, installed.registry.packagesDir, bridgeDir];
   const osSandbox =
     seams.osSandbox ??
-    startOsSandbox({ settings: settings.commandSandbox, home, dataDir: deps.dataDir, logger, networkMode: () => settings.sandbox?.network ?? 'ask' });
+    startOsSandbox({
+      settings: settings.commandSandbox,
+      home,
+      dataDir: deps.dataDir,
+      visible,
+      logger,
+      networkMode: () => settings.sandbox?.network ?? 'ask',
+    });
   // Cluster (`--redis`): Redis must answer before anything else starts.
   // Redis and its adapter load only for a cluster node (`--redis`).
   const cluster = deps.cluster ? await (await import('./cluster/cluster-node.js')).ClusterNode.connect(deps.cluster, logger) : undefined;
@@ -174,14 +198,36 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     },
     ...(seams.mcpToolSchemaBudgetTokens !== undefined ? { toolSchemaBudgetTokens: seams.mcpToolSchemaBudgetTokens } : {}),
   });
+  // The reverse bridge: a socket and a token per run of an external agent (TANDEM_BRIDGE).
+  const bridge = new BridgeHost({ dir: bridgeDir, connector: connectorCallTool(mcp), version: SERVER_VERSION, logger });
   // Skills (requirements K2, T2): listed in the prompt, read_skill, skill__NAME commands through run_command's path.
   const skills = new WorkspaceSkills({ dataDir: deps.dataDir, home });
+  // Self-evolution (agents with evolve: true): signals from their turns, reflections with the memory chain.
+  const evolution = new AgentEvolution({
+    dataDir: deps.dataDir,
+    clock,
+    logger,
+    settings: settings.agents?.reflection,
+    chain: () => resolveMemoryChain({ ...resolve, onEvent: () => undefined }).chain,
+    emitTo: (sessionId, body) => void sessions?.get(sessionId)?.emit(body),
+  });
+  const signals = new SignalRecorder(
+    (agent, signal) => evolution.addSignal(agent, signal),
+    (agent) =>
+      new Set(
+        evolution
+          .library(agent)
+          .skills()
+          .map((s) => s.name),
+      ),
+    () => clock.now(),
+  );
   const routines = new RoutineStore(deps.dataDir);
   let scheduler: RoutineScheduler | undefined;
   const shared: ToolServices = {
     ...(settings.commandTimeoutMs !== undefined ? { defaultCommandTimeoutMs: settings.commandTimeoutMs } : {}),
     ...(settings.maxCommandTimeoutMs !== undefined ? { maxCommandTimeoutMs: settings.maxCommandTimeoutMs } : {}),
-    ...(settings.commandEnv ? { commandEnv: settings.commandEnv } : {}),
+    commandEnv: { ...settings.commandEnv, PATH: commandPath(installed.registry.binDir, settings.commandEnv?.PATH) },
     webSearcher: webSearcherFromSettings(settings.webSearch, env, clock, logger),
     ...(settings.webFetch ? { webFetch: settings.webFetch } : {}),
     providers: providerConfigurator(deps.dataDir),
@@ -219,7 +265,15 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       memories,
       mcp,
       skills,
+      installs: new PackageInstalls({
+        packages: installed,
+        env: () => shared.commandEnv ?? {},
+        clock,
+        logger,
+      }),
       whatsappServer: settings.whatsapp?.mcpServer,
+      bridge: (run) => bridge.open(run),
+      evolvingTurn: (options, definition) => evolvingAgentTurn(options, definition, evolution, home),
       shared,
       envPolicy,
       network: () => settings.sandbox ?? {},
@@ -237,7 +291,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     logger,
     limits: Object.keys(limits).length > 0 ? limits : undefined,
     agents: settings.agents,
-    hooks: composeHooks(guards, seams.hooks),
+    hooks: composeHooks(guards, { onEvent: (session, event) => signals.observe(session, event) }, seams.hooks),
     broadcast: (sessionId, event) => {
       io.to(sessionRoom(sessionId)).emit(SESSION_EVENT, event);
       cluster?.onEvent(sessionId, event);
@@ -260,6 +314,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   try {
     await manager.loadAll();
     await routineScheduler.start();
+    evolution.start();
   } catch (err) {
     await guards?.close();
     await mcp.close();
@@ -280,6 +335,8 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...mcpHandlers(mcp, manager, defaultCwd),
     ...skillsHandlers(skills, manager, defaultCwd),
     ...commandsHandlers(manager, { dataDir: deps.dataDir, home }),
+    ...packagesHandlers(installed),
+    ...evolutionHandlers(evolution, manager, defaultCwd),
     ...routineHandlers(routineScheduler),
     ...shareHandlers(shares, manager),
     ...guards?.handlers,
@@ -347,6 +404,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     close() {
       closing ??= (async () => {
         await routineScheduler.stop();
+        await evolution.stop();
         await manager.closeAll(seams.shutdownGraceMs);
         await cluster?.leave();
         await mcp.close();
@@ -366,6 +424,12 @@ async function openShareStore(dataDir: string, clock: Clock, logger: Logger): Pr
   const store = await FileShareStore.open(dataDir, clock);
   for (const warning of store.warnings) logger.warn(warning);
   return store;
+}
+
+/** `<data-dir>/bin` first, then config.json's `commandEnv.PATH` or the server's own PATH. */
+function commandPath(binDir: string, configured: string | undefined): string {
+  const rest = configured ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
+  return `${binDir}:${rest}`;
 }
 
 function loadSettings(dataDir: string, logger: Logger): ServerSettings {
@@ -395,12 +459,16 @@ function guardsOptions(deps: ApplicationDeps, settings: ServerSettings, clock: C
   };
 }
 
-/** The guards' audit hook first, then the embedder's hooks. */
-function composeHooks(guards: GuardsHost | undefined, hooks: SessionHooks = {}): SessionHooks {
-  if (!guards) return hooks;
+/** The guards' audit hook first, then the server's own observers (self-evolution's signals), then the embedder's hooks. */
+function composeHooks(guards: GuardsHost | undefined, own: Required<Pick<SessionHooks, 'onEvent'>>, hooks: SessionHooks = {}): SessionHooks {
   return {
     onEvent(session, event) {
-      guards.hooks.onEvent(session, event);
+      guards?.hooks.onEvent(session, event);
+      try {
+        own.onEvent(session, event);
+      } catch {
+        // an observer never stops the event
+      }
       hooks.onEvent?.(session, event);
     },
     ...(hooks.onToolResult ? { onToolResult: hooks.onToolResult } : {}),

@@ -37,6 +37,10 @@ export {
   type AddServerInput,
 } from './mcp/index.js';
 export { SecretStore, SECRET_KEY_FILE, SECRET_VALUES_FILE } from './secrets/index.js';
+// External packages (tandem packages add|ls|update|rm).
+export { ExternalPackages, PackageRegistry, type PackageChange, type PackageListing, type PackageEntry } from './packages/index.js';
+// Self-evolution: an agent's reflections as recorded in the data directory (tandem agents evolution NAME).
+export { evolutionRecords } from './evolution/evolution-records.js';
 // Skills: every skill folder of a workspace with its root and status (tandem skills).
 export { WorkspaceSkills } from './skills/workspace-skills.js';
 // Agents: the definitions of a workspace with their file and status (tandem agents).

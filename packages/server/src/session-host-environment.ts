@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { turnMemory, type Clock, type ToolGate, type ToolServices, type TurnContext, type WorkspaceMemory } from '@tandem/core';
+import { turnMemory, type Clock, type ToolGate, type ToolServices, type TurnContext, type TurnOptions, type WorkspaceMemory } from '@tandem/core';
 import type { SessionContexts } from './context/session-contexts.js';
 import { SessionJobs } from './jobs/job-manager.js';
 import type { McpHub } from './mcp/mcp-hub.js';
 import type { WorkspaceMemories } from './memory/workspace-memories.js';
 import { whatsappBridge } from './messaging/whatsapp-bridge.js';
 import type { OsSandbox } from './os-sandbox/os-sandbox.js';
+import type { PackageInstalls } from './packages/package-installs.js';
 import type { GuardsHost } from './permissions/guards-host.js';
 import { PtyCommandRunner } from './pty/pty-runner.js';
 import { checkpointGate } from './checkpoints/checkpoint-gate.js';
@@ -26,6 +27,12 @@ export interface HostParts {
   memories: WorkspaceMemories;
   mcp: McpHub;
   skills: WorkspaceSkills;
+  /** External packages' dependency installs, asked before a turn's first model request. */
+  installs?: PackageInstalls | undefined;
+  /** Opens the reverse bridge for each run of an external agent. */
+  bridge?: HostEnvironment['bridge'];
+  /** Shapes the turns of agents with `evolve: true`. */
+  evolvingTurn?: HostEnvironment['evolvingTurn'];
   /** The MCP server that bridges WhatsApp (config.json `whatsapp.mcpServer`). */
   whatsappServer: string | undefined;
   /** Services every session shares (command settings, web, calendar, providers, routines). */
@@ -85,7 +92,17 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
       skills: skills.catalog(session.meta.cwd),
       ...(workspaceMemory ? { memory: workspaceMemory } : {}),
     };
+    const { installs } = parts;
+    // A package's dependency install: only its folder writable, the session's network decisions.
+    const installRunner = (dir: string) =>
+      new PtyCommandRunner({
+        logDir: session.commandLogDir,
+        clock,
+        sandbox: osSandbox.wrapperFor({ writableRoots: () => [dir], connections, serverPorts: parts.serverPorts }),
+        envPolicy,
+      });
     const turnSteps: TurnStep[] = [
+      ...(installs ? [(options: TurnOptions) => installs.extendTurn(session, options, installRunner)] : []),
       ...(workspaceMemory ? [memoryStep(workspaceMemory)] : []),
       (options) => skills.extendTurn(session, options),
       (options) => mcp.extendTurn(session, options),
@@ -108,6 +125,8 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
       checkpoints,
       checkpointsOff: parts.checkpoints.off,
       turnSteps,
+      ...(parts.bridge ? { bridge: parts.bridge } : {}),
+      ...(parts.evolvingTurn ? { evolvingTurn: parts.evolvingTurn } : {}),
     };
   };
 }

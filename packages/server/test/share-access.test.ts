@@ -61,6 +61,8 @@ function samplePayload(name: CommandName, S: string): Record<string, unknown> {
     'memory:show': { sessionId: S },
     'mcp:list': { sessionId: S },
     'skills:list': { sessionId: S },
+    'packages:list': {},
+    'agents:evolution': { name: 'nobody' },
     'share:create': { sessionId: S, name: 'eve', role: 'driver' },
     'share:list': {},
     'share:revoke': { id: 'sh_000000000000' },

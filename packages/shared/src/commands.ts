@@ -25,6 +25,24 @@ import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, ShareInfoSchema, ShareNameSch
  */
 const sessionId = z.string().min(1);
 
+/** One reflection of a self-evolving agent (`tandem agents evolution NAME`). */
+const EvolutionRecordSchema = z.object({
+  id: z.string(),
+  agent: z.string(),
+  at: z.string(),
+  trigger: z.enum(['scheduled', 'run_now']),
+  status: z.enum(['applied', 'no_change', 'failed']),
+  score: z.number(),
+  signals: z.number(),
+  model: z.string().optional(),
+  tokens: z.number(),
+  summary: z.string(),
+  changes: z.array(z.object({ kind: z.enum(['skill_created', 'skill_patched', 'profile_updated']), name: z.string() })),
+  notes: z.array(z.string()),
+  revertedAt: z.string().optional(),
+  revertedBy: z.string().optional(),
+});
+
 /** The longest message `session:send` takes, in characters. */
 export const MAX_MESSAGE_CHARS = 200_000;
 
@@ -229,6 +247,47 @@ export const Commands = {
           command: z.string().optional(),
         }),
       ),
+    }),
+  ),
+  /**
+   * Self-evolution of an agent with `evolve: true`: its reflections, newest last; with `runNow` a
+   * reflection runs first (`ran`), with `revert` that reflection's changes are put back
+   * (`reverted`). The definition is looked up in `cwd` (or the session's workspace), else where
+   * its signals came from, else the user's agents.
+   */
+  'agents:evolution': command(
+    'control',
+    z.object({
+      name: z.string().min(1).max(64),
+      cwd: z.string().min(1).optional(),
+      sessionId: z.string().min(1).optional(),
+      runNow: z.boolean().optional(),
+      revert: z.string().min(1).optional(),
+    }),
+    z.object({ records: z.array(EvolutionRecordSchema), ran: EvolutionRecordSchema.optional(), reverted: EvolutionRecordSchema.optional() }),
+  ),
+  /**
+   * The external packages of the server's data directory (`tandem packages`): each with its kind,
+   * executables, skill folders and the state of its dependency install.
+   */
+  'packages:list': command(
+    'any',
+    z.object({}).optional().default({}),
+    z.object({
+      packages: z.array(
+        z.object({
+          name: z.string(),
+          source: z.string(),
+          commit: z.string(),
+          kind: z.enum(['skill', 'cli', 'both']),
+          bins: z.array(z.string()),
+          skills: z.array(z.string()),
+          status: z.enum(['ok', 'missing']),
+          install: z.object({ command: z.string(), status: z.enum(['pending', 'done', 'failed', 'declined']), reason: z.string().optional() }).optional(),
+        }),
+      ),
+      /** Set when packages.json cannot be read. */
+      problem: z.string().optional(),
     }),
   ),
   /**

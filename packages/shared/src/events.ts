@@ -175,6 +175,22 @@ export const EventSchemas = {
     name: z.string(),
     message: z.string(),
   }),
+
+  // self-evolution (an agent whose definition says `evolve: true`)
+  /**
+   * A reflection of an evolving agent ran (`tandem agents evolution NAME` lists them), or one was
+   * reverted: what it concluded and what it changed in the agent's private library.
+   */
+  evolution: event('evolution', {
+    agent: z.string(),
+    id: z.string(),
+    status: z.enum(['applied', 'no_change', 'failed', 'reverted']),
+    trigger: z.enum(['scheduled', 'run_now', 'revert']),
+    summary: z.string(),
+    changes: z.array(z.object({ kind: z.enum(['skill_created', 'skill_patched', 'profile_updated']), name: z.string() })),
+    model: z.string().optional(),
+    reason: z.string().optional(),
+  }),
 } as const;
 
 export const SessionEventSchema = z.discriminatedUnion('type', [
@@ -216,6 +232,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   EventSchemas.memory_consolidation_failed,
   EventSchemas.memory_quarantined,
   EventSchemas.extension_notice,
+  EventSchemas.evolution,
   EventSchemas.checkpoint,
   EventSchemas.undo,
 ]);

@@ -58,7 +58,21 @@ describe('parseAgentFile', () => {
     ['a tool that is not a string', '---\nname: reviewer\ndescription: d\ntools: [read_file, 7]\n---\np', 'tools.1', 'tool name'],
     ['interactive not a boolean', '---\nname: reviewer\ndescription: d\ninteractive: "yes"\n---\np', 'interactive', 'true or false'],
     ['no body', '---\nname: reviewer\ndescription: d\n---\n  \n', 'body', 'system prompt'],
+    ['command not a string', '---\nname: reviewer\ndescription: d\ncommand: [claude]\n---\np', 'command', 'agent CLI'],
+    ['empty command', '---\nname: reviewer\ndescription: d\ncommand: "  "\n---\np', 'command', 'is empty'],
+    ['evolve not a boolean', '---\nname: reviewer\ndescription: d\nevolve: sometimes\n---\np', 'evolve', 'true or false'],
   ];
+
+  it('reads an external agent (command:, body optional) and the evolve opt-in', () => {
+    expect(parse('---\nname: reviewer\ndescription: d\ncommand: claude -p {task}\n---\n')).toMatchObject({
+      ok: true,
+      agent: { command: 'claude -p {task}', prompt: '' },
+    });
+    expect(parse('---\nname: reviewer\ndescription: d\nevolve: true\n---\np')).toMatchObject({ ok: true, agent: { evolve: true } });
+    const plain = parse('---\nname: reviewer\ndescription: d\n---\np');
+    expect(plain.ok && plain.agent.evolve).toBeFalsy();
+    expect(plain.ok && plain.agent.command).toBeUndefined();
+  });
   it.each(cases)('refuses %s, naming the file and the field', (_label, text, field, message) => {
     const error = errorOf(parse(text));
     expect(error).toBeDefined();

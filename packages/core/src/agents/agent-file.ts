@@ -33,6 +33,10 @@ export interface AgentDefinition {
   /** The file it came from (absolute). */
   file: string;
   scope: AgentScope;
+  /** An external agent: this command runs (through run_command's gate) instead of a model; `{task}` marks the task. */
+  command?: string;
+  /** Self-evolution: its turns record signals and a periodic reflection may grow its private skills. */
+  evolve?: boolean;
 }
 
 /** What is wrong with one agent file: which file, which field (undefined for the file as a whole), what to do. */
@@ -89,11 +93,19 @@ const FrontmatterSchema = z.looseObject({
     .optional(),
   tools: toolList.optional(),
   interactive: z.boolean({ error: 'must be true or false' }).optional(),
+  command: z
+    .string({ error: 'must be the command line of an agent CLI, e.g. claude -p {task}' })
+    .trim()
+    .min(1, 'is empty: give the command line of an agent CLI, e.g. claude -p {task}')
+    .max(4000, 'must be at most 4000 characters')
+    .optional(),
+  evolve: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 /**
  * Parses an agent file `NAME.md`: YAML frontmatter between `---` lines (`name` equal to the file
- * name, `description`, optional `model`, `tools`, `interactive`), the body is the system prompt.
+ * name, `description`, optional `model`, `tools`, `interactive`, `command` for an external agent,
+ * `evolve` for self-evolution), the body is the system prompt.
  * Tolerates a BOM, CRLF and extra fields; every refusal names the file and the field.
  */
 export function parseAgentFile(text: string, file: string, scope: AgentScope, options: { claude?: boolean } = {}): AgentParse {
@@ -115,7 +127,8 @@ export function parseAgentFile(text: string, file: string, scope: AgentScope, op
   const expected = fileStem(file);
   if (fm.name !== expected && !options.claude) return fail(`is "${fm.name}" but must equal the file name "${expected}" (rename one of them)`, 'name');
   const prompt = source.slice(match[0].length).trim();
-  if (!prompt) return fail('has no body: write the agent’s system prompt below the frontmatter', 'body');
+  // An external agent's body is optional: when present it goes before each task it is given.
+  if (!prompt && !fm.command) return fail('has no body: write the agent’s system prompt below the frontmatter', 'body');
   const agent: AgentDefinition = { name: fm.name, description: fm.description, interactive: fm.interactive ?? false, prompt, file, scope };
   if (fm.model && isClaudeModelAlias(fm.model)) agent.modelAlias = fm.model;
   else if (fm.model && fm.model !== 'inherit') agent.model = fm.model;
@@ -127,6 +140,8 @@ export function parseAgentFile(text: string, file: string, scope: AgentScope, op
     if (mapped.patterns.length > 0) warnings.push(`tools: ${mapped.patterns.join(', ')}: the rule in parentheses is not applied (Tandem's permissions decide)`);
   }
   if (warnings.length > 0) agent.warnings = warnings;
+  if (fm.command) agent.command = fm.command;
+  if (fm.evolve) agent.evolve = true;
   return { ok: true, agent };
 }
 

@@ -14,6 +14,10 @@ export interface AgentEntry {
   modelAlias?: string;
   tools?: string[];
   interactive: boolean;
+  /** An external agent's command line. */
+  command?: string;
+  /** Opted into self-evolution. */
+  evolve?: boolean;
   file: string;
   scope: AgentScope;
   status: AgentStatus;
@@ -89,6 +93,8 @@ function entryOf(agent: AgentDefinition): AgentEntry {
     ...(agent.tools ? { tools: agent.tools } : {}),
     ...(agent.warnings ? { warnings: agent.warnings } : {}),
     interactive: agent.interactive,
+    ...(agent.command ? { command: agent.command } : {}),
+    ...(agent.evolve ? { evolve: true } : {}),
     file: agent.file,
     scope: agent.scope,
     status: 'ok',

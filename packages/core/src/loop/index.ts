@@ -5,3 +5,7 @@ export * from './async-queue.js';
 export * from './loop-detector.js';
 export * from './parallel-batches.js';
 export * from './execute-call.js';
+export * from './host-call.js';
+export * from './external-command.js';
+export * from './external-turn.js';
+export * from './terminal-text.js';

@@ -7,6 +7,7 @@ import type { ToolGate } from '../ports/tool-gate.js';
 import type { Clock } from '../ports/clock.js';
 import type { TurnContext } from '../context/turn-context.js';
 import type { TurnMemory } from '../memory/turn-memory.js';
+import type { ExternalAgentRun } from './external-turn.js';
 
 /** A user message sent while a turn runs (requirements A9); folded in at the next loop boundary. */
 export interface SteeringMessage {
@@ -67,6 +68,8 @@ export interface TurnOptions {
   model: ModelClient;
   /** The turn's stop switch, and the steering messages that arrived since the last call. */
   control: { signal: AbortSignal; takeSteering?: () => SteeringMessage[] };
+  /** Set for an external agent (a definition with `command:`): the host runs `runExternalTurn` instead of a model turn. */
+  external?: ExternalAgentRun;
 }
 
 /** What `TurnEnvironment.dynamicTools` returns for one model request. */

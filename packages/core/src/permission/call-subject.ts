@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { StoredPermission } from '@tandem/shared';
 import { lexShell, type ShellSegment } from '../shell/index.js';
 import { leadingWordChoices } from './command-level.js';
-import { DEFAULT_ALWAYS_ASK_TOOLS, DEFAULT_COMMAND_TOOLS, type PolicyCall, type PolicyOptions } from './rule.js';
+import { CONNECTOR_CALL, DEFAULT_ALWAYS_ASK_TOOLS, DEFAULT_COMMAND_TOOLS, type PolicyCall, type PolicyOptions } from './rule.js';
 
 /** What a rule about this call can be about. */
 export type CallSubject =
@@ -10,6 +10,8 @@ export type CallSubject =
   | { kind: 'path'; path: string; display: string }
   /** A web address (web_fetch): rules cover the exact URL, or every page of its site (`https://host/`). */
   | { kind: 'url'; url: string; site: string }
+  /** An external agent's connector_call: rules cover one (agent, server) pair (`agent/server`). */
+  | { kind: 'pair'; key: string; label: string }
   /** A command's connection (`network`): rules cover `host:port`, or the host on every port (`host:`). */
   | { kind: 'host'; host: string; port: number; target: string }
   | { kind: 'tool' };
@@ -38,6 +40,9 @@ export function subjectOf(call: PolicyCall, options: SubjectOptions = {}): CallS
     const command = typeof args.command === 'string' ? args.command.trim() : '';
     const segments = command === '' ? [] : lexShell(command).filter((s) => s.text.trim() !== '');
     return { kind: 'command', command, segments };
+  }
+  if (call.tool === CONNECTOR_CALL && typeof args.agent === 'string' && typeof args.server === 'string') {
+    return { kind: 'pair', key: `${args.agent}/${args.server}`, label: `agent ${args.agent} → MCP server ${args.server}` };
   }
   if (call.tool === NETWORK_TOOL && typeof args.host === 'string' && typeof args.port === 'number') {
     const host = args.host.toLowerCase();
@@ -74,6 +79,7 @@ function siteOf(raw: string): string | undefined {
  * - a file tool: the exact path, each enclosing directory up to the workspace (`src/`, `./`),
  *   then `*` for the whole tool;
  * - a web address: the exact URL, then its site (`https://example.com/*`: the domain scope), then `*`;
+ * - an external agent's connector_call: the (agent, server) pair only;
  * - any other tool: `*` (the tool);
  * - an always-ask tool: nothing (every decision acts once).
  */
@@ -101,6 +107,9 @@ export function scopeOptions(call: PolicyCall, subject: CallSubject, options: Pi
       add({ label: subject.url, match: 'exact', pattern: subject.url });
       add({ label: `${subject.site}*`, match: 'prefix', pattern: subject.site });
       add({ label: WHOLE_TOOL_SCOPE, match: 'tool' });
+      break;
+    case 'pair':
+      add({ label: subject.label, match: 'exact', pattern: subject.key });
       break;
     case 'host':
       // Never the whole tool: "every host" is config.json's `sandbox.network: "allow"`, not a click.

@@ -94,6 +94,7 @@ function segmentMatches(rule: PermissionRule, segment: ShellSegment, { forDeny }
 }
 
 function coversTarget(rule: PermissionRule, subject: Exclude<CallSubject, { kind: 'command' }>): boolean {
+  if (subject.kind === 'pair') return rule.match === 'exact' && rule.pattern === subject.key;
   if (rule.match === 'tool') return true;
   if (subject.kind === 'host') {
     if (!rule.pattern) return false;

@@ -8,6 +8,7 @@ export {
   type Lifetime,
   DEFAULT_COMMAND_TOOLS,
   DEFAULT_ALWAYS_ASK_TOOLS,
+  CONNECTOR_CALL,
   decisionMeaning,
   describeRule,
 } from './rule.js';

@@ -20,6 +20,7 @@ export function buildPermissionPreview(call: PolicyCall, options: Pick<PolicyOpt
   const subject = subjectOf(call, options);
   const args = (typeof call.args === 'object' && call.args !== null ? call.args : {}) as Record<string, unknown>;
   if (subject.kind === 'command') return cap(subject.command);
+  if (subject.kind === 'pair') return cap(`${subject.label}: tool ${String(args.tool)}\n${JSON.stringify(args.arguments ?? {}, null, 2)}`);
   if (subject.kind === 'host') {
     const command = typeof args.command === 'string' ? args.command : '';
     return cap(`Connect to ${subject.target}\nfrom the command: ${command}`);

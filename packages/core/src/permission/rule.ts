@@ -73,10 +73,22 @@ class NamesAndPrefixes extends Set<string> {
   }
 }
 
-/** run_command, and every skill tool `skill__NAME` (its `args.command` is the skill's full command line). */
-export const DEFAULT_COMMAND_TOOLS: ReadonlySet<string> = new NamesAndPrefixes(['run_command'], ['skill__']);
-/** configure_provider, and `mcp_server` (a project MCP server's launch: each approval is for one exact launch). */
-export const DEFAULT_ALWAYS_ASK_TOOLS: ReadonlySet<string> = new Set(['configure_provider', 'mcp_server']);
+/**
+ * run_command, every skill tool `skill__NAME` (its `args.command` is the skill's full command
+ * line), and `package_install` (an external package's dependency install, run in the sandbox).
+ */
+export const DEFAULT_COMMAND_TOOLS: ReadonlySet<string> = new NamesAndPrefixes(['run_command', 'package_install'], ['skill__']);
+/**
+ * configure_provider, `mcp_server` (a project MCP server's launch: each approval is for one exact
+ * launch), and `package_install` (asked once per package; the package registry remembers the answer).
+ */
+export const DEFAULT_ALWAYS_ASK_TOOLS: ReadonlySet<string> = new Set(['configure_provider', 'mcp_server', 'package_install']);
+
+/**
+ * The reverse bridge's `connector_call`: an external agent calling one of Tandem's MCP servers.
+ * Its permission is about the pair (agent, server), never the tool name: the host sets `agent`.
+ */
+export const CONNECTOR_CALL = 'connector_call';
 
 /** How long a decision lasts and whether it allows. */
 export function decisionMeaning(decision: Decision): { effect: 'allow' | 'deny'; lifetime: Lifetime } {

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { scanForInjection } from '../memory/injection-scanner.js';
 import { checkCommandBlacklist } from '../shell/command-blacklist.js';
 import { parseSkillFile, SKILL_FILE } from './skill-file.js';
@@ -46,8 +46,8 @@ export function discoverSkills(roots: readonly SkillRoot[], options: { home?: st
   const entries: SkillEntry[] = [];
   const taken = new Map<string, Skill>();
   for (const root of roots) {
-    for (const folder of listFolders(root.dir)) {
-      const dir = join(root.dir, folder);
+    for (const dir of foldersOf(root)) {
+      const folder = basename(dir);
       let text: string;
       try {
         text = readFileSync(join(dir, SKILL_FILE), 'utf8');
@@ -99,6 +99,11 @@ export function discoverSkills(roots: readonly SkillRoot[], options: { home?: st
     }
   }
   return { skills, entries };
+}
+
+/** The skill folders of a root (absolute): those it names, else every folder of its directory. */
+export function foldersOf(root: SkillRoot): string[] {
+  return root.folders ? [...root.folders] : listFolders(root.dir).map((folder) => join(root.dir, folder));
 }
 
 function listFolders(dir: string): string[] {

@@ -14,26 +14,40 @@ export class SkillCatalog {
   private signature = '';
   private last: Discovery = { skills: [], entries: [] };
 
+  private readonly rootsNow: () => readonly SkillRoot[];
+
+  /** `roots` may be a function, asked at each `current()`: roots that come and go (external packages) need no new catalog. */
   constructor(
-    readonly roots: readonly SkillRoot[],
+    roots: readonly SkillRoot[] | (() => readonly SkillRoot[]),
     private readonly options: { home?: string } = {},
-  ) {}
+  ) {
+    this.rootsNow = typeof roots === 'function' ? roots : () => roots;
+  }
+
+  get roots(): readonly SkillRoot[] {
+    return this.rootsNow();
+  }
 
   current(): Discovery {
-    const signature = this.computeSignature();
+    const roots = this.rootsNow();
+    const signature = this.computeSignature(roots);
     if (signature !== this.signature) {
-      this.last = discoverSkills(this.roots, this.options);
+      this.last = discoverSkills(roots, this.options);
       this.signature = signature;
     }
     return this.last;
   }
 
-  private computeSignature(): string {
+  private computeSignature(roots: readonly SkillRoot[]): string {
     const parts: string[] = [];
-    for (const root of this.roots) {
+    for (const root of roots) {
       const rootStat = stamp(root.dir);
       parts.push(`${root.dir}:${rootStat}`);
       if (rootStat === '-') continue;
+      if (root.folders) {
+        for (const folder of root.folders) parts.push(`${folder}:${stamp(folder)}:${stamp(join(folder, SKILL_FILE))}`);
+        continue;
+      }
       let folders: string[] = [];
       try {
         folders = readdirSync(root.dir);

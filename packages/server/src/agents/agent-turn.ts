@@ -5,6 +5,7 @@ import {
   DISPATCH_TO,
   HAND_OFF_TO,
   isOrchestrationTool,
+  type ExternalAgentRun,
   type ModelClient,
   resolveModelAlias,
   selectAgentTools,
@@ -31,6 +32,8 @@ export interface AgentTurnParts {
   models?: () => readonly { id: string; provider: string }[];
   /** Says once that an agent's model alias has no counterpart on the session's provider (a model_warning). */
   warn?: (model: string, message: string) => void;
+  /** Opens the reverse bridge for an external agent's run (absent: external agents run without one). */
+  bridge?: ExternalAgentRun['bridge'];
 }
 
 export const WORKER_NOTE =
@@ -55,6 +58,7 @@ export function shapeAgentTurn(options: TurnOptions, profile: AgentProfile, part
     };
   }
   const definition = profile.kind === 'agent' ? profile.definition : undefined;
+  if (definition?.command) return { ...options, external: externalRun(definition.name, definition.command, definition.prompt, parts) };
   const { context: _commanders, dynamicTools, ...environment } = options.environment;
   const allowed = definition?.tools;
   const system = definition ? `${definition.prompt}\n\n${options.prompt.system}` : `${options.prompt.system}\n\n${WORKER_NOTE}`;
@@ -110,6 +114,11 @@ export function toolsOfProfile(tools: readonly AnyTool[], profile: AgentProfile)
     ).names,
   );
   return tools.filter((t) => names.has(t.name));
+}
+
+/** An external agent's run: its command instead of a model, the bridge the host opens for it. */
+function externalRun(agent: string, command: string, prompt: string, parts: AgentTurnParts): ExternalAgentRun {
+  return { agent, command, ...(prompt ? { preamble: prompt } : {}), ...(parts.bridge ? { bridge: parts.bridge } : {}) };
 }
 
 function offersTool(name: string, agents: readonly AgentDefinition[]): boolean {

@@ -94,7 +94,31 @@ export const ServerSettingsShape = {
   /** Routines: a run missed while the server was down still runs on start when at most `missedRunGraceMs` late (1 h). */
   routines: z.object({ missedRunGraceMs: ms(0, 7 * 86_400_000).optional() }).strict(),
   /** Agents (issue 13): how many dispatched agents and workers of a session run at once (4), and how long one run may take (30 min). */
-  agents: z.object({ concurrency: z.number().int().min(1).max(32).optional(), timeLimitMs: ms(1_000, 86_400_000).optional() }).strict(),
+  agents: z
+    .object({
+      concurrency: z.number().int().min(1).max(32).optional(),
+      timeLimitMs: ms(1_000, 86_400_000).optional(),
+      /**
+       * Self-evolution (agents with `evolve: true`): how often reflections may run (12 h), the
+       * weighted score that triggers one (5), and its caps: skills changed (3) and tokens (24k) per run.
+       */
+      reflection: z
+        .object({
+          intervalSeconds: z
+            .number()
+            .int()
+            .min(60)
+            .max(30 * 86_400)
+            .optional(),
+          threshold: z.number().positive().max(1_000).optional(),
+          maxSkillsPerRun: z.number().int().min(0).max(10).optional(),
+          maxTokensPerRun: z.number().int().min(1_000).max(1_000_000).optional(),
+          maxOutputTokens: z.number().int().min(256).max(32_000).optional(),
+        })
+        .strict()
+        .optional(),
+    })
+    .strict(),
   /** The whatsapp_* tools' bridge: the name of an MCP server (mcp.json) with send_message, list_messages, list_chats. */
   whatsapp: z.object({ mcpServer: z.string().min(1) }).strict(),
   /** Extra environment for run_command (e.g. `{ "NODE_ENV": "development" }`). */

@@ -1,12 +1,13 @@
 import type { CommandEnvPolicy } from '../os-sandbox/command-env.js';
 import pino, { type Logger } from 'pino';
-import { canonicalWorkspace, systemClock, type Clock, type ToolImage, type TurnOptions } from '@tandem/core';
+import { canonicalWorkspace, systemClock, type AnyTool, type Clock, type ToolImage, type TurnOptions } from '@tandem/core';
 import { SecretStore } from '../secrets/secret-store.js';
 import { McpApprovals } from './mcp-approvals.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { McpServerStatus } from './mcp-status.js';
 import { MCP_SCHEMA_SHARE, SchemaBudget } from './schema-budget.js';
 import { ToolImageStore } from './tool-image-store.js';
+import { mcpToolName } from './tool-names.js';
 import { WorkspaceMcp } from './workspace-mcp.js';
 
 export interface McpHubOptions {
@@ -86,6 +87,18 @@ export class McpHub {
     const connection = workspace.connection(name);
     await connection?.started;
     return connection?.state === 'connected' ? connection : undefined;
+  }
+
+  /**
+   * The engine tool `mcp__SERVER__TOOL` of a workspace's server for one session, starting the
+   * server if needed and waiting for it; undefined when the server is not configured, not
+   * approved (or refused in this session), disabled, failed, or has no such tool.
+   */
+  async toolFor(cwd: string, sessionId: string, server: string, tool: string): Promise<AnyTool | undefined> {
+    const workspace = await this.forWorkspace(cwd);
+    workspace.reload();
+    await workspace.connection(server)?.started;
+    return workspace.toolsFor(sessionId).tools.find((t) => t.name === mcpToolName(server, tool));
   }
 
   /** Live status of a workspace's servers; starts approved servers first and waits briefly for them. */

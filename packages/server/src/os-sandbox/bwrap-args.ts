@@ -64,12 +64,23 @@ export function bwrapArgs(run: BwrapInvocation): string[] {
     'ALL',
   ];
   if (!run.network) args.push('--unshare-net');
+  // A hidden directory with something shown again inside it stays writable until those mounts are
+  // made (their mount points are created in it), and lets them be reached (0711: no listing).
+  const later: string[] = [];
   for (const op of run.mounts) {
     if (op.kind === 'writable') args.push('--bind', op.path, op.path);
-    else if (op.kind === 'hide-dir') args.push('--perms', '0000', '--tmpfs', op.path, '--remount-ro', op.path);
-    else args.push('--ro-bind', '/dev/null', op.path);
+    else if (op.kind === 'visible') args.push('--ro-bind', op.path, op.path);
+    else if (op.kind === 'hide-dir') {
+      const holds = run.mounts.some((o) => (o.kind === 'visible' || o.kind === 'writable') && o.path.startsWith(`${op.path}/`));
+      if (holds) {
+        args.push('--perms', '0711', '--tmpfs', op.path);
+        later.push('--remount-ro', op.path);
+      } else args.push('--perms', '0000', '--tmpfs', op.path, '--remount-ro', op.path);
+    } else args.push('--ro-bind', '/dev/null', op.path);
   }
+  // Extra binds (protected placeholders, the proxy socket) before the hidden directories that
+  // hold shown folders are made read-only: their mount points may need creating.
   args.push(...(run.extra ?? []));
-  args.push('--chdir', run.cwd, '--', run.file, ...run.args);
+  args.push(...later, '--chdir', run.cwd, '--', run.file, ...run.args);
   return args;
 }

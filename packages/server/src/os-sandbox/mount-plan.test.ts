@@ -42,6 +42,26 @@ describe('planMounts', () => {
     ]);
   });
 
+  it("shows Tandem's own folders of the hidden data directory again, read-only; a package folder under them may be writable; never a credential location", () => {
+    const home = join(root, 'home');
+    const data = join(root, 'data');
+    for (const dir of [join(data, 'bin'), join(data, 'packages', 'tool'), join(data, 'sessions'), join(home, '.ssh', 'inner')])
+      mkdirSync(dir, { recursive: true });
+    const ops = planMounts({
+      writable: [join(data, 'packages', 'tool'), join(data, 'sessions')],
+      home,
+      hidden: [data],
+      visible: [join(data, 'bin'), join(data, 'packages'), join(home, '.ssh', 'inner'), join(root, 'missing')],
+    });
+    expect(ops).toEqual([
+      { kind: 'hide-dir', path: data },
+      { kind: 'hide-dir', path: join(home, '.ssh') },
+      { kind: 'visible', path: join(data, 'bin') },
+      { kind: 'visible', path: join(data, 'packages') },
+      { kind: 'writable', path: join(data, 'packages', 'tool') },
+    ]);
+  });
+
   it('follows symlinks to the real location and skips what does not exist', () => {
     const real = join(root, 'real-ws');
     mkdirSync(real);
@@ -71,6 +91,24 @@ describe('bwrapArgs', () => {
     expect(args.join(' ')).toContain('--bind /w /w --perms 0000 --tmpfs /h/.ssh --remount-ro /h/.ssh --ro-bind /dev/null /h/.netrc');
     expect(args.slice(-6)).toEqual(['--chdir', '/w', '--', '/bin/bash', '-c', 'ls']);
     expect(bwrapArgs({ cwd: '/w', mounts: [], network: true, file: 'x', args: [] })).not.toContain('--unshare-net');
+  });
+
+  it('keeps a hidden directory with folders shown inside it reachable (0711) and makes it read-only after their mounts', () => {
+    const args = bwrapArgs({
+      cwd: '/w',
+      mounts: [
+        { kind: 'hide-dir', path: '/d' },
+        { kind: 'hide-dir', path: '/h/.ssh' },
+        { kind: 'visible', path: '/d/bin' },
+        { kind: 'writable', path: '/d/packages/p' },
+      ],
+      network: true,
+      file: 'sh',
+      args: [],
+    }).join(' ');
+    expect(args).toContain(
+      '--perms 0711 --tmpfs /d --perms 0000 --tmpfs /h/.ssh --remount-ro /h/.ssh --ro-bind /d/bin /d/bin --bind /d/packages/p /d/packages/p --remount-ro /d --chdir',
+    );
   });
 });
 

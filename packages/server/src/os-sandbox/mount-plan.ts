@@ -3,7 +3,12 @@ import path from 'node:path';
 import { CREDENTIAL_PATHS } from '@tandem/core';
 
 /** One mount of the sandbox's file-system view, applied in order. */
-export type MountOp = { kind: 'writable'; path: string } | { kind: 'hide-dir'; path: string } | { kind: 'hide-file'; path: string };
+export type MountOp =
+  | { kind: 'writable'; path: string }
+  | { kind: 'hide-dir'; path: string }
+  | { kind: 'hide-file'; path: string }
+  /** Read-only again inside a hidden location: Tandem's own folders commands use (package shims, packages, bridge sockets). */
+  | { kind: 'visible'; path: string };
 
 export interface MountPlanInput {
   /** Directories the command may write: the workspace, the granted directories, configured extras. */
@@ -12,6 +17,12 @@ export interface MountPlanInput {
   home: string;
   /** Further locations to hide (Tandem's data directory). */
   hidden: readonly string[];
+  /**
+   * Folders inside a hidden location that commands see again, read-only (`<data-dir>/bin`,
+   * `<data-dir>/packages`, the bridge's sockets); a writable directory inside one of them may be
+   * writable (a package's folder during its dependency install). Never inside a credential location.
+   */
+  visible?: readonly string[];
 }
 
 /**
@@ -23,12 +34,18 @@ export interface MountPlanInput {
  */
 export function planMounts(input: MountPlanInput): MountOp[] {
   const ops = new Map<string, MountOp>();
-  const hidden = [...CREDENTIAL_PATHS.map((rel) => path.join(input.home, rel)), ...input.hidden].flatMap(realLocations);
+  const credentials = CREDENTIAL_PATHS.map((rel) => path.join(input.home, rel)).flatMap(realLocations);
+  const hidden = [...credentials, ...input.hidden.flatMap(realLocations)];
+  const visible = (input.visible ?? [])
+    .map(existingDirectory)
+    .filter((real): real is string => real !== undefined && !credentials.some((c) => isWithin(real, c) || isWithin(c, real)));
   for (const dir of input.writable) {
     const real = existingDirectory(dir);
-    // Nothing inside a hidden location becomes visible again, whoever asks for it.
-    if (real && !hidden.some((h) => isWithin(real, h))) ops.set(real, { kind: 'writable', path: real });
+    // Nothing inside a hidden location becomes visible again, except what Tandem itself shows (`visible`).
+    const shown = real !== undefined && visible.some((v) => isWithin(real, v)) && !credentials.some((c) => isWithin(real, c));
+    if (real && (shown || !hidden.some((h) => isWithin(real, h)))) ops.set(real, { kind: 'writable', path: real });
   }
+  for (const real of visible) if (hidden.some((h) => isWithin(real, h) && real !== h) && !ops.has(real)) ops.set(real, { kind: 'visible', path: real });
   for (const real of hidden) {
     let isDir: boolean;
     try {
@@ -64,7 +81,7 @@ function depth(p: string): number {
 }
 
 function rank(op: MountOp): number {
-  return op.kind === 'writable' ? 0 : 1;
+  return op.kind === 'writable' ? 0 : op.kind === 'visible' ? 2 : 1;
 }
 
 function isWithin(p: string, dir: string): boolean {

@@ -58,6 +58,8 @@ export interface OsSandboxOptions {
   home: string;
   /** Tandem's data directory: hidden from commands. */
   dataDir: string;
+  /** Folders of the data directory commands see again, read-only: package shims, packages, bridge sockets. */
+  visible?: readonly string[];
   /** Lists the daemon sockets to cover (default: those under /run); tests pass their own. */
   socketScan?: () => string[];
   /** Replaces the start-up probe (tests). */
@@ -143,6 +145,7 @@ export class OsSandbox {
           writable: [...roots, ...extra],
           home: this.options.home,
           hidden: [this.options.dataDir, ...HIDDEN_SYSTEM_LOCATIONS, ...(this.options.socketScan ?? systemSockets)()],
+          ...(this.options.visible ? { visible: this.options.visible } : {}),
         });
         // The session's own roots only: a configured cache directory gets no placeholders.
         const sessionRoots = new Set(roots.flatMap(realDirectory));

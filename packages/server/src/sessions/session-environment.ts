@@ -1,6 +1,6 @@
 import type { SessionCheckpoints } from '../checkpoints/session-checkpoints.js';
 import type { EventBody, SessionEvent } from '@tandem/shared';
-import type { CommandRunner, EngineEvent, ToolGate, ToolServices, TurnContext, TurnOptions } from '@tandem/core';
+import type { AgentDefinition, CommandRunner, EngineEvent, ExternalAgentRun, ToolGate, ToolServices, TurnContext, TurnOptions } from '@tandem/core';
 import type { SessionMeta } from './session-index.js';
 
 /** The runner a session uses; the pty runner also accepts typed input and can kill everything. */
@@ -56,6 +56,10 @@ export interface HostEnvironment {
   checkpointsOff?: string | undefined;
   /** Applied in order to every turn's options. */
   turnSteps: TurnStep[];
+  /** Shapes a turn of an agent with `evolve: true` (its private skills and profile). */
+  evolvingTurn?: ((options: TurnOptions, definition: AgentDefinition) => TurnOptions) | undefined;
+  /** Opens the reverse bridge (`TANDEM_BRIDGE`) for each run of an external agent. */
+  bridge?: ExternalAgentRun['bridge'] | undefined;
 }
 
 export type HostEnvironmentFactory = (session: SessionHost) => Promise<HostEnvironment>;

@@ -8,6 +8,7 @@ import {
   type EngineEvent,
   type Message,
   type ModelClient,
+  runExternalTurn,
   type SteeringMessage,
   type ToolServices,
   type TurnEnvironment,
@@ -120,7 +121,7 @@ export class Session {
       clock: parts.clock,
       emit: (body) => this.emit(withSandbox(body, host.sandbox)),
       turnOptions: (spec) => this.turnOptions(spec),
-      runTurn: (options) => parts.engine.runTurn(options),
+      runTurn: (options) => this.runTurn(options),
       modelFactory: (spec, onEvent) => parts.modelFactory(spec, { clock: parts.clock, onEvent }),
       currentTurnId: () => this.turns.current?.turnId,
       concurrency: parts.agents.concurrency,
@@ -131,7 +132,7 @@ export class Session {
       conversation: (agent) => (agent === COMMANDER ? base.conversation.messages : this.agents.conversationOf(agent)),
       turnOptions: (request, conversation) => this.turnOptions({ ...request, conversation, profile: this.agents.profileOf(request.agent) }),
       afterTurn: (ended) => this.agents.afterTurn(ended),
-      runTurn: (options) => parts.engine.runTurn(options),
+      runTurn: (options) => this.runTurn(options),
       clock: parts.clock,
       logger: parts.logger,
     });
@@ -395,8 +396,11 @@ export class Session {
         this.warned.add(message);
         this.emit({ type: 'model_warning', model, message });
       },
+      ...(this.parts.host.bridge ? { bridge: this.parts.host.bridge } : {}),
     });
-    const { agentContext } = this.parts.host;
+    if (options.external) return options;
+    const { agentContext, evolvingTurn } = this.parts.host;
+    if (spec.profile.kind === 'agent' && spec.profile.definition.evolve && evolvingTurn) options = evolvingTurn(options, spec.profile.definition);
     if (spec.profile.kind !== 'commander' && agentContext) {
       // A defined agent keeps its context across its turns; a worker's lives as long as its run.
       const holder = spec.profile.kind === 'agent' && !spec.worker ? spec.profile.definition.name : undefined;
@@ -404,6 +408,11 @@ export class Session {
       if (context) options = { ...options, environment: { ...options.environment, context } };
     }
     return this.meta.searchOnly ? searchOnlyTurn(options, system) : options;
+  }
+
+  /** A model turn, or an external agent's command (a definition with `command:`) run through the same gate. */
+  private runTurn(options: TurnOptions): AsyncIterable<EngineEvent> {
+    return options.external ? runExternalTurn(options, options.external) : this.parts.engine.runTurn(options);
   }
 
   private modelClient(): ModelClient {
@@ -428,6 +437,7 @@ function isSearchTool(tool: { name: string }): boolean {
 
 /** A command's tool_call says which OS sandbox it runs in (run_command, skill commands). */
 function withSandbox<T extends EventBody | EngineEvent>(body: T, sandbox: string | undefined): T {
-  if (body.type !== 'tool_call' || !sandbox || !(body.tool === 'run_command' || body.tool.startsWith('skill__'))) return body;
+  if (body.type !== 'tool_call' || !sandbox || !(body.tool === 'run_command' || body.tool === 'package_install' || body.tool.startsWith('skill__')))
+    return body;
   return { ...body, sandbox };
 }

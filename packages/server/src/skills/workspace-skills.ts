@@ -9,6 +9,7 @@ import {
   type SkillEntry,
   type TurnOptions,
 } from '@tandem/core';
+import { InstalledPackages } from '../packages/installed-packages.js';
 
 export interface WorkspaceSkillsOptions {
   dataDir: string;
@@ -28,13 +29,18 @@ const NOTICE_KIND = { quarantined: 'skill_quarantined', invalid: 'skill_invalid'
 export class WorkspaceSkills {
   private readonly catalogs = new Map<string, SkillCatalog>();
   private readonly announced = new WeakMap<object, Set<string>>();
+  private readonly packages: InstalledPackages;
 
-  constructor(private readonly options: WorkspaceSkillsOptions) {}
+  constructor(private readonly options: WorkspaceSkillsOptions) {
+    this.packages = new InstalledPackages(options.dataDir);
+  }
 
   catalog(workspace: string): SkillCatalog {
     let catalog = this.catalogs.get(workspace);
     if (!catalog) {
-      catalog = new SkillCatalog(skillRoots({ workspace, dataDir: this.options.dataDir, home: this.options.home }), { home: this.options.home });
+      // The packages' roots are asked at each look: a package added or removed counts from the next turn.
+      const { dataDir, home } = this.options;
+      catalog = new SkillCatalog(() => skillRoots({ workspace, dataDir, home, packages: this.packages.skills() }), { home });
       this.catalogs.set(workspace, catalog);
     }
     return catalog;

@@ -44,7 +44,7 @@ export const SLASH_HELP =
   'Ctrl-J newline · Ctrl-G compose in $VISUAL/$EDITOR · F2 or Enter on an empty line: answer a permission request · ' +
   "/undo [N] (take the last N turns back: files and conversation) · /diff (the last turn's changes) · /rewind (pick a turn to go back to) · /grant PATH [write] (let the agent write there; write also for .git/hooks, .mcp.json, …) · " +
   '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · ' +
-  '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · /mcp or F8 (MCP servers and skills, with status) · ' +
+  '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · /mcp or F8 (MCP servers, skills and packages, with status) · ' +
   'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · ' +
   'Esc or Ctrl-C (cancel the running turn) · Ctrl-C (clear the input line; on an empty line, twice to quit) · ' +
   '/export [FILE] (the transcript as markdown, or JSON for FILE.json) · /init (the agent writes or improves AGENTS.md) · ' +
@@ -130,6 +130,7 @@ export function parseInput(line: string): InputCommand {
       return { kind: 'panel', panel: 'memory' };
     case 'mcp':
     case 'skills':
+    case 'packages':
     case 'extensions':
       return { kind: 'panel', panel: 'extensions' };
     default:

@@ -3,9 +3,10 @@ import type { PanelContent, PanelRow } from './types.js';
 
 export type McpServers = CommandResult<'mcp:list'>['servers'];
 export type Skills = CommandResult<'skills:list'>['skills'];
+export type Packages = CommandResult<'packages:list'>['packages'];
 
-/** F8 / /mcp: the workspace's MCP servers with their live status and tools, then its skills. */
-export function extensionsContent(servers: McpServers | undefined, skills: Skills | undefined): PanelContent {
+/** F8 / /mcp / /packages: the workspace's MCP servers with their live status and tools, its skills, then the external packages. */
+export function extensionsContent(servers: McpServers | undefined, skills: Skills | undefined, packages: Packages | undefined = []): PanelContent {
   const rows: PanelRow[] = [
     ...(servers ?? []).map(serverRow),
     ...(skills ?? []).map(
@@ -16,14 +17,37 @@ export function extensionsContent(servers: McpServers | undefined, skills: Skill
         tone: skill.status === 'ok' ? 'normal' : skill.status === 'shadowed' ? 'muted' : 'bad',
       }),
     ),
+    ...packages.map(packageRow),
   ];
   const connected = (servers ?? []).filter((s) => s.status === 'connected').length;
   return {
-    title: `extensions · ${connected}/${(servers ?? []).length} MCP servers connected · ${(skills ?? []).length} skills`,
+    title: `extensions · ${connected}/${(servers ?? []).length} MCP servers connected · ${(skills ?? []).length} skills · ${packages.length} packages`,
     rows,
-    empty: 'no MCP servers or skills for this workspace (tandem mcp add …, or a SKILL.md under .tandem/skills/)',
+    empty: 'no MCP servers, skills or packages for this workspace (tandem mcp add …, a SKILL.md under .tandem/skills/, tandem packages add …)',
     selectable: true,
     actions: [],
+  };
+}
+
+function packageRow(p: Packages[number]): PanelRow {
+  const deps = p.install ? `deps ${p.install.status}` : '';
+  return {
+    key: `package:${p.name}`,
+    text: `pkg   ${p.name.padEnd(20)} ${p.kind.padEnd(8)} ${p.status === 'missing' ? 'folder missing' : p.commit.slice(0, 12)} ${deps}`.trimEnd(),
+    detail: [
+      p.source,
+      p.bins.length > 0 ? `commands: ${p.bins.join(', ')}` : '',
+      p.skills.length > 0 ? `skills: ${p.skills.join(', ')}` : '',
+      p.install ? `install: ${p.install.command}${p.install.reason ? ` (${p.install.reason})` : ''}` : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+    tone:
+      p.status === 'missing' || p.install?.status === 'failed'
+        ? 'bad'
+        : p.install?.status === 'pending' || p.install?.status === 'declined'
+          ? 'muted'
+          : 'normal',
   };
 }
 

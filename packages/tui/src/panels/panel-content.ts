@@ -27,7 +27,7 @@ export function panelContent(panel: PanelState, state: ViewState, now = Date.now
     case 'sessions':
       return sessionsContent(panel.sessions, state.session?.id);
     case 'extensions':
-      return extensionsContent(panel.extensions?.servers, panel.extensions?.skills);
+      return extensionsContent(panel.extensions?.servers, panel.extensions?.skills, panel.extensions?.packages);
     case 'shares':
       return sharesContent(panel.shares, now);
     case 'diff':
@@ -63,7 +63,7 @@ const WHAT: Readonly<Record<PanelKind, string>> = {
   audit: 'the audit log',
   memory: 'memory',
   sessions: 'the session list',
-  extensions: 'MCP servers and skills',
+  extensions: 'MCP servers, skills and packages',
   shares: "this session's shares",
   diff: "the last turn's diff",
   rewind: 'the turns to rewind to',

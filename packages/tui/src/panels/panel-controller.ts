@@ -120,8 +120,16 @@ export class PanelController {
       case 'extensions':
         return this.fetch(
           async () => {
-            const [mcp, skills] = await Promise.all([this.host.request('mcp:list', { sessionId }), this.host.request('skills:list', { sessionId })]);
-            return { servers: mcp.servers, skills: skills.skills };
+            const [mcp, skills, packages] = await Promise.all([
+              this.host.request('mcp:list', { sessionId }),
+              this.host.request('skills:list', { sessionId }),
+              // An older server has no packages:list: the panel shows the rest.
+              this.host.request('packages:list', {}).then(
+                (data) => data.packages,
+                () => [],
+              ),
+            ]);
+            return { servers: mcp.servers, skills: skills.skills, packages };
           },
           (data) => ({ extensions: data }),
         );

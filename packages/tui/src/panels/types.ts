@@ -1,5 +1,5 @@
 import type { AuditRecord, SessionInfo, ShareInfo, StoredPermission } from '@tandem/shared';
-import type { McpServers, Skills } from './extensions-panel.js';
+import type { McpServers, Packages, Skills } from './extensions-panel.js';
 import type { TurnDiff } from './diff-panel.js';
 import type { RewindTurn } from './rewind-panel.js';
 
@@ -18,7 +18,7 @@ export interface PanelState {
   audit?: AuditRecord[];
   memory?: { memory: string; history: string };
   sessions?: SessionInfo[];
-  extensions?: { servers: McpServers; skills: Skills };
+  extensions?: { servers: McpServers; skills: Skills; packages?: Packages };
   shares?: ShareInfo[];
   diff?: TurnDiff;
   rewind?: { turns: RewindTurn[]; off?: string | undefined };

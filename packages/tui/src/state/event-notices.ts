@@ -63,6 +63,14 @@ export function noticeFor(event: SessionEvent): { level: NoticeLevel; text: stri
       return { level: 'warn', text: `memory write quarantined (${event.kind}): ${event.reason}` };
     case 'extension_notice':
       return { level: 'warn', text: `${event.kind.replace('_', ' ')}: ${event.name}: ${event.message}` };
+    case 'evolution': {
+      const changed = event.changes.map((c) => `${c.kind.replace('_', ' ')} ${c.name}`).join(', ');
+      const what = event.status === 'reverted' ? 'reflection reverted' : event.status === 'failed' ? 'reflection failed' : 'reflection';
+      return {
+        level: event.status === 'failed' ? 'warn' : 'info',
+        text: `${event.agent} ${what} ${event.id}: ${event.reason ?? event.summary}${changed ? ` (${changed})` : ''}`,
+      };
+    }
     default:
       return null;
   }
