@@ -6,3 +6,4 @@ export * from './settle.js';
 export * from './seeded-random.js';
 export * from './session-log-lines.js';
 export * from './self-signed-cert.js';
+export * from './prompt-cache.js';
