@@ -99,9 +99,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       sendJson(res, 200, anthropic ? anthropicJson(req, reply, n, usage) : openaiJson(req, reply, n, usage));
       return;
     }
-    const events: SseEvent[] = anthropic
-      ? anthropicStreamEvents(req, reply, n, usage)
-      : openaiStreamEvents(req, reply, n, usage).map((data) => ({ data }));
+    const events: SseEvent[] = anthropic ? anthropicStreamEvents(req, reply, n, usage) : openaiStreamEvents(req, reply, n, usage).map((data) => ({ data }));
     await writeSse(res, events, {
       ...(reply.chunkDelayMs !== undefined ? { chunkDelayMs: reply.chunkDelayMs } : {}),
       ...(reply.cutAfterChunks !== undefined ? { cutAfterChunks: reply.cutAfterChunks } : {}),

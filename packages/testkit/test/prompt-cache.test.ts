@@ -66,7 +66,10 @@ describe('PromptCacheSim, Anthropic rules', () => {
 });
 
 describe('PromptCacheSim, OpenAI rules', () => {
-  const body = (messages: string[]) => ({ tools: [{ type: 'function', function: { name: 't' } }], messages: messages.map((content) => ({ role: 'user', content })) });
+  const body = (messages: string[]) => ({
+    tools: [{ type: 'function', function: { name: 't' } }],
+    messages: messages.map((content) => ({ role: 'user', content })),
+  });
 
   it('reads the bytes a prompt shares with an earlier one, in steps, from minTokens on', () => {
     const sim = new PromptCacheSim();
