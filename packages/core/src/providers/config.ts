@@ -10,6 +10,12 @@ export const ProviderSettingsSchema = z.object({
   headers: z.record(z.string(), z.string()).optional(),
   /** Requests per minute allowed per key, shared by all sessions. */
   requestsPerMinute: z.number().positive().optional(),
+  /**
+   * Send `prompt_cache_key` (the session id) with a session's requests, so the provider keeps them
+   * on one prompt cache. Default: on for OpenAI, off for every other provider (some refuse
+   * fields they do not know). OpenAI-format providers only.
+   */
+  promptCacheKey: z.boolean().optional(),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 

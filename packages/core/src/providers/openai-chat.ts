@@ -8,7 +8,7 @@ import { classifyProviderError, describeProviderError } from './classify-error.j
 import { ProviderError } from './provider-error.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-request.js';
 import { RequestBytes } from './request-bytes.js';
-import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
+import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './types.js';
 
 /** The OpenAI-compatible adapter takes every adapter option. */
 export type OpenAIChatClientOptions = AdapterOptions;
@@ -38,6 +38,8 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
     };
     if (options.supportsTemperature !== false) fields.temperature = request.temperature ?? DEFAULT_TEMPERATURE;
     if (request.maxOutputTokens !== undefined) fields[options.maxTokensField ?? 'max_completion_tokens'] = request.maxOutputTokens;
+    // The provider caches a byte-identical prefix by itself; the key keeps a session's requests on the same cache.
+    if (request.cacheKey !== undefined && options.promptCacheKey) fields.prompt_cache_key = request.cacheKey;
     const body = bodies.body(fields, [
       { name: 'messages', key: request.messages, items: toOpenAIMessages(request.system, request.messages, { images: options.supportsImages !== false }) },
       { name: 'tools', key: toolsKey, items: toOpenAITools(request.tools) },
@@ -58,10 +60,10 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
 
       const calls = new Map<number, PendingCall>();
       let finish: string | undefined;
-      let usage: { inputTokens: number; outputTokens: number } | undefined;
+      let usage: ModelUsage | undefined;
       try {
         for await (const chunk of chunks) {
-          if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+          if (chunk.usage) usage = usageOf(chunk.usage);
           const choice = chunk.choices?.[0];
           if (!choice) continue;
           const delta = choice.delta;
@@ -105,6 +107,20 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
   }
 
   return { id: options.id, stream: (request, signal) => stream(request, signal) };
+}
+
+/**
+ * `prompt_tokens` counts every prompt token; the part read from the cache is
+ * `prompt_tokens_details.cached_tokens`, and a gateway that writes caches explicitly (OpenRouter
+ * to Anthropic) says how much it wrote in `cache_write_tokens`.
+ */
+function usageOf(u: OpenAI.Completions.CompletionUsage): ModelUsage {
+  return {
+    inputTokens: u.prompt_tokens ?? 0,
+    outputTokens: u.completion_tokens ?? 0,
+    cacheReadTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+    cacheWriteTokens: u.prompt_tokens_details?.cache_write_tokens ?? 0,
+  };
 }
 
 /** Some OpenAI-compatible servers omit call ids; a made-up one must still be unique in the conversation. */
