@@ -2,6 +2,7 @@ import { APPROVAL_MODES, type ApprovalMode } from '@tandem/shared';
 import type { InputCommand } from './input/slash-commands.js';
 import { SLASH_HELP } from './input/slash-commands.js';
 import { runningCommand } from './state/reducer.js';
+import { formatSessionCost } from './views/format-cost.js';
 import type { TuiController } from './tui-controller.js';
 
 /** What each submitted line does: send it, or run the slash command over the wire. */
@@ -64,6 +65,17 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
       });
     case 'workers':
       return tui.toggleHidden();
+    case 'cost':
+      void tui.run('/cost', async () => {
+        for (const line of formatSessionCost(await tui.request('session:usage', { sessionId }))) tui.notice('info', line);
+      });
+      return;
+    case 'reload':
+      void tui.run('/reload', async () => {
+        await tui.request('session:reload', { sessionId });
+        tui.notice('info', '/reload: the next turn reads AGENTS.md and memory again (its prompt is written to the cache anew once)');
+      });
+      return;
     case 'bad':
       return tui.notice('warn', command.message);
     case 'unknown':

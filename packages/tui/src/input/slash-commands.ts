@@ -21,6 +21,10 @@ export type InputCommand =
   | { kind: 'search'; on: boolean | null }
   /** Show or hide anonymous workers' steps in this terminal (also Ctrl-O). */
   | { kind: 'workers' }
+  /** What the session's turns used and cost, per model. */
+  | { kind: 'cost' }
+  /** Read AGENTS.md and memory again into the session's frozen system prompt. */
+  | { kind: 'reload' }
   | { kind: 'bad'; message: string }
   | { kind: 'unknown'; name: string };
 
@@ -32,7 +36,8 @@ export const SLASH_HELP =
   '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · ' +
   '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · /mcp or F8 (MCP servers and skills, with status) · ' +
   'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · ' +
-  '@NAME message (to that agent; Tab completes the name) · /workers or Ctrl-O (show or hide anonymous workers\' steps) · /quit · //text sends "/text"';
+  "@NAME message (to that agent; Tab completes the name) · /workers or Ctrl-O (show or hide anonymous workers' steps) · " +
+  '/cost (tokens and money this session, cache reads apart) · /reload (read AGENTS.md and memory again into the prompt) · /quit · //text sends "/text"';
 
 export function parseInput(line: string): InputCommand {
   const text = line.trim();
@@ -62,6 +67,11 @@ export function parseInput(line: string): InputCommand {
     }
     case 'workers':
       return { kind: 'workers' };
+    case 'cost':
+    case 'usage':
+      return { kind: 'cost' };
+    case 'reload':
+      return { kind: 'reload' };
     case 'sessions':
     case 'session':
       return { kind: 'panel', panel: 'sessions' };
