@@ -95,6 +95,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     const usage = wireUsage(req, reply, cache?.use(req));
     req.cache = { read: usage.cacheRead, write: usage.cacheWrite };
+    req.usage = usage;
     if (!req.stream) {
       sendJson(res, 200, anthropic ? anthropicJson(req, reply, n, usage) : openaiJson(req, reply, n, usage));
       return;

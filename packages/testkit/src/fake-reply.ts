@@ -57,6 +57,8 @@ export interface FakeRequest {
   stream: boolean;
   /** What the reply reported as read from and written to the prompt cache (model requests only). */
   cache?: { read: number; write: number };
+  /** The whole usage the reply reported (model requests only): every prompt token, the cache's parts, the output. */
+  usage?: WireUsage;
 }
 
 export type FakeReplyHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
@@ -100,12 +102,14 @@ export function estimateUsage(request: FakeRequest, reply: FakeReply): { input: 
 }
 
 /**
- * What a reply reports: the script's figures, else the estimate; the cache's parts from the
+ * What a reply reports: the script's figures, else the prompt's tokens as the cache simulation
+ * counted them (`countPrompt`), else the estimate; the cache's parts from the
  * script, else from `cache` (what the server's cache simulation found), else none. The prompt
  * total is never below its cached parts.
  */
-export function wireUsage(request: FakeRequest, reply: FakeReply, cache: { read: number; write: number } = { read: 0, write: 0 }): WireUsage {
+export function wireUsage(request: FakeRequest, reply: FakeReply, cache: { read: number; write: number; prompt?: number } = { read: 0, write: 0 }): WireUsage {
   const estimate = estimateUsage(request, reply);
+  if (!reply.usage && cache.prompt !== undefined) estimate.input = cache.prompt;
   const cacheRead = reply.usage?.cacheRead ?? cache.read;
   const cacheWrite = reply.usage?.cacheWrite ?? cache.write;
   return { input: Math.max(estimate.input, cacheRead + cacheWrite), output: estimate.output, cacheRead, cacheWrite };

@@ -14,17 +14,25 @@ export interface PromptCacheOptions {
   lookbackBlocks?: number;
   /** How many earlier prompts per model the OpenAI side compares with. Default 64. */
   openaiKept?: number;
+  /**
+   * Report the prompt's own tokens as the request's input (its blocks, or its tools and messages),
+   * not an estimate of the whole body: a body's other fields (model, max_tokens, metadata) are
+   * no tokens, and would count as uncached input that no breakpoint can reach. Default false.
+   */
+  countPrompt?: boolean;
 }
 
 /** The providers' published rules: 1,024-token minimum, OpenAI's 128-token steps, Anthropic's 20-block lookback. */
 export function realisticPromptCache(): PromptCacheOptions {
-  return { minTokens: 1024, openaiStep: 128, lookbackBlocks: 20 };
+  return { minTokens: 1024, openaiStep: 128, lookbackBlocks: 20, countPrompt: true };
 }
 
 /** What one request reads from and writes to the cache, in tokens (about four characters each). */
 export interface CacheUse {
   read: number;
   write: number;
+  /** With `countPrompt`: the prompt's own tokens, reported as the request's input. */
+  prompt?: number;
 }
 
 /** One cacheable piece of an Anthropic prompt, in the order the API reads them: tools, system, messages. */
@@ -53,12 +61,14 @@ export class PromptCacheSim {
   private readonly openaiStep: number;
   private readonly lookback: number;
   private readonly openaiKept: number;
+  private readonly countPrompt: boolean;
 
   constructor(options: PromptCacheOptions = {}) {
     this.minTokens = options.minTokens ?? 0;
     this.openaiStep = Math.max(1, options.openaiStep ?? 1);
     this.lookback = options.lookbackBlocks ?? 20;
     this.openaiKept = options.openaiKept ?? 64;
+    this.countPrompt = options.countPrompt ?? false;
   }
 
   /** What `request` reads from and writes to the cache; the cache is updated as the provider would. */
@@ -87,7 +97,8 @@ export class PromptCacheSim {
       tokens.push(total);
     }
     const breakpoints = segments.flatMap((s, i) => (s.breakpoint ? [i] : []));
-    if (breakpoints.length === 0) return { read: 0, write: 0 };
+    const prompt = this.countPrompt ? { prompt: total } : {};
+    if (breakpoints.length === 0) return { read: 0, write: 0, ...prompt };
     let entries = this.anthropicEntries.get(model);
     if (!entries) {
       entries = new Set();
@@ -105,7 +116,7 @@ export class PromptCacheSim {
     const last = breakpoints[breakpoints.length - 1]!;
     for (const p of breakpoints) if (tokens[p]! >= this.minTokens) entries.add(hashes[p]!);
     const write = tokens[last]! >= this.minTokens ? Math.max(0, tokens[last]! - read) : 0;
-    return { read, write };
+    return { read, write, ...prompt };
   }
 
   private openai(model: string, body: any): CacheUse {
@@ -117,7 +128,7 @@ export class PromptCacheSim {
     if (earlier.length > this.openaiKept) earlier.shift();
     this.openaiPrompts.set(model, earlier);
     const tokens = Math.floor(Math.floor(shared / 4) / this.openaiStep) * this.openaiStep;
-    return { read: tokens >= this.minTokens ? tokens : 0, write: 0 };
+    return { read: tokens >= this.minTokens ? tokens : 0, write: 0, ...(this.countPrompt ? { prompt: Math.ceil(prompt.length / 4) } : {}) };
   }
 }
 

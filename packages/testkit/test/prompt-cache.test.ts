@@ -90,3 +90,14 @@ describe('PromptCacheSim, OpenAI rules', () => {
     expect(sim.use(request('openai', body(['two', 'a'.repeat(4000)]))).read).toBeLessThan(40);
   });
 });
+
+describe('PromptCacheSim, counting the prompt', () => {
+  it('with countPrompt, reports the prompt tokens themselves: all of it read or written when the last block is a breakpoint', () => {
+    const sim = new PromptCacheSim({ countPrompt: true });
+    const body = anthropicBody(3, [2]);
+    const first = sim.use(request('anthropic', body));
+    expect(first.prompt).toBe(tokensUpTo(body, 4));
+    expect(first.read + first.write).toBe(first.prompt);
+    expect(new PromptCacheSim().use(request('anthropic', body)).prompt).toBeUndefined();
+  });
+});
