@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TOKEN_FILE, VIEW_TOKEN_FILE } from '@tandem/server';
+import { TOKEN_FILE, VIEW_TOKEN_FILE } from '@tandem/server/local';
 import { findRunningServer, localCa } from './local-server.js';
 import { trustedCa } from './trusted-ca.js';
 

@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readServerInfo, serverNodeFlags, type ServerInfo } from '@tandem/server';
+import { readServerInfo, serverNodeFlags, type ServerInfo } from '@tandem/server/local';
 import { serverAnswers } from './server-probe.js';
 import { trustedCa } from './trusted-ca.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { Stream } from 'openai/streaming';
 import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
 import { parseToolArgs } from '../base/tool-args.js';
@@ -7,6 +7,7 @@ import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-request.js';
+import { loadOpenAISdk } from './openai-sdk.js';
 import { RequestBytes } from './request-bytes.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './types.js';
 
@@ -21,7 +22,16 @@ interface PendingCall {
 
 /** A ModelClient over the OpenAI Chat Completions API (OpenAI and every compatible gateway). */
 export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelClient {
-  const client = new OpenAI(sdkClientSettings(options));
+  // The SDK loads with the first request (openai-sdk.ts); the client is made once.
+  let client: Promise<OpenAI> | undefined;
+  const clientOf = (): Promise<OpenAI> =>
+    (client ??= loadOpenAISdk().then(
+      (Sdk) => new Sdk(sdkClientSettings(options)),
+      (error: unknown) => {
+        client = undefined;
+        throw error;
+      },
+    ));
   const ctx = errorContext(options);
   const bodies = new RequestBytes();
   const toolsKey = {};
@@ -48,7 +58,7 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
       let chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
       try {
         // What `chat.completions.create` does with an object body, given its JSON bytes instead.
-        chunks = await client.post<Stream<OpenAI.Chat.Completions.ChatCompletionChunk>>('/chat/completions', {
+        chunks = await (await clientOf()).post<Stream<OpenAI.Chat.Completions.ChatCompletionChunk>>('/chat/completions', {
           body,
           headers: { 'content-type': 'application/json' },
           stream: true,
