@@ -10,11 +10,19 @@ import { benchPtyVsSpawn } from './pty-vs-spawn.js';
 import { benchContext, benchMemoryRecall } from './context-and-recall.js';
 import { parseBenchArgs } from './bench-options.js';
 import { benchServeVsSdk } from './serve-vs-sdk.js';
+import { benchCostOfTurn } from './cost-of-turn.js';
+import { benchPrefixStability } from './prefix-stability.js';
+import { benchThousandViewers } from './thousand-viewers.js';
+import { benchFirstScreen } from './first-screen.js';
 
 const { options, names: only } = parseBenchArgs(process.argv.slice(2));
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['serve vs sdk', () => benchServeVsSdk(options)],
+  ['cost of a turn', () => benchCostOfTurn(options)],
+  ['prefix stability', () => benchPrefixStability(options)],
+  ['1,000 viewers', benchThousandViewers],
+  ['first screen', () => benchFirstScreen(options)],
   ['harness overhead', benchHarnessOverhead],
   ['fan-out', benchFanOut],
   ['attach long session', benchAttachLongSession],
