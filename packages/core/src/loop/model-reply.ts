@@ -1,6 +1,6 @@
 import type { ToolCall } from '../messages.js';
 import { ProviderError } from '../providers/provider-error.js';
-import { emptyUsage, sumUsage } from '../providers/model-price.js';
+import { emptyUsage, sumUsage } from '../providers/index.js';
 import type { ModelClient, ModelRequest, ModelUsage, StopReason } from '../providers/types.js';
 import { errorMessage } from './argument-errors.js';
 

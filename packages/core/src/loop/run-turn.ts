@@ -5,7 +5,7 @@ import { systemClock } from '../ports/clock.js';
 import { allowAllGate } from '../ports/tool-gate.js';
 import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
 import { sameItems } from '../base/same-items.js';
-import { emptyUsage, sumUsage } from '../providers/model-price.js';
+import { emptyUsage, sumUsage } from '../providers/index.js';
 import type { ModelRequest, ModelUsage, ToolSpec } from '../providers/types.js';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { isOffered } from '../tools/tool-setup.js';

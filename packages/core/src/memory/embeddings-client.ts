@@ -1,5 +1,8 @@
 import type OpenAI from 'openai';
-import { loadOpenAISdk } from '../providers/openai-sdk.js';
+import { loadOnce } from '../base/load-once.js';
+
+/** The OpenAI SDK, loaded with the first embedding: a server without embeddings never loads it here. */
+const loadOpenAISdk = loadOnce(async (): Promise<typeof OpenAI> => (await import('openai')).default);
 
 /** Turns texts into vectors. Throws on failure; recall then falls back to BM25 alone. */
 export interface EmbeddingsClient {
@@ -23,7 +26,7 @@ export interface OpenAIEmbeddingsOptions {
 
 /** An EmbeddingsClient over an OpenAI-compatible /v1/embeddings endpoint, via the official SDK. */
 export function createOpenAIEmbeddings(options: OpenAIEmbeddingsOptions): EmbeddingsClient {
-  // The SDK loads with the first embedding (openai-sdk.ts); the client is made once.
+  // The SDK loads with the first embedding; the client is made once.
   let made: Promise<OpenAI> | undefined;
   const clientOf = (): Promise<OpenAI> =>
     (made ??= loadOpenAISdk().then(
