@@ -25,6 +25,7 @@ const NAV = [
   ['tui', 'The TUI'],
   ['web-viewer', 'The web viewer'],
   ['sharing', 'Share a session'],
+  ['entrances', 'Scripts, CI, editors and other agents'],
   ['cluster', 'Running several nodes'],
   ['configuration', 'Configuration'],
   ['tools', 'Tools (generated)'],

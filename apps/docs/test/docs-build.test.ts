@@ -51,6 +51,26 @@ describe('docs site', () => {
     expect(site('index.html')).toContain('href="cluster.html"');
   });
 
+  it('documents the entrances for scripts, CI, editors and other agents, linked from the CLI reference', () => {
+    const page = site('entrances.html');
+    for (const text of [
+      'tandem run',
+      '--output-format',
+      'stream-json',
+      '--approval-mode',
+      'full-auto',
+      'tandem acp',
+      'agent_servers',
+      'tandem mcp serve',
+      'claude mcp add',
+      'tandem_run',
+    ]) {
+      expect(page).toContain(text);
+    }
+    for (const status of ['130', '<td>3</td>', '<td>2</td>']) expect(page).toContain(status);
+    expect(site('cli.html')).toContain('href="entrances.html"');
+  });
+
   it('documents every command and every session event of the protocol', () => {
     const protocol = site('protocol.md');
     for (const name of Object.keys(Commands)) expect(protocol).toContain(`\`${name}\``);

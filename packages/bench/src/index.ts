@@ -9,11 +9,13 @@ import { benchHarnessOverhead } from './harness-overhead.js';
 import { benchPtyVsSpawn } from './pty-vs-spawn.js';
 import { benchContext, benchMemoryRecall } from './context-and-recall.js';
 import { parseBenchArgs } from './bench-options.js';
+import { benchRunVsPi } from './run-vs-pi.js';
 import { benchServeVsSdk } from './serve-vs-sdk.js';
 import { benchCostOfTurn } from './cost-of-turn.js';
 import { benchPrefixStability } from './prefix-stability.js';
 import { benchThousandViewers } from './thousand-viewers.js';
 import { benchFirstScreen } from './first-screen.js';
+import { benchCheckpoints } from './checkpoints.js';
 
 const { options, names: only } = parseBenchArgs(process.argv.slice(2));
 
@@ -23,6 +25,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['prefix stability', () => benchPrefixStability(options)],
   ['1,000 viewers', benchThousandViewers],
   ['first screen', () => benchFirstScreen(options)],
+  ['run vs pi', () => benchRunVsPi(options)],
   ['harness overhead', benchHarnessOverhead],
   ['fan-out', benchFanOut],
   ['attach long session', benchAttachLongSession],
@@ -31,6 +34,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['pty vs spawn', benchPtyVsSpawn],
   ['context accounting', benchContext],
   ['memory recall', benchMemoryRecall],
+  ['checkpoints', benchCheckpoints],
 ];
 
 for (const [name, bench] of benches) {

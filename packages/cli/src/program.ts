@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { defaultClientName } from './client-name.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerAgentsCommand } from './commands/agents.js';
+import { registerEntranceCommands } from './commands/entrances.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerSkillsCommand } from './commands/skills.js';
 import { registerRoutineCommands } from './commands/routines.js';
@@ -33,6 +34,7 @@ const CA_HELP = 'a certificate (PEM) to trust for an https:// server, e.g. its s
 const ROOT_HELP_AFTER = `
 Examples:
   tandem                         open this folder's session (starts the local server if needed)
+  tandem -p "fix the test"       one turn without the TUI, for scripts and CI (tandem run --help)
   tandem --cwd ~/src/app         open another folder's session
   tandem attach --viewer         watch this folder's session from a second terminal
   tandem share --role approver --name carla --expires 2h
@@ -74,6 +76,26 @@ export function buildProgram(hooks: ProgramHooks): Command {
             program.commands.map((c) => c.name()),
           ),
         );
+      if (!process.stdin.isTTY) {
+        // `echo "…" | tandem`: no terminal to draw a TUI on; run the piped prompt as `tandem run` does.
+        const { runHeadless } = await import('./run/run-command.js');
+        hooks.done(
+          await runHeadless({
+            prompt: [],
+            dataDir: dataDirOf(options.dataDir),
+            port: options.port,
+            name: options.name,
+            cwd: options.cwd,
+            model: options.model,
+            noPrompt:
+              'stdin is not a terminal, so there is no TUI to open, and it held no prompt to run; run `tandem` in a terminal, or pipe a prompt: echo "fix the test" | tandem (or tandem run PROMPT)',
+          }),
+        );
+        return;
+      }
+      if (!process.stdout.isTTY) {
+        throw new UsageError('the TUI needs a terminal, and stdout is not one; for one turn in a script use `tandem run PROMPT` (or `tandem -p PROMPT`)');
+      }
       const { openLocal } = await import('./commands/open.js');
       hooks.done(await openLocal({ dataDir: dataDirOf(options.dataDir), port: options.port, name: options.name, cwd: options.cwd, model: options.model }));
     });
@@ -119,6 +141,27 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .action(async (session: string, options: { url?: string; token?: string; ca?: string; dataDir?: string }) => {
       const { removeSession } = await import('./commands/remove.js');
       hooks.done(await removeSession({ ...options, session, dataDir: dataDirOf(options.dataDir) }));
+    });
+
+  program
+    .command('undo')
+    .description(
+      "take the last turn of a session back, files and conversation (default: this folder's newest session); files changed since are left alone and listed",
+    )
+    .argument('[session]', 'session id, or a unique prefix of one (tandem ls lists them)')
+    .option('--turns <n>', 'how many turns to take back (default 1)', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new Error(`--turns: "${v}" is not a whole number of turns`);
+      return n;
+    })
+    .option('--cwd <dir>', 'the folder whose session to use (default: the current one)')
+    .option('--json', 'print { sessionId, turns, files, conflicts }')
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', 'the control token of that server (default: from the data directory)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (session: string | undefined, options: { turns?: number; cwd?: string; json?: boolean; url?: string; token?: string; dataDir?: string }) => {
+      const { undoTurns } = await import('./commands/undo.js');
+      hooks.done(await undoTurns({ ...options, ...(session ? { session } : {}), dataDir: dataDirOf(options.dataDir) }));
     });
 
   program
@@ -176,6 +219,8 @@ export function buildProgram(hooks: ProgramHooks): Command {
   registerAdminCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── extensions: MCP servers ──────────────────────────────────────────────────────────
   registerMcpCommands(program, { dataDirOf, done: (code) => hooks.done(code) });
+  // ── entrances: tandem run / -p, tandem acp, tandem mcp serve ─────────────────────────
+  registerEntranceCommands(program, { dataDirOf, done: (code) => hooks.done(code), defaultPort: DEFAULT_PORT, parsePort, parseModel });
   registerSkillsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });
   // ── multi-agent: agent definitions ───────────────────────────────────────────────────
   registerAgentsCommand(program, { dataDirOf, done: (code) => hooks.done(code) });

@@ -4,6 +4,8 @@ import { request as httpsRequest } from 'node:https';
 /**
  * Whether a tandem server answers at `url`: the socket.io handshake endpoint responds before
  * any authentication, so this needs no token. `ca`: what to trust for an `https://` server.
+ * Plain node:http rather than fetch: a CLI that probes once would otherwise pay for loading
+ * fetch (undici and its WebAssembly parser), which costs more than the probe.
  */
 export function serverAnswers(url: string, timeoutMs = 2000, ca?: string[]): Promise<boolean> {
   return new Promise((resolve) => {

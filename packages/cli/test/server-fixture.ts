@@ -19,7 +19,7 @@ export interface ServerFixture {
   close(): Promise<void>;
 }
 
-export async function startServerFixture(title: string): Promise<ServerFixture> {
+export async function startServerFixture(title: string, config: Record<string, unknown> = {}): Promise<ServerFixture> {
   const fake = await startFakeModelServer();
   // Anything a test did not script (titles, summaries) gets a plain short answer.
   fake.setHandler(() => ({ text: 'ok' }));
@@ -31,7 +31,7 @@ export async function startServerFixture(title: string): Promise<ServerFixture> 
   // Ten minutes to answer a permission request and for a command to wait for typed input: on a
   // loaded machine a test must never see the 60 s automatic deny or command timeout while it is
   // still working its way to the answer or the input.
-  const limits = { permissionTimeoutMs: 600_000, commandTimeoutMs: 600_000, maxCommandTimeoutMs: 600_000, toolTimeoutMs: 600_000 };
+  const limits = { permissionTimeoutMs: 600_000, commandTimeoutMs: 600_000, maxCommandTimeoutMs: 600_000, toolTimeoutMs: 600_000, ...config };
   await writeFile(join(dataDir.path, 'config.json'), `${JSON.stringify(limits)}\n`);
   const modelEnv = { TANDEM_MODEL: 'openai/gpt-4.1-mini', OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: 'test-key' };
   const env: NodeJS.ProcessEnv = { ...process.env, ...modelEnv };

@@ -60,7 +60,7 @@ describe('tandem attach in a real terminal', () => {
     expect(screen).toContain('watch-only');
 
     // The driver sees who else is attached.
-    await tmux.waitFor('driver', 'with bo (watching)');
+    await tmux.waitFor('driver', 'with bo (viewer)');
 
     tmux.type('viewer', 'let me drive', 'Enter');
     await tmux.waitFor('viewer', 'watch-only: attached with the view token; a driver must send messages');

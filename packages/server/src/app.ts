@@ -36,6 +36,8 @@ import { memoryHandlers } from './handlers/memory-handlers.js';
 import { modelHandlers } from './handlers/model-handlers.js';
 import { routineHandlers } from './handlers/routine-handlers.js';
 import { sandboxHandlers } from './handlers/sandbox-handlers.js';
+import { checkpointHandlers } from './handlers/checkpoint-handlers.js';
+import { Checkpoints } from './checkpoints/checkpoints.js';
 import { serverHandlers } from './handlers/server-handlers.js';
 import { sessionHandlers, sessionRoom } from './handlers/session-handlers.js';
 import { shareHandlers } from './handlers/share-handlers.js';
@@ -45,6 +47,7 @@ import { McpHub } from './mcp/mcp-hub.js';
 import { embeddingsFrom } from './memory/embeddings-from-settings.js';
 import { WorkspaceMemories } from './memory/workspace-memories.js';
 import { startOsSandbox } from './os-sandbox/start-os-sandbox.js';
+import { commandEnvPolicyFor } from './os-sandbox/command-env-settings.js';
 import { openGuardsHost, type GuardsHost, type GuardsHostOptions } from './permissions/guards-host.js';
 import { RoutineScheduler } from './routines/routine-scheduler.js';
 import { RoutineStore } from './routines/routine-store.js';
@@ -100,7 +103,9 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   // Each new model client reads config.json's providers again: key and endpoint edits need no restart.
   const currentProvidersConfig = () => withStoredKeys(loadProvidersConfig(deps.dataDir, logger), deps.dataDir);
   const modelFactory = seams.modelFactory ?? defaultModelFactory(env, currentProvidersConfig, clock, governor);
-  const osSandbox = seams.osSandbox ?? startOsSandbox({ settings: settings.commandSandbox, home, dataDir: deps.dataDir, logger });
+  const osSandbox =
+    seams.osSandbox ??
+    startOsSandbox({ settings: settings.commandSandbox, home, dataDir: deps.dataDir, logger, networkMode: () => settings.sandbox?.network ?? 'ask' });
   // Cluster (`--redis`): Redis must answer before anything else starts.
   // Redis and its adapter load only for a cluster node (`--redis`).
   const cluster = deps.cluster ? await (await import('./cluster/cluster-node.js')).ClusterNode.connect(deps.cluster, logger) : undefined;
@@ -142,9 +147,11 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     },
   });
   // MCP servers (requirements K1): per workspace, started lazily, stopped with the server.
+  const envPolicy = commandEnvPolicyFor(settings, deps.tokens);
   const mcp = new McpHub({
     dataDir: deps.dataDir,
     env,
+    envPolicy,
     logger,
     clock,
     contextWindow: (model) => modelInfo(model, config).contextWindow,
@@ -197,6 +204,14 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       skills,
       whatsappServer: settings.whatsapp?.mcpServer,
       shared,
+      envPolicy,
+      network: () => settings.sandbox ?? {},
+      // The port this node listens on, once it does (a command can never reach it).
+      checkpoints: new Checkpoints({ dataDir: deps.dataDir, settings: settings.checkpoints, logger }),
+      serverPorts: () => {
+        const address = httpServer.address();
+        return address && typeof address === 'object' ? [address.port] : [];
+      },
       runner: seams.runner,
       gate: seams.gate,
       turnStep: seams.turnStep,
@@ -241,6 +256,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...turnHandlers(manager),
     ...jobHandlers(manager),
     ...sandboxHandlers(manager),
+    ...checkpointHandlers(manager),
     ...modelHandlers(() => engine.listModels()),
     ...contextHandlers(manager, contexts),
     ...costHandlers(manager),

@@ -45,3 +45,6 @@ export { agentRoots, discoverAgents, formatAgentFileError, type AgentEntry, type
 export type { ClusterNode, RedisUnreachableError } from './cluster/index.js';
 export { DEFAULT_LEASE_MS, type ClusterOptions } from './cluster/cluster-options.js';
 export { NODE_OFFLINE_CODE } from './cluster/offline-watch.js';
+// Checkpoints (undo): the shadow repository per workspace and each session's turns (pnpm bench measures them).
+export { Checkpoints, type CheckpointSettings } from './checkpoints/checkpoints.js';
+export type { SessionCheckpoints, UndoResult } from './checkpoints/session-checkpoints.js';

@@ -9,6 +9,10 @@ import { whatsappBridge } from './messaging/whatsapp-bridge.js';
 import type { OsSandbox } from './os-sandbox/os-sandbox.js';
 import type { GuardsHost } from './permissions/guards-host.js';
 import { PtyCommandRunner } from './pty/pty-runner.js';
+import { checkpointGate } from './checkpoints/checkpoint-gate.js';
+import type { Checkpoints } from './checkpoints/checkpoints.js';
+import type { CommandEnvPolicy } from './os-sandbox/command-env.js';
+import { NetworkDecider, type NetworkSettings } from './network/network-decider.js';
 import type { HostEnvironment, HostEnvironmentFactory, SessionHost, SessionRunner, TurnStep } from './sessions/session-environment.js';
 import type { WorkspaceSkills } from './skills/workspace-skills.js';
 
@@ -26,6 +30,14 @@ export interface HostParts {
   whatsappServer: string | undefined;
   /** Services every session shares (command settings, web, calendar, providers, routines). */
   shared: ToolServices;
+  /** What of the server's environment commands never see (config.json `sandbox.passEnv`, the tokens, the provider keys). */
+  envPolicy: CommandEnvPolicy;
+  /** config.json `sandbox.network` and `sandbox.allowHosts`, read at each connection. */
+  network: () => NetworkSettings;
+  /** The ports this server listens on: never reachable from a command. */
+  serverPorts: () => readonly number[];
+  /** Checkpoints of the workspace before each turn changes it (undo, diff). */
+  checkpoints: Checkpoints;
   runner?: ((session: SessionHost) => SessionRunner) | undefined;
   gate?: ((session: SessionHost) => ToolGate) | undefined;
   turnStep?: TurnStep | undefined;
@@ -44,9 +56,26 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
     const [context, memory] = await Promise.allSettled([parts.contexts.for(session), parts.memories.for(session.meta.cwd)]);
     if (context.status === 'rejected') logger.warn({ err: context.reason, sessionId: session.id }, 'context accounting is off for this session');
     if (memory.status === 'rejected') logger.warn({ err: memory.reason, sessionId: session.id }, 'memory is off for this session');
-    const sandbox = osSandbox.wrapperFor(() => session.writableRoots());
-    const runner = parts.runner?.(session) ?? new PtyCommandRunner({ logDir: session.commandLogDir, clock, sandbox });
-    const jobs = new SessionJobs({ sessionId: session.id, logDir: join(session.dir, 'jobs'), emit: (body) => session.emit(body), clock, sandbox });
+    const guardGate = parts.gate?.(session) ?? parts.guards?.gateFactory(session);
+    // Before a call that may change the workspace runs, its checkpoint (after the gate allowed it).
+    const checkpoints = parts.checkpoints.forSession({ id: session.id, dir: session.dir, cwd: session.meta.cwd }, (body) => session.emit(body));
+    if (checkpoints) session.observe?.((event) => checkpoints.observe(event));
+    const gate = checkpoints ? checkpointGate(guardGate, checkpoints) : guardGate;
+    // A command's connection is asked about through the session's own permission step.
+    const connections = new NetworkDecider({
+      settings: parts.network,
+      ask: (call, signal) => (parts.guards?.guardsFor(session.id)?.permissions ?? guardGate ?? denyAll).check(call, signal),
+      turnId: () => session.currentTurnId?.(),
+    });
+    const sandbox = osSandbox.wrapperFor({
+      writableRoots: () => session.writableRoots(),
+      writeGrants: () => session.writeGrants?.() ?? [],
+      connections,
+      serverPorts: parts.serverPorts,
+    });
+    const { envPolicy } = parts;
+    const runner = parts.runner?.(session) ?? new PtyCommandRunner({ logDir: session.commandLogDir, clock, sandbox, envPolicy });
+    const jobs = new SessionJobs({ sessionId: session.id, logDir: join(session.dir, 'jobs'), emit: (body) => session.emit(body), clock, sandbox, envPolicy });
     session.onClose(() => jobs.stopAll());
     const workspaceMemory: WorkspaceMemory | undefined = memory.status === 'fulfilled' ? memory.value : undefined;
     const services: ToolServices = {
@@ -64,7 +93,7 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
     ];
     return {
       runner,
-      gate: parts.gate?.(session) ?? parts.guards?.gateFactory(session),
+      gate,
       services,
       context: context.status === 'fulfilled' ? (context.value as TurnContext) : undefined,
       agentContext: (agent, model) =>
@@ -76,6 +105,8 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
           },
         ),
       sandbox: parts.runner ? undefined : osSandbox.describe(),
+      checkpoints,
+      checkpointsOff: parts.checkpoints.off,
       turnSteps,
     };
   };
@@ -85,3 +116,6 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
 function memoryStep(memory: WorkspaceMemory): TurnStep {
   return (options) => ({ ...options, prompt: { ...options.prompt, memory: turnMemory(memory) } });
 }
+
+/** Without any permission gate nobody can be asked: a connection that would ask is refused. */
+const denyAll: ToolGate = { check: async () => ({ allow: false, reason: 'this session has no permission gate to ask' }) };

@@ -32,9 +32,9 @@ describe.skipIf(!BWRAP.ok)('OS sandbox through a real turn', () => {
     bed.server = await startTestServer({ env: bed.env() });
     const alice = await bed.server.connect('alice');
     const { session } = await alice.ok('session:create', {});
-    expect(session.sandbox).toBe('bubblewrap');
-    expect((await alice.ok('session:list', {})).sessions[0]!.sandbox).toBe('bubblewrap');
-    expect((await alice.ok('server:status', {})).sandbox).toBe('bubblewrap');
+    expect(session.sandbox).toBe('bubblewrap (network: ask)');
+    expect((await alice.ok('session:list', {})).sessions[0]!.sandbox).toBe('bubblewrap (network: ask)');
+    expect((await alice.ok('server:status', {})).sandbox).toBe('bubblewrap (network: ask)');
     await alice.ok('session:attach', { sessionId: session.id, role: 'driver' });
     alice.approveAll(session.id);
 
@@ -43,10 +43,10 @@ describe.skipIf(!BWRAP.ok)('OS sandbox through a real turn', () => {
     await alice.waitFor((e) => e.type === 'turn_done');
     const first = alice.events.filter((e) => e.type === 'tool_result').at(-1);
     expect(first?.type === 'tool_result' && first.output).toContain('Read-only file system');
-    expect(first?.type === 'tool_result' && first.output).toContain('the OS sandbox (bubblewrap) keeps everything outside the workspace');
+    expect(first?.type === 'tool_result' && first.output).toContain('the OS sandbox (bubblewrap (network: ask)) keeps everything outside the workspace');
     expect(existsSync(target)).toBe(false);
     const call = alice.events.find((e) => e.type === 'tool_call');
-    expect(call?.type === 'tool_call' && call.sandbox).toBe('bubblewrap');
+    expect(call?.type === 'tool_call' && call.sandbox).toBe('bubblewrap (network: ask)');
 
     await alice.ok('sandbox:grant', { sessionId: session.id, path: later });
     const mark = alice.events.at(-1)!.seq;
@@ -63,7 +63,10 @@ describe.skipIf(!BWRAP.ok)('OS sandbox through a real turn', () => {
     try {
       const client = await off.connect('alice');
       const { session } = await client.ok('session:create', {});
-      expect(session.sandbox).toBe('off: turned off in config.json (commandSandbox.enabled: false)');
+      // Said plainly: nothing of the guarded workspace is enforced then.
+      expect(session.sandbox).toBe(
+        'off: turned off in config.json (commandSandbox.enabled: false) — network limits, protected paths and the block on the server port are not enforced',
+      );
       expect((await client.ok('server:status', {})).sandbox).toBe(session.sandbox);
     } finally {
       await off.stop();

@@ -33,7 +33,7 @@ describe('a real turn that runs a command', () => {
     const { alice, bob, sessionId } = await startWithTwoClients();
     bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo one; sleep 0.3; echo two' } }] }, { chunks: ['All ', 'done.'] });
     const from = bob.events.at(-1)!.seq;
-    expect(await alice.ok('session:send', { sessionId, text: 'run it' })).toEqual({ mode: 'turn' });
+    expect(await alice.ok('session:send', { sessionId, text: 'run it' })).toMatchObject({ mode: 'turn' });
     await alice.waitFor((e) => e.type === 'turn_done');
     const done = await bob.waitFor((e) => e.type === 'turn_done');
     expect(done.type === 'turn_done' && done.outcome).toBe('answered');

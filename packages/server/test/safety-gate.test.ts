@@ -149,7 +149,7 @@ describe('approval modes (requirements U2)', () => {
     for (const call of [
       { name: 'delete_file', args: { path: 'notes.txt' } },
       { name: 'run_command', args: { command: 'touch made-by-command' } },
-      { name: 'write_file', args: { path: '.git/config', content: '[core]\n' } },
+      { name: 'write_file', args: { path: '.git/info/exclude', content: 'x\n' } },
     ]) {
       const from = alice.events.at(-1)?.seq ?? 0;
       bed.fake.enqueue(calls(call), { text: 'done' });
@@ -162,6 +162,15 @@ describe('approval modes (requirements U2)', () => {
     }
     expect(await exists(join(workspace, 'notes.txt'))).toBe(true);
     expect(await exists(join(workspace, 'made-by-command'))).toBe(false);
+    // .git/config is a protected location: refused before anyone is asked, in every mode.
+    const from = alice.events.at(-1)?.seq ?? 0;
+    bed.fake.enqueue(calls({ name: 'write_file', args: { path: '.git/config', content: '[core]\n' } }), { text: 'done' });
+    const refused = await turn(alice, sessionId, 'config');
+    expect(refused.some(isRequest)).toBe(false);
+    expect(refused.find((e) => e.type === 'tool_result' && e.seq > from)).toMatchObject({
+      outcome: 'refused',
+      output: expect.stringContaining('[sandbox rule: protected_path]'),
+    });
   });
 
   it('read-only: writing tools and non-read-only commands are refused with a reason, never asked; reads still run; the change applies to the next call', async () => {

@@ -25,6 +25,9 @@ import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, ShareInfoSchema, ShareNameSch
  */
 const sessionId = z.string().min(1);
 
+/** The longest message `session:send` takes, in characters. */
+export const MAX_MESSAGE_CHARS = 200_000;
+
 /** The most events one `session:attach` tail or one `session:history` page carries. */
 export const MAX_PAGE_EVENTS = 2000;
 
@@ -75,7 +78,17 @@ export const Commands = {
     'view',
   ),
   'session:detach': command('any', z.object({ sessionId }), z.object({}), 'view'),
-  'session:send': command('driver', z.object({ sessionId, text: z.string().min(1).max(200_000) }), z.object({ mode: z.enum(['turn', 'steer']) }), 'send'),
+  /**
+   * A message: starts a turn, or steers the running one. `maxIterations` caps the turn it starts
+   * (ignored when it steers). `turnId`: the turn the message started or steers (absent when it
+   * started none, e.g. `@commander` alone).
+   */
+  'session:send': command(
+    'driver',
+    z.object({ sessionId, text: z.string().min(1).max(MAX_MESSAGE_CHARS), maxIterations: z.number().int().min(1).max(1000).optional() }),
+    z.object({ mode: z.enum(['turn', 'steer']), turnId: z.string().optional() }),
+    'send',
+  ),
   'session:cancel': command('driver', z.object({ sessionId }), z.object({}), 'send'),
   'permission:respond': command(
     'driver',
@@ -93,7 +106,37 @@ export const Commands = {
   ),
   'jobs:list': command('any', z.object({ sessionId }), z.object({ jobs: z.array(JobInfoSchema) }), 'view'),
   'job:stop': command('driver', z.object({ sessionId, jobId: z.string().min(1) }), z.object({}), 'send'),
-  'sandbox:grant': command('driver', z.object({ sessionId, path: z.string().min(1) }), z.object({ path: z.string() })),
+  /** `write: true` also grants a protected location (`.git/hooks/`, `.git/config`, `.tandem/`, `.mcp.json`, `.claude/`, `.agents/`) for the session. */
+  'sandbox:grant': command('driver', z.object({ sessionId, path: z.string().min(1), write: z.boolean().optional() }), z.object({ path: z.string() })),
+  /**
+   * Takes the last `turns` turns back (default 1): the files they changed are restored (files
+   * they created removed) and the conversation goes back to before them; every client gets an
+   * `undo` event. A file changed since by someone else is left alone and listed in `conflicts`.
+   */
+  'session:undo': command(
+    'driver',
+    z.object({ sessionId, turns: z.number().int().min(1).max(10_000).optional() }),
+    z.object({ files: z.array(z.string()), conflicts: z.array(z.object({ path: z.string(), reason: z.string() })) }),
+  ),
+  /** One turn's changes (default the last): each file's status and the unified diff. */
+  'session:diff': command(
+    'driver',
+    z.object({ sessionId, turnId: z.string().min(1).optional() }),
+    z.object({
+      files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']) })),
+      diff: z.string(),
+      turnId: z.string().optional(),
+    }),
+  ),
+  /** The turns that can be taken back, oldest first (for `/rewind`); `off` says why there are none when checkpoints are off. */
+  'session:checkpoints': command(
+    'any',
+    z.object({ sessionId }),
+    z.object({
+      turns: z.array(z.object({ turnId: z.string(), startedAt: z.string(), cancelled: z.boolean(), files: z.number().int(), text: z.string().optional() })),
+      off: z.string().optional(),
+    }),
+  ),
   'permissions:list': command('control', z.object({ workspace: z.string().optional() }), z.object({ permissions: z.array(StoredPermissionSchema) })),
   'permissions:revoke': command('control', z.object({ id: z.string().min(1) }), z.object({})),
   'models:list': command('any', z.object({}).optional().default({}), z.object({ models: z.array(ModelInfoSchema) })),

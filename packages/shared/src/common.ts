@@ -17,10 +17,12 @@ export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 /**
  * How a session asks before tools run: `ask` (default) asks for every medium/dangerous call;
  * `auto-edit` runs file edits inside the workspace without asking (commands still ask);
- * `read-only` refuses every writing tool and every command that is not read-only.
+ * `read-only` refuses every writing tool and every command that is not read-only;
+ * `full-auto` runs without asking whatever the blacklist, the sandbox, stored deny rules and the
+ * rate limit let through (still audited; tools that always ask still ask).
  * The blacklist and the sandbox apply in every mode.
  */
-export const ApprovalModeSchema = z.enum(['ask', 'auto-edit', 'read-only']);
+export const ApprovalModeSchema = z.enum(['ask', 'auto-edit', 'read-only', 'full-auto']);
 export type ApprovalMode = z.infer<typeof ApprovalModeSchema>;
 export const APPROVAL_MODES = ApprovalModeSchema.options;
 

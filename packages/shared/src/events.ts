@@ -126,7 +126,29 @@ export const EventSchemas = {
   // background jobs and the sandbox
   job_started: event('job_started', { jobId: z.string(), command: z.string(), logPath: z.string() }),
   job_exited: event('job_exited', { jobId: z.string(), exitCode: z.number().nullable(), stoppedBy: z.string().optional() }),
-  sandbox_granted: event('sandbox_granted', { path: z.string(), by: z.string() }),
+  /** `write`: a protected location (`.git/hooks`, `.mcp.json`, …) the agent may now change in this session. */
+  sandbox_granted: event('sandbox_granted', { path: z.string(), by: z.string(), write: z.boolean().optional() }),
+
+  // checkpoints (undo)
+  /** A turn ended having changed these workspace files (its checkpoint can put them back: session:undo). */
+  checkpoint: event('checkpoint', {
+    turnId,
+    files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']) })),
+    /** The turn was cancelled: its conversation is gone already, its files are still changed. */
+    cancelled: z.boolean().optional(),
+  }),
+  /**
+   * A driver took the last `turns` turns back (`session:undo`): `files` were restored (created
+   * ones removed), the conversation went back to before those turns (`turnIds`); `conflicts` were
+   * changed since by someone else and left alone.
+   */
+  undo: event('undo', {
+    turns: z.number().int(),
+    files: z.array(z.string()),
+    by: z.string(),
+    turnIds: z.array(z.string()).optional(),
+    conflicts: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
+  }),
 
   // models
   model_fallback: event('model_fallback', { from: z.string(), to: z.string(), reason: z.string() }),
@@ -205,6 +227,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   EventSchemas.memory_consolidation_failed,
   EventSchemas.memory_quarantined,
   EventSchemas.extension_notice,
+  EventSchemas.checkpoint,
+  EventSchemas.undo,
 ]);
 
 export type SessionEvent = z.infer<typeof SessionEventSchema>;

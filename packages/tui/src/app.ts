@@ -1,4 +1,4 @@
-import type { Role } from '@tandem/shared';
+import type { Role, WhoAmI } from '@tandem/shared';
 import { TandemClient } from './client.js';
 import { dialogFocusView } from './input/dialog-focus.js';
 import type { KeyPress } from './input/line-editor.js';
@@ -25,14 +25,16 @@ const TICK_MS = 50;
 const SPINNER_MS = 100;
 
 /**
- * Connects, picks the session, attaches (driver unless viewer), replays, then stays live until
- * the user quits. Resolves with the process exit code. Errors before the screen opens go to
- * stderr; after that, everything is shown on screen and nothing writes to stdout. What keys
- * and commands do lives in TuiController (tested without a terminal); this file wires it to
- * socket.io and blessed.
+ * Connects, asks who it is (`client:whoami`: a share opens its one session, as driver only with
+ * the `send` right), picks the session, attaches (driver unless viewer), replays, then stays
+ * live until the user quits. Resolves with the process exit code. Errors before the screen
+ * opens go to stderr; after that, everything is shown on screen and nothing writes to stdout
+ * (if the server refuses us for good, e.g. our share was revoked, the reason is written to
+ * stderr too once the screen closes). What keys and commands do lives in TuiController (tested
+ * without a terminal); this file wires it to socket.io and blessed.
  */
 export async function runTui(options: TuiOptions): Promise<number> {
-  const role: Role = options.viewer ? 'viewer' : 'driver';
+  let role: Role = options.viewer ? 'viewer' : 'driver';
   let layout: Layout | null = null;
   let quit: (code: number) => void = () => undefined;
   const client = new TandemClient(options.url, {
@@ -54,6 +56,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         await client.attach(sessionId, role, 0, { tail: attachTail() });
       },
       compose: (text) => (layout ? composeInEditor(layout.screen, text) : Promise.resolve(text)),
+      copyToClipboard: (text) => layout?.copyToClipboard(text),
     },
     { url: options.url, me: options.name, role },
   );
@@ -61,8 +64,13 @@ export async function runTui(options: TuiOptions): Promise<number> {
 
   try {
     await client.ready(options.connectTimeoutMs ?? 10_000);
-    const session = await chooseSession(client, options);
+    // A server without client:whoami (older than shares) has no shares: go on as before.
+    const whoami = await client.request('client:whoami', {}).catch(() => null);
+    if (whoami) role = attachRole(role, whoami);
+    const session = await chooseSession(client, { ...options, viewer: role === 'viewer', sessionId: options.sessionId ?? whoami?.share?.sessionId });
     await client.attach(session.id, role, 0, { tail: attachTail() });
+    // After the replay, so a share holder reads what the share allows where the transcript ends.
+    if (whoami) tui.dispatch({ kind: 'whoami', whoami });
     tui.goLive();
   } catch (err) {
     client.close();
@@ -79,6 +87,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
       finished = true;
       clearInterval(timer);
       screen.destroy();
+      const { connection } = tui.state;
+      if (connection.status === 'refused') process.stderr.write(`tandem: ${connection.message}\n`);
       void client.detach().finally(() => {
         client.close();
         resolve(code);
@@ -138,6 +148,13 @@ export async function runTui(options: TuiOptions): Promise<number> {
     }, TICK_MS);
     draw();
   });
+}
+
+/** A share without the `send` right (viewer, approver) and the view token attach as viewer. */
+function attachRole(wanted: Role, whoami: WhoAmI): Role {
+  if (whoami.kind === 'view') return 'viewer';
+  if (whoami.share && !whoami.share.rights.includes('send')) return 'viewer';
+  return wanted;
 }
 
 /**

@@ -1,8 +1,10 @@
-import { APPROVAL_MODES, type ApprovalMode } from '@tandem/shared';
+import { APPROVAL_MODES, type ApprovalMode, type ShareRole } from '@tandem/shared';
 import type { InputCommand } from './input/slash-commands.js';
 import { SLASH_HELP } from './input/slash-commands.js';
 import { runningCommand } from './state/reducer.js';
 import { formatSessionCost } from './views/format-cost.js';
+import { shareSummary } from './state/access.js';
+import { shareInvite } from './share-invite.js';
 import type { TuiController } from './tui-controller.js';
 
 /** What each submitted line does: send it, or run the slash command over the wire. */
@@ -76,6 +78,23 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
         tui.notice('info', '/reload: the next turn reads AGENTS.md and memory again (its prompt is written to the cache anew once)');
       });
       return;
+    case 'share':
+      return createShare(tui, command.role, command.name);
+    case 'undo':
+      if (tui.state.role !== 'driver') return tui.showFlash('watch-only: a driver takes turns back');
+      void tui.run('/undo', () => undoTurns(tui, command.turns));
+      return;
+    case 'grant':
+      if (tui.state.role !== 'driver') return tui.showFlash('watch-only: a driver grants the sandbox');
+      return tui.ask(
+        `Let the agent ${command.write ? 'write' : 'reach'} ${command.path} for the rest of this session${command.write ? ' (a protected location: git hooks and settings there can run code later)' : ''}? y / n`,
+        () => {
+          void tui.run('/grant', async () => {
+            const granted = await tui.request('sandbox:grant', { sessionId, path: command.path, ...(command.write ? { write: true } : {}) });
+            tui.notice('info', `granted ${granted.path}${command.write ? ' (write)' : ''}`);
+          });
+        },
+      );
     case 'bad':
       return tui.notice('warn', command.message);
     case 'unknown':
@@ -83,10 +102,11 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
   }
 }
 
-/** Shift-Tab: ask → auto-edit → read-only → ask. */
+/** Shift-Tab: ask → auto-edit → read-only → ask. `full-auto` is chosen by name only (`/mode full-auto`); Shift-Tab leaves it for ask. */
 export function nextMode(mode: ApprovalMode): ApprovalMode {
-  const index = APPROVAL_MODES.indexOf(mode);
-  return APPROVAL_MODES[(index + 1) % APPROVAL_MODES.length] ?? 'ask';
+  const cycle: readonly ApprovalMode[] = APPROVAL_MODES.filter((candidate) => candidate !== 'full-auto');
+  const index = cycle.indexOf(mode);
+  return cycle[(index + 1) % cycle.length] ?? 'ask';
 }
 
 function showModels(tui: TuiController): void {
@@ -98,5 +118,35 @@ function showModels(tui: TuiController): void {
       'info',
       `model: ${current} · /model provider/model switches it for the next turn${offered.length > 0 ? ` · offered: ${offered.join(', ')}` : ''}`,
     );
+  });
+}
+
+/** session:undo, and one line saying what came back and what was left alone. */
+export async function undoTurns(tui: TuiController, turns: number): Promise<void> {
+  const result = await tui.request('session:undo', { sessionId: tui.sessionId(), turns });
+  const restored =
+    result.files.length > 0
+      ? `${result.files.length} file(s) restored: ${result.files.slice(0, 8).join(', ')}${result.files.length > 8 ? ', …' : ''}`
+      : 'no files to restore';
+  const conflicts = result.conflicts.length > 0 ? `; left alone (changed since): ${result.conflicts.map((c) => c.path).join(', ')}` : '';
+  tui.notice(result.conflicts.length > 0 ? 'warn' : 'info', `undo: ${turns} turn${turns === 1 ? '' : 's'} taken back, ${restored}${conflicts}`);
+}
+
+/**
+ * /share ROLE NAME: a share of this session for one person. The link and the attach line go to
+ * the transcript (each on a line of its own) and the link to the terminal's clipboard; only the
+ * control token may invite, anyone else is told why instead of getting a bare `forbidden`.
+ */
+function createShare(tui: TuiController, role: ShareRole, name: string): void {
+  const { share, tokenKind, url } = tui.state;
+  if (share) return tui.notice('warn', `/share: only the host (the server's control token) lets people in; you came in with a share (${shareSummary(share)})`);
+  if (tokenKind === 'view') return tui.notice('warn', "/share: only the host (the server's control token) lets people in; this client uses the view token");
+  const sessionId = tui.sessionId();
+  void tui.run('/share', async () => {
+    const created = await tui.request('share:create', { sessionId, name, role });
+    const invite = shareInvite(url, created.share, created.token);
+    tui.notice('info', invite.text, invite.copy);
+    tui.copyToClipboard(invite.link);
+    tui.showFlash(`the web link for ${created.share.name} was sent to the terminal's clipboard (OSC 52); both lines are in the transcript`);
   });
 }

@@ -29,6 +29,7 @@ function setup(role: 'driver' | 'viewer' = 'driver') {
     pageRows: () => 10,
     switchSession: () => Promise.resolve(),
     compose: (text) => Promise.resolve(text),
+    copyToClipboard: () => undefined,
   };
   const tui = new TuiController(host, { url: 'http://127.0.0.1:7777', me: 'ana', role });
   tui.onSignal({ kind: 'connection', connection: { status: 'connected' } });

@@ -53,6 +53,7 @@ function setup(role: 'driver' | 'viewer' = 'driver') {
       return Promise.resolve();
     },
     compose: (text) => Promise.resolve(composed ?? text),
+    copyToClipboard: () => undefined,
   };
   const tui = new TuiController(host, { url: 'http://127.0.0.1:7777', me: 'ana', role });
   tui.onSignal({ kind: 'connection', connection: { status: 'connected' } });

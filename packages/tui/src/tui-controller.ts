@@ -1,4 +1,4 @@
-import type { CommandName, CommandPayload, CommandResult, Decision } from '@tandem/shared';
+import type { CommandName, CommandPayload, CommandResult, Decision, SessionEvent } from '@tandem/shared';
 import type { ClientSignal } from './client.js';
 import { NO_DIALOG, focusDialog, trackDialog, unfocusDialog, type DialogFocus } from './input/dialog-focus.js';
 import { keyIntent, type KeyIntent } from './input/key-intent.js';
@@ -6,10 +6,11 @@ import { editLine, emptyEditor, type KeyPress, type LineEditor } from './input/l
 import { completeMention, mentionAt } from './input/mention-complete.js';
 import { parseInput } from './input/slash-commands.js';
 import { mentionNames } from './state/agents.js';
+import { canApprove, watchOnlyText } from './state/access.js';
 import { PanelController } from './panels/panel-controller.js';
 import { type Action, MAX_ITEMS, initialState, reduce, runningCommand } from './state/reducer.js';
-import type { ViewState } from './state/types.js';
-import { runSlashCommand } from './slash-actions.js';
+import type { CopyLine, ViewState } from './state/types.js';
+import { runSlashCommand, undoTurns } from './slash-actions.js';
 import { LASTING_DECISIONS } from './views/format-permission.js';
 
 /** What the controller needs from the outside world; app.ts wires it to socket.io and blessed, tests to fakes. */
@@ -26,6 +27,8 @@ export interface TuiHost {
   switchSession(sessionId: string): Promise<void>;
   /** Edits `text` in $VISUAL / $EDITOR; resolves with the result. */
   compose(text: string): Promise<string>;
+  /** Puts `text` on the terminal's clipboard (OSC 52); the terminal may ignore it. */
+  copyToClipboard(text: string): void;
 }
 
 /** A yes/no question in the input line, e.g. before /clear discards the conversation. */
@@ -56,6 +59,8 @@ export class TuiController {
   dirty = true;
   readonly panels: PanelController;
   private live = false;
+  /** This terminal pressed Ctrl-C on the running turn (it is offered the files back). */
+  private cancelledHere = false;
   private scopeFor = '';
   /** Where the events this view holds begin, when it was attached with a tail. */
   private history: { sessionId: string; firstSeq: number; hasMore: boolean; loading: boolean } | null = null;
@@ -74,6 +79,8 @@ export class TuiController {
       },
       pageRows: () => host.pageRows(),
       switchSession: (sessionId) => host.switchSession(sessionId),
+      ask: (question, onYes) => this.ask(question, onYes),
+      now: () => host.now(),
     });
   }
 
@@ -100,15 +107,42 @@ export class TuiController {
       else if (this.history?.sessionId !== signal.session.id) this.history = null;
       this.dispatch({ kind: 'attached', session: signal.session, role: signal.role });
     } else if (signal.kind === 'warning') this.dispatch({ kind: 'notice', level: 'warn', text: signal.message });
-    else this.dispatch({ kind: 'event', event: signal.event });
+    else {
+      this.dispatch({ kind: 'event', event: signal.event });
+      // Someone came or went: the shares panel's "connected now" may have changed.
+      if (signal.event.type === 'presence') this.panels.reload('shares');
+      this.offerRestore(signal.event);
+    }
+  }
+
+  /**
+   * After this terminal's Ctrl-C: the conversation went back already; when the cancelled turn
+   * changed files (its `checkpoint` event), one key puts them back too.
+   */
+  private offerRestore(event: SessionEvent): void {
+    if (event.type === 'turn_started') this.cancelledHere = false;
+    if (event.type !== 'checkpoint' || !event.cancelled || !this.cancelledHere || !this.live) return;
+    this.cancelledHere = false;
+    const names = event.files.map((f) => f.path);
+    const shown = `${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}`;
+    this.ask(
+      `The cancelled turn changed ${names.length} file${names.length === 1 ? '' : 's'} (${shown}). Put ${names.length === 1 ? 'it' : 'them'} back too? y / n`,
+      () => {
+        void this.run('/undo', () => undoTurns(this, 1));
+      },
+    );
   }
 
   sessionId(): string {
     return this.state.session?.id ?? '';
   }
 
-  notice(level: 'info' | 'warn' | 'error', text: string): void {
-    this.dispatch({ kind: 'notice', level, text });
+  notice(level: 'info' | 'warn' | 'error', text: string, copy?: readonly CopyLine[]): void {
+    this.dispatch({ kind: 'notice', level, text, ...(copy ? { copy } : {}) });
+  }
+
+  copyToClipboard(text: string): void {
+    this.host.copyToClipboard(text);
   }
 
   showFlash(text: string): void {
@@ -143,6 +177,9 @@ export class TuiController {
   }
 
   key(press: KeyPress): void {
+    // Refused for good (the share ended, the token is no longer accepted): the transcript says
+    // why, and any key closes the screen (exit status 1: the session did not end by choice).
+    if (this.live && this.state.connection.status === 'refused') return this.quit(1);
     // A key means the person moved on: a flash from before gives way to what the keys do now
     // (e.g. the @-completion hint), whatever the key itself then shows.
     if (this.flash) {
@@ -168,6 +205,7 @@ export class TuiController {
       case 'exit':
         return this.quit(0);
       case 'cancel_turn':
+        this.cancelledHere = true;
         void this.run('cancelling', () => this.request('session:cancel', { sessionId: this.sessionId() }));
         return;
       case 'confirm': {
@@ -190,7 +228,9 @@ export class TuiController {
         this.dirty = true;
         return;
       case 'dialog_hint':
-        return this.showFlash('the permission dialog has the keys: y s a n d answer, Tab scope, Esc back to the input line');
+        return this.showFlash(
+          `the permission dialog has the keys: ${this.state.share ? 'y s n d' : 'y s a n d'} answer, Tab scope, Esc back to the input line`,
+        );
       case 'decide':
         return this.decide(intent.decision);
       case 'next_scope': {
@@ -223,7 +263,7 @@ export class TuiController {
       case 'complete_mention':
         return this.completeMention();
       case 'watch_only':
-        return this.showFlash('watch-only: attached with the view token; a driver must send messages');
+        return this.showFlash(watchOnlyText(this.state));
       case 'edit': {
         // In a command, an empty Enter still matters (accept a default, page on).
         if (this.state.commandFocus && press.name === 'enter' && this.editor.text.length === 0) return this.typeIntoCommand('\r');
@@ -311,6 +351,9 @@ export class TuiController {
   private decide(decision: Decision): void {
     const pending = this.state.pendingPermissions[0];
     if (!pending || !this.dialog.focused) return;
+    // The server refuses a share a lasting rule for the whole workspace: say so, keep the dialog's keys.
+    if (this.state.share && decision === 'allow_forever')
+      return this.showFlash('a share allows once (y) or for this session (s); allow forever is for the host');
     const scopes = pending.scopes ?? [];
     const scope = LASTING_DECISIONS.has(decision) && scopes.length > 0 ? scopes[this.currentScope(pending.requestId) % scopes.length] : undefined;
     // The answer is given once: the dialog gives the keys back until the server resolves it.
@@ -332,7 +375,7 @@ export class TuiController {
 
   private syncDialog(): void {
     const first = this.state.pendingPermissions[0];
-    const next = trackDialog(this.dialog, this.state.role === 'driver' ? first?.requestId : undefined, this.host.now());
+    const next = trackDialog(this.dialog, canApprove(this.state) ? first?.requestId : undefined, this.host.now());
     if (next !== this.dialog) this.dialog = next;
     if (first) this.currentScope(first.requestId);
   }

@@ -61,7 +61,7 @@ export async function runPi(piCli: string, openaiBaseURL: string, iterations: nu
   }
 }
 
-function modelsJson(baseUrl: string) {
+export function modelsJson(baseUrl: string) {
   return {
     providers: {
       bench: {
@@ -77,7 +77,7 @@ function modelsJson(baseUrl: string) {
 }
 
 /** A node script (the npm package's bin) runs under this node, so its pid is the process measured. */
-async function piCommand(piCli: string): Promise<string[]> {
+export async function piCommand(piCli: string): Promise<string[]> {
   const file = await realpath(piCli).catch(() => {
     throw new Error(`--pi: no such file ${piCli}`);
   });

@@ -30,6 +30,8 @@ export class ConversationBuilder {
   private readonly turnStarts = new Map<string, number>();
   private current: { key: string; message: AssistantMessage } | undefined;
   private readonly openCalls = new Map<string, OpenCall>();
+  /** Where each of the last finished turns began, so an `undo` can cut the conversation there. Bounded. */
+  private readonly doneTurns = new Map<string, number>();
 
   apply(event: ConversationEvent): void {
     switch (event.type) {
@@ -59,8 +61,11 @@ export class ConversationBuilder {
         return;
       case 'turn_done':
         this.current = undefined;
+        this.rememberDone(event.turnId);
         this.forgetTurn(event.turnId);
         return;
+      case 'undo':
+        return this.undone(event.turnIds ?? []);
       case 'turn_cancelled':
         return this.cancelled(event.turnId);
       case 'turn_interrupted':
@@ -71,6 +76,7 @@ export class ConversationBuilder {
         this.pendingTurnStart = undefined;
         this.turnStarts.clear();
         this.openCalls.clear();
+        this.doneTurns.clear();
         return;
       case 'compaction':
         return this.compacted(event);
@@ -98,6 +104,7 @@ export class ConversationBuilder {
       turnStarts: [...this.turnStarts],
       current: this.current && index >= 0 ? { key: this.current.key, index } : null,
       openCalls: [...this.openCalls.values()].map((call) => ({ ...call })),
+      doneTurns: [...this.doneTurns],
     };
   }
 
@@ -111,6 +118,7 @@ export class ConversationBuilder {
     for (const [turnId, start] of state.turnStarts) builder.turnStarts.set(turnId, start);
     if (state.current) builder.current = { key: state.current.key, message: builder.list[state.current.index] as AssistantMessage };
     for (const call of state.openCalls) builder.openCalls.set(call.callId, { callId: call.callId, turnId: call.turnId, tool: call.tool });
+    for (const [turnId, start] of state.doneTurns ?? []) if (Number.isInteger(start) && start <= builder.list.length) builder.doneTurns.set(turnId, start);
     return builder;
   }
 
@@ -153,6 +161,7 @@ export class ConversationBuilder {
     const folded = Math.min(Math.max(0, Math.floor(event.foldedMessages)), this.list.length);
     this.list = applyCompaction(this.list, { foldedMessages: folded, summary: event.summary });
     for (const [turnId, start] of this.turnStarts) this.turnStarts.set(turnId, startAfterCompaction(start, folded));
+    for (const [turnId, start] of this.doneTurns) this.doneTurns.set(turnId, startAfterCompaction(start, folded));
     if (this.pendingTurnStart !== undefined) this.pendingTurnStart = startAfterCompaction(this.pendingTurnStart, folded);
     if (this.current && this.list[this.list.length - 1] !== this.current.message) this.current = undefined;
   }
@@ -174,11 +183,35 @@ export class ConversationBuilder {
     this.forgetTurn(turnId);
   }
 
+  private rememberDone(turnId: string): void {
+    const start = this.turnStarts.get(turnId);
+    if (start === undefined) return;
+    this.doneTurns.set(turnId, start);
+    while (this.doneTurns.size > MAX_DONE_TURNS) this.doneTurns.delete(this.doneTurns.keys().next().value as string);
+  }
+
+  /** `undo`: the conversation goes back to where the earliest of the undone turns began (one it knows). */
+  private undone(turnIds: readonly string[]): void {
+    let cut: number | undefined;
+    for (const id of turnIds) {
+      const start = this.doneTurns.get(id);
+      if (start !== undefined) cut = cut === undefined ? start : Math.min(cut, start);
+    }
+    for (const id of turnIds) this.doneTurns.delete(id);
+    if (cut === undefined || cut > this.list.length) return;
+    this.list.length = cut;
+    this.current = undefined;
+    for (const [id, start] of this.doneTurns) if (start > cut) this.doneTurns.delete(id);
+  }
+
   private forgetTurn(turnId: string): void {
     this.turnStarts.delete(turnId);
     for (const [id, call] of this.openCalls) if (call.turnId === turnId) this.openCalls.delete(id);
   }
 }
+
+/** Finished turns whose start is remembered for `undo` (more than any session keeps checkpoints of by default). */
+const MAX_DONE_TURNS = 200;
 
 /** JSON drops `args: undefined` (a call kept as raw text); put it back (in place: the parsed data is the builder's now). */
 function restoredMessage(message: Message): Message {

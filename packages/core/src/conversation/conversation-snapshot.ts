@@ -11,6 +11,8 @@ export interface ConversationSnapshot {
   turnStarts: Array<[string, number]>;
   current: { key: string; index: number } | null;
   openCalls: Array<{ callId: string; turnId: string; tool: string }>;
+  /** Where each of the last finished turns began (for `undo`); absent from older snapshots. */
+  doneTurns?: Array<[string, number]>;
 }
 
 /** Checks the shape of a stored snapshot; throws saying what is wrong (a damaged file is then ignored). */

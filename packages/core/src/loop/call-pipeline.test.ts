@@ -87,7 +87,7 @@ describe('the call pipeline', () => {
     const { gate, steps } = recordingGate(() => ({ danger: 'medium', reason: 'auto-edit mode: a file edit inside the workspace' }));
     fake.server.enqueue({ toolCalls: [{ id: 'w', name: 'write_file', args: { path: 'src/a.txt', content: 'hello' } }] }, { text: 'ok' });
     const events = await collect(runTurn(options(gate)));
-    expect(steps).toEqual(['screen write_file src/a.txt', 'check write_file']);
+    expect(steps).toEqual(['screen write_file src/a.txt,src/a.txt.bak', 'check write_file']);
     // The tool_call carries the screen's reason: it was announced after the screen.
     expect(ofType(events, 'tool_call')[0]).toMatchObject({ danger: 'medium', reason: 'auto-edit mode: a file edit inside the workspace' });
     expect(ofType(events, 'tool_result')[0]).toMatchObject({ isError: false, outcome: 'ok' });

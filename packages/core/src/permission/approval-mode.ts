@@ -52,6 +52,18 @@ export function autoEditAllows(call: ModeCall, mode: ApprovalMode, workspace: st
   return inside ? 'auto-edit mode: a file edit inside the workspace' : null;
 }
 
+/**
+ * `full-auto` mode (a headless run's `--approval-mode full-auto`): the reason a call that would
+ * ask runs without asking, or null. It comes after the blacklist, the read-only refusal and the
+ * stored and session rules (a stored deny still denies), so it only replaces the question; the
+ * OS sandbox and the rate limit still apply, and the call is audited. Tools that always ask
+ * (`alwaysAsk`, e.g. configure_provider) still ask.
+ */
+export function fullAutoAllows(mode: ApprovalMode, alwaysAsk: boolean): string | null {
+  if (mode !== 'full-auto' || alwaysAsk) return null;
+  return 'full-auto mode: runs without asking';
+}
+
 function clip(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > 120 ? `${oneLine.slice(0, 117)}…` : oneLine;

@@ -10,6 +10,8 @@ export type CallSubject =
   | { kind: 'path'; path: string; display: string }
   /** A web address (web_fetch): rules cover the exact URL, or every page of its site (`https://host/`). */
   | { kind: 'url'; url: string; site: string }
+  /** A command's connection (`network`): rules cover `host:port`, or the host on every port (`host:`). */
+  | { kind: 'host'; host: string; port: number; target: string }
   | { kind: 'tool' };
 
 /** One choice offered in the dialog: its label (sent as `scopes[i]`, answered as `scope`) and the rule it makes. */
@@ -22,6 +24,9 @@ export interface ScopeOption {
 /** Label of the scope that covers every call of the tool (file tools and plain tools only). */
 export const WHOLE_TOOL_SCOPE = '*';
 
+/** The tool name of a command's connection question (ARCHITECTURE: `tool: "network"`). */
+export const NETWORK_TOOL = 'network';
+
 /** Argument names that hold the one file or directory a tool acts on (`self_clone` has `target`). */
 const PATH_ARGS = ['path', 'target'] as const;
 
@@ -33,6 +38,11 @@ export function subjectOf(call: PolicyCall, options: SubjectOptions = {}): CallS
     const command = typeof args.command === 'string' ? args.command.trim() : '';
     const segments = command === '' ? [] : lexShell(command).filter((s) => s.text.trim() !== '');
     return { kind: 'command', command, segments };
+  }
+  if (call.tool === NETWORK_TOOL && typeof args.host === 'string' && typeof args.port === 'number') {
+    const host = args.host.toLowerCase();
+    const shown = host.includes(':') ? `[${host}]` : host;
+    return { kind: 'host', host: shown, port: args.port, target: `${shown}:${args.port}` };
   }
   const target = PATH_ARGS.map((k) => args[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
   if (target !== undefined) {
@@ -91,6 +101,11 @@ export function scopeOptions(call: PolicyCall, subject: CallSubject, options: Pi
       add({ label: subject.url, match: 'exact', pattern: subject.url });
       add({ label: `${subject.site}*`, match: 'prefix', pattern: subject.site });
       add({ label: WHOLE_TOOL_SCOPE, match: 'tool' });
+      break;
+    case 'host':
+      // Never the whole tool: "every host" is config.json's `sandbox.network: "allow"`, not a click.
+      add({ label: subject.target, match: 'exact', pattern: subject.target });
+      add({ label: `${subject.host}:*`, match: 'prefix', pattern: `${subject.host}:` });
       break;
     case 'tool':
       add({ label: WHOLE_TOOL_SCOPE, match: 'tool' });

@@ -95,6 +95,11 @@ function segmentMatches(rule: PermissionRule, segment: ShellSegment, { forDeny }
 
 function coversTarget(rule: PermissionRule, subject: Exclude<CallSubject, { kind: 'command' }>): boolean {
   if (rule.match === 'tool') return true;
+  if (subject.kind === 'host') {
+    if (!rule.pattern) return false;
+    if (rule.match === 'exact') return rule.pattern === subject.target;
+    return rule.match === 'prefix' && rule.pattern === `${subject.host}:`;
+  }
   if (subject.kind === 'url' && rule.pattern) {
     if (rule.match === 'exact') return rule.pattern === subject.url;
     // A site rule (`https://host/`) covers every page of that scheme, host and port.

@@ -20,6 +20,10 @@ export function buildPermissionPreview(call: PolicyCall, options: Pick<PolicyOpt
   const subject = subjectOf(call, options);
   const args = (typeof call.args === 'object' && call.args !== null ? call.args : {}) as Record<string, unknown>;
   if (subject.kind === 'command') return cap(subject.command);
+  if (subject.kind === 'host') {
+    const command = typeof args.command === 'string' ? args.command : '';
+    return cap(`Connect to ${subject.target}\nfrom the command: ${command}`);
+  }
   if (subject.kind === 'path') {
     const edit = EDIT_PAIRS.find(([a, b]) => typeof args[a] === 'string' && typeof args[b] === 'string');
     if (edit) {

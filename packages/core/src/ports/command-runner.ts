@@ -26,6 +26,13 @@ export interface RunCommandResult {
   logPath?: string;
   /** The OS sandbox the command ran in (e.g. `bubblewrap`), when the runner has one. */
   sandbox?: string;
+  /**
+   * Variables of the host's environment the command did not get: `names` (secret-looking, or
+   * `never` passed whatever the configuration: the host's tokens and provider keys).
+   */
+  withheldEnv?: { names: string[]; never: string[] };
+  /** Sentences the sandbox adds for the model (e.g. connections its proxy refused, and why). */
+  notes?: string[];
 }
 
 export interface CommandRunner {

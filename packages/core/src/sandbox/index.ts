@@ -2,4 +2,11 @@ export { createPathSandbox, type PathSandbox, type PathSandboxOptions } from './
 export { SandboxError, type SandboxRule } from './sandbox-error.js';
 export { openVerified, readVerified, writeVerified, type OpenMode } from './safe-open.js';
 export { realPathAllowingMissing } from './real-path.js';
-export { SYSTEM_DIRECTORIES, CREDENTIAL_PATHS, systemDirectoryOf, credentialPathOf } from './protected-paths.js';
+export {
+  SYSTEM_DIRECTORIES,
+  CREDENTIAL_PATHS,
+  PROTECTED_WORKSPACE_ENTRIES,
+  systemDirectoryOf,
+  credentialPathOf,
+  protectedLocationOf,
+} from './protected-paths.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { PathResolver } from '../ports/path-resolver.js';
-import { credentialPathIn, credentialPathsUnder, isWithin, isWithinProtected, systemDirectoryOf } from './protected-paths.js';
+import { credentialPathIn, credentialPathsUnder, isWithin, isWithinProtected, protectedLocationOf, systemDirectoryOf } from './protected-paths.js';
 import { realPathAllowingMissing } from './real-path.js';
 import { SandboxError } from './sandbox-error.js';
 
@@ -15,11 +15,19 @@ export interface PathSandboxOptions {
   dataDir: string;
   /** Home directory for `~` and the credential list; defaults to os.homedir(). */
   home?: string;
+  /** Protected locations granted write before (from the log): see `PROTECTED_WORKSPACE_ENTRIES`. */
+  writeGranted?: string[];
 }
 
 export interface PathSandbox extends PathResolver {
-  /** Adds a directory the tools may reach; refuses credential, system and data directories. */
-  grant(path: string): Promise<string>;
+  /**
+   * Adds a directory the tools may reach; refuses credential, system and data directories.
+   * With `write: true` it may also be a protected location (`.git/hooks`, `.mcp.json`, …, which
+   * need not exist yet): file tools may then change it, and commands write it.
+   */
+  grant(path: string, options?: { write?: boolean }): Promise<string>;
+  /** Protected locations granted write, canonical. */
+  writeGrants(): string[];
   /** Granted directories, canonical. */
   granted(): string[];
   /**
@@ -40,6 +48,8 @@ interface Roots {
   credentials: string[][];
   dataDirs: string[];
   granted: string[];
+  /** Protected locations a driver granted write for the session. */
+  writeGrants: string[];
   refused: Array<{ path: string; reason: string }>;
 }
 
@@ -56,8 +66,9 @@ export function createPathSandbox(options: PathSandboxOptions): PathSandbox {
   // Shared with `roots` so `granted()` can answer synchronously; initial grants appear once
   // they are validated (on the first resolve, grant or refusedGrants call).
   const grantedList: string[] = [];
+  const writeGrantList: string[] = [...(options.writeGranted ?? [])];
   let roots: Promise<Roots> | undefined;
-  const setUp = () => (roots ??= loadRoots(options, grantedList));
+  const setUp = () => (roots ??= loadRoots(options, grantedList, writeGrantList));
 
   async function check(input: string, intent: 'read' | 'write', requireContainment: boolean): Promise<string> {
     const r = await setUp();
@@ -102,6 +113,12 @@ export function createPathSandbox(options: PathSandboxOptions): PathSandbox {
         `${shown} is inside Tandem's data directory ${dataDir}, which tools can never ${intent === 'read' ? 'read' : 'change'}`,
       );
     }
+    if (intent === 'write') {
+      const hit = protectedLocationOf(real, allowedRoots) ?? protectedLocationOf(lexical, [r.givenWorkspace, ...allowedRoots]);
+      if (hit && !r.writeGrants.some((g) => isWithinProtected(hit, g) || isWithinProtected(real, g))) {
+        throw new SandboxError('protected_path', input, protectedRefusal(shown, hit, r.workspace));
+      }
+    }
     if (allowedRoots.some((root) => isWithin(real, root))) return real;
     const system = systemDirectoryOf(real);
     if (system) {
@@ -118,20 +135,33 @@ export function createPathSandbox(options: PathSandboxOptions): PathSandbox {
   return {
     resolve: (input, intent) => check(input, intent, true),
     resolveOutsideWorkspace: (input, intent) => check(input, intent, false),
-    async grant(input: string): Promise<string> {
+    async grant(input: string, grantOptions?: { write?: boolean }): Promise<string> {
       const r = await setUp();
+      const location = await protectedTarget(input, r);
+      if (location) {
+        if (!grantOptions?.write) {
+          throw new SandboxError(
+            'protected_path',
+            input,
+            `${input} is a protected location (${location}); grant it with write: true (sandbox:grant { path, write: true }) to let the agent change it in this session`,
+          );
+        }
+        if (!r.writeGrants.includes(location)) r.writeGrants.push(location);
+        return location;
+      }
       const real = await validateGrant(input, r);
       if (!r.granted.includes(real)) r.granted.push(real);
       return real;
     },
     granted: () => [...grantedList],
+    writeGrants: () => [...writeGrantList],
     async refusedGrants() {
       return [...(await setUp()).refused];
     },
   };
 }
 
-async function loadRoots(options: PathSandboxOptions, granted: string[]): Promise<Roots> {
+async function loadRoots(options: PathSandboxOptions, granted: string[], writeGrants: string[]): Promise<Roots> {
   const givenHome = path.resolve(options.home ?? os.homedir());
   const home = await realPathAllowingMissing(givenHome).catch(() => givenHome);
   const workspace = await realPathAllowingMissing(path.resolve(options.workspace));
@@ -144,6 +174,7 @@ async function loadRoots(options: PathSandboxOptions, granted: string[]): Promis
     credentials: unique([home, givenHome]).map(credentialPathsUnder),
     dataDirs: unique([dataReal, givenData]),
     granted,
+    writeGrants,
     refused: [],
   };
   for (const dir of options.granted ?? []) {
@@ -198,6 +229,21 @@ function expandHome(p: string, home: string): string {
 
 function hasParentStep(p: string): boolean {
   return p.split(/[\\/]+/).includes('..');
+}
+
+/** The protected location a grant names (resolved; it may not exist yet), or undefined for an ordinary directory. */
+async function protectedTarget(input: string, r: Roots): Promise<string | undefined> {
+  if (typeof input !== 'string' || input.trim() === '' || input.includes('\0')) return undefined;
+  const lexical = path.resolve(r.workspace, expandHome(input, r.home));
+  const real = await realPathAllowingMissing(lexical).catch(() => lexical);
+  const roots = [r.workspace, ...r.granted];
+  return protectedLocationOf(real, roots) ? real : protectedLocationOf(lexical, [r.givenWorkspace, ...roots]) ? lexical : undefined;
+}
+
+function protectedRefusal(shown: string, location: string, workspace: string): string {
+  const rel = path.relative(workspace, location);
+  const name = rel && !rel.startsWith('..') ? rel : location;
+  return `${shown} is protected: ${name} holds git hooks or configuration, or Tandem's and other agents' settings (MCP servers, skills, agents), which could run code later outside the sandbox or widen the agent's powers. Nothing was changed. A driver can allow it for this session with sandbox:grant { path: "${name}", write: true } (TUI: /grant ${name} write)`;
 }
 
 function grantedNote(r: Roots): string {

@@ -112,3 +112,37 @@ export function credentialPathsUnder(home: string): string[] {
 export function credentialPathIn(p: string, absolutes: readonly string[], caseInsensitive = CASE_INSENSITIVE): string | undefined {
   return absolutes.find((abs) => isWithinProtected(p, abs, caseInsensitive));
 }
+
+/**
+ * Locations inside the workspace (and each granted directory) that stay read-only to commands
+ * and are refused to file tools unless a driver grants them write for the session: what runs
+ * later outside the sandbox (git hooks and config) or widens the agent's own powers (MCP
+ * servers, skills, agents). A trailing `/` marks a directory.
+ */
+export const PROTECTED_WORKSPACE_ENTRIES: readonly string[] = ['.git/hooks/', '.git/config', '.tandem/', '.mcp.json', '.claude/', '.agents/'];
+
+const TOP_LEVEL_PROTECTED = new Set(['.tandem', '.mcp.json', '.claude', '.agents']);
+
+/**
+ * The protected location `p` falls in (absolute), for the roots given, or undefined. Besides
+ * the top-level entries, inside any `.git` directory its `hooks` and its `config` (also of a
+ * submodule under `.git/modules`, and `config.worktree`) count, and so does a `.git` file (the
+ * pointer of a worktree or submodule to its repository).
+ */
+export function protectedLocationOf(p: string, roots: readonly string[], caseInsensitive = CASE_INSENSITIVE): string | undefined {
+  for (const root of roots) {
+    if (!isWithinProtected(p, root, caseInsensitive) || p.length === root.length) continue;
+    const rel = p.slice(root.length + (root.endsWith(path.sep) ? 0 : 1));
+    const parts = rel.split(path.sep);
+    const names = caseInsensitive ? parts.map((s) => s.toLowerCase()) : parts;
+    if (TOP_LEVEL_PROTECTED.has(names[0]!)) return path.join(root, parts[0]!);
+    const git = names.indexOf('.git');
+    if (git === -1) continue;
+    if (git === names.length - 1) return path.join(root, ...parts);
+    for (let i = git + 1; i < names.length; i++) {
+      const name = names[i]!;
+      if (name === 'hooks' || ((name === 'config' || name === 'config.worktree') && i === names.length - 1)) return path.join(root, ...parts.slice(0, i + 1));
+    }
+  }
+  return undefined;
+}

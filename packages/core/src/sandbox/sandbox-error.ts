@@ -8,7 +8,8 @@ export type SandboxRule =
   | 'credential_directory'
   | 'data_directory'
   | 'symlink_swapped'
-  | 'not_a_directory';
+  | 'not_a_directory'
+  | 'protected_path';
 
 /** A path refused by the sandbox (requirements P4). `rule` says which check refused it. */
 export class SandboxError extends ToolError {

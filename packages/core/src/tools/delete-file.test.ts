@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -43,7 +44,9 @@ describe('delete_file', () => {
     await h.write('vendor/lib/.git/HEAD', 'ref');
     for (const p of ['.git', '.git/HEAD', './.git/']) {
       const result = await h.run(deleteFileTool, { path: p, recursive: true });
-      expect(result.output, p).toMatch(/\.git directories and everything in them are protected/);
+      // Refused by delete_file's own .git rule, or earlier by the sandbox (`.git` is where a repository's hooks live).
+      expect(result.output, p).toMatch(/\.git directories and everything in them are protected|\.git is protected: .*\[sandbox rule: protected_path\]/);
+      expect(existsSync(path.join(h.workspace, '.git', 'HEAD'))).toBe(true);
     }
     expect((await h.run(deleteFileTool, { path: 'vendor', recursive: true })).output).toMatch(/contains the git repository data vendor\/lib\/\.git/);
     expect((await h.run(deleteFileTool, { path: '.', recursive: true })).isError).toBe(true);

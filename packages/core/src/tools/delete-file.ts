@@ -1,7 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { SandboxError } from '../sandbox/sandbox-error.js';
 import { defineTool, ToolError } from './define.js';
+
+/** Names a protected location may have (see PROTECTED_WORKSPACE_ENTRIES). */
+const PROTECTED_NAMES = new Set(['.mcp.json', '.claude', '.agents', '.tandem', 'hooks', 'config', 'config.worktree']);
 
 export const deleteFileTool = defineTool({
   name: 'delete_file',
@@ -13,7 +17,12 @@ Prefer edit_file or delete_lines to remove part of a file; use run_command with 
   }),
   danger: 'dangerous',
   readOnly: false,
-  paths: (args) => [{ path: path.dirname(args.path.replace(/[\\/]+$/, '')), intent: 'write' }],
+  // The parent is checked; so is the entry itself when its name may be a protected location (`.mcp.json`, `.claude`, `hooks`…), before anyone is asked.
+  paths: (args) => {
+    const trimmed = args.path.replace(/[\\/]+$/, '');
+    const parent = { path: path.dirname(trimmed), intent: 'write' as const };
+    return PROTECTED_NAMES.has(path.basename(trimmed).toLowerCase()) ? [parent, { path: trimmed, intent: 'write' as const }] : [parent];
+  },
   async execute(args, ctx) {
     const trimmed = args.path.replace(/[\\/]+$/, '');
     const name = path.basename(trimmed);
@@ -21,10 +30,15 @@ Prefer edit_file or delete_lines to remove part of a file; use run_command with 
     // The sandbox checks the parent; the entry itself is deleted as it is (a link is not followed).
     const parent = await ctx.paths.resolve(path.dirname(trimmed), 'write');
     const target = path.join(parent, name);
+
     const workspace = await ctx.paths.resolve('.', 'read');
     if (target === workspace || workspace.startsWith(target + path.sep))
       throw new ToolError(`refusing to delete ${args.path}: it is the workspace or contains it`);
     if (target.split(path.sep).includes('.git')) throw new ToolError(`refusing to delete ${args.path}: .git directories and everything in them are protected`);
+    // The entry itself may be protected (.mcp.json, .claude…): the sandbox says so; other rules were checked on the parent.
+    await ctx.paths.resolve(target, 'write').catch((err: unknown) => {
+      if (err instanceof SandboxError && err.rule === 'protected_path') throw err;
+    });
     const info = await fs.lstat(target).catch(() => undefined);
     if (!info) throw new ToolError(`${args.path} does not exist`);
     if (!info.isDirectory()) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checkCommandBlacklist } from '../shell/command-blacklist.js';
 import { NONINTERACTIVE_ENV } from '../shell/noninteractive-env.js';
 import { modelCopyOfOutput } from './command-output.js';
+import type { RunCommandResult } from '../ports/command-runner.js';
 import { defineTool, ToolError, type ToolContext } from './define.js';
 import { commandEnvOf, commandTimeouts, jobsOf } from './tool-services.js';
 
@@ -58,7 +59,8 @@ export const runCommandTool = defineTool({
     }
     if (ctx.signal.aborted) return { output: `${output}[command cancelled]`, isError: true };
     const exit = result.exitCode === null ? `killed by signal ${result.signal ?? 'unknown'}` : `exit code ${result.exitCode}`;
-    return { output: `${output}[${exit}]${sandboxNote(result)}`, isError: result.exitCode !== 0 };
+    const failed = result.exitCode !== 0;
+    return { output: `${output}[${exit}]${sandboxNote(result)}${networkNote(result)}${failed ? withheldNote(result) : ''}`, isError: failed };
   },
 });
 
@@ -73,8 +75,47 @@ async function startBackground(command: string, env: Record<string, string>, ctx
  * asks for a grant instead of trying other spellings of the same write.
  */
 function sandboxNote(result: { output: string; sandbox?: string }): string {
-  if (!result.sandbox || !/read-only file system/i.test(result.output)) return '';
+  if (!result.sandbox || !/read-only file system|device or resource busy|could not (?:lock|write) config file/i.test(result.output)) return '';
+  const named = PROTECTED_NAMES.filter((name) => result.output.includes(name));
+  // The most precise names: `.git` only when no `.git/…` location was named.
+  const guarded = named.filter((name) => !named.some((other) => other !== name && other.startsWith(`${name}/`)));
+  if (guarded.length > 0) {
+    const name = guarded[0]!.replace(/^\//, '');
+    return `\n[${guarded.join(', ')} ${guarded.length > 1 ? 'are' : 'is'} protected: git hooks and configuration, and Tandem's and other agents' settings, stay read-only to commands (they could run code later outside the sandbox or widen the agent's powers). Ordinary git work is not affected. If the change is really needed, ask the user to grant it for this session: sandbox:grant { path: "${name}", write: true } (TUI: /grant ${name} write)]`;
+  }
+  if (!/read-only file system/i.test(result.output)) return '';
   return `\n[the OS sandbox (${result.sandbox}) keeps everything outside the workspace and the granted directories read-only; if the command must write there, ask the user to grant that directory]`;
+}
+
+/** How the protected locations show up in an error message. */
+const PROTECTED_NAMES = ['.git/hooks', '.git/config', '.tandem', '.mcp.json', '.claude', '.agents', '.git'];
+
+/** Connections the sandbox's proxy refused, and why; a hint when a program went around the proxy. */
+function networkNote(result: RunCommandResult): string {
+  const lines = (result.notes ?? []).map((note) => `\n[network: ${note}]`);
+  if (
+    result.sandbox?.includes('network') &&
+    /Network is unreachable|Could not resolve host|Temporary failure in name resolution|getaddrinfo|ENETUNREACH|EAI_AGAIN/.test(result.output)
+  ) {
+    lines.push(
+      "\n[commands reach the network only through Tandem's proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY are set); a program that ignores those variables cannot connect]",
+    );
+  }
+  return lines.join('');
+}
+
+/** A failed command that names a variable it was not given: say it was withheld, and how to pass it. */
+function withheldNote(result: RunCommandResult): string {
+  const withheld = result.withheldEnv;
+  if (!withheld) return '';
+  const named = withheld.names.filter((name) => name.length >= 3 && new RegExp(`\\b${name}\\b`).test(result.output));
+  return named
+    .map((name) =>
+      withheld.never.includes(name)
+        ? `\n[${name} is withheld from commands: it holds a key or token of the Tandem server itself, which commands never get]`
+        : `\n[${name} is withheld from commands (its name looks like a secret); add it to sandbox.passEnv in config.json to pass it]`,
+    )
+    .join('');
 }
 
 function formatSeconds(ms: number): string {

@@ -18,7 +18,11 @@ export const writeFileTool = defineTool({
   }),
   danger: 'medium',
   readOnly: false,
-  paths: (args) => [{ path: args.path, intent: 'write' }],
+  // The file, and the `.bak` an overwrite leaves beside it.
+  paths: (args) => [
+    { path: args.path, intent: 'write' },
+    { path: `${args.path}.bak`, intent: 'write' },
+  ],
   async execute(args, ctx) {
     const file = await ctx.paths.resolve(args.path, 'write');
     const existing = await fs.lstat(file).catch(() => undefined);

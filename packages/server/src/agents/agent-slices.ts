@@ -60,7 +60,7 @@ export class AgentSlices implements ConversationFold {
       return;
     }
     if (event.taskId !== undefined) return;
-    if (event.type === 'conversation_cleared') {
+    if (event.type === 'conversation_cleared' || event.type === 'undo') {
       for (const slice of this.slices.values()) slice.apply(event as SessionEvent);
       return;
     }

@@ -6,7 +6,7 @@ import type { AuditEntry } from './audit-log.js';
  * server (`mcp_server`, asked before the turn's first model request). No `tool_call` or
  * `tool_result` follows them, so the decision itself is the record.
  */
-export const STANDALONE_DECISIONS: ReadonlySet<string> = new Set(['mcp_server']);
+export const STANDALONE_DECISIONS: ReadonlySet<string> = new Set(['mcp_server', 'network']);
 
 type Outcome = NonNullable<AuditRecord['outcome']>;
 
@@ -18,7 +18,12 @@ export function standaloneRecord(
 ): AuditEntry {
   const allowed = note.allowed === true;
   const name = (call.args as { name?: unknown } | null)?.name;
-  const what = call.tool === 'mcp_server' ? `the launch of project MCP server "${typeof name === 'string' ? name : '?'}"` : call.tool;
+  const what =
+    call.tool === 'mcp_server'
+      ? `the launch of project MCP server "${typeof name === 'string' ? name : '?'}"`
+      : call.tool === 'network'
+        ? `a command's connection to ${networkTarget(call.args)}`
+        : call.tool;
   const outcome: Outcome = allowed
     ? 'ok'
     : note.decision === 'timeout'
@@ -42,4 +47,9 @@ export function standaloneRecord(
     decidedBy: note.decidedBy,
     outcome,
   };
+}
+
+function networkTarget(args: unknown): string {
+  const { host, port } = (args ?? {}) as { host?: unknown; port?: unknown };
+  return `${typeof host === 'string' ? host : '?'}:${typeof port === 'number' ? port : '?'}`;
 }

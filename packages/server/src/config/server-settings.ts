@@ -45,6 +45,42 @@ export const ServerSettingsShape = {
     })
     .strict(),
   /**
+   * Commands' network and environment (ARCHITECTURE "Checkpoints and a guarded workspace"):
+   * `network` `ask` (default; the first connection of a session to a host:port is a permission
+   * request) | `allow` | `deny`; `allowHosts` never ask (default: the common package
+   * registries; the list replaces the default); `passEnv` names secret-looking variables
+   * (KEY, SECRET, TOKEN, PASSWORD in the name) commands may see after all.
+   */
+  sandbox: z
+    .object({
+      network: z.enum(['ask', 'allow', 'deny']).optional(),
+      allowHosts: z
+        .array(z.string().regex(/^(\*\.)?[A-Za-z0-9.:_[\]-]+$/, 'must be a host, *.domain, or host:port'))
+        .max(500)
+        .optional(),
+      passEnv: z
+        .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'))
+        .max(200)
+        .optional(),
+    })
+    .strict(),
+  /**
+   * Checkpoints of the workspace before each turn changes it (undo, diff, rewind): `enabled`
+   * (default true), `keepTurns` per session (50), `maxFileBytes` (10 MB: larger files are left out).
+   */
+  checkpoints: z
+    .object({
+      enabled: z.boolean().optional(),
+      keepTurns: z.number().int().min(1).max(10_000).optional(),
+      maxFileBytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(1024 * 1024 * 1024)
+        .optional(),
+    })
+    .strict(),
+  /**
    * web_search backends (`{ backend, url?, apiKeyEnv? }` or a list tried in order when one is
    * rate limited or down); TANDEM_WEB_SEARCH wins. Default DuckDuckGo's HTML endpoint.
    */

@@ -4,7 +4,12 @@ import type { HandlerMap } from './dispatch.js';
 /** session:send, session:cancel, command:input: what an attached driver does to a turn. */
 export function turnHandlers(sessions: SessionManager): HandlerMap {
   return {
-    'session:send': ({ sessionId, text }, { client }) => ({ mode: sessions.require(sessionId).send(text, client.name) }),
+    'session:send': ({ sessionId, text, maxIterations }, { client }) => {
+      const session = sessions.require(sessionId);
+      const mode = session.send(text, client.name, maxIterations !== undefined ? { maxIterations } : {});
+      const turnId = session.currentTurnId;
+      return { mode, ...(turnId ? { turnId } : {}) };
+    },
 
     'session:cancel': ({ sessionId }) => {
       sessions.require(sessionId).cancel();

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { EventBody } from '@tandem/shared';
 import { systemClock, type Clock, type JobInfo, type JobManager, type JobOutput, type JobReadOptions, type JobStartOptions } from '@tandem/core';
 import { killGroup } from '../pty/process-group.js';
-import type { CommandWrapper } from '../os-sandbox/os-sandbox.js';
+import { commandEnvironment, withoutTokens, type CommandEnvPolicy } from '../os-sandbox/command-env.js';
+import type { CommandWrapper, WrappedLaunch } from '../os-sandbox/os-sandbox.js';
 
 export interface SessionJobsOptions {
   sessionId: string;
@@ -20,6 +21,8 @@ export interface SessionJobsOptions {
   killGraceMs?: number;
   /** The OS sandbox every job runs in (bubblewrap); none runs the shell directly. */
   sandbox?: CommandWrapper;
+  /** What of the server's environment a job never sees (tokens, keys); default: names alone. */
+  envPolicy?: CommandEnvPolicy;
 }
 
 /** Bytes a read returns when the caller does not say. */
@@ -50,17 +53,23 @@ export class SessionJobs implements JobManager {
     mkdirSync(this.options.logDir, { recursive: true });
     const jobId = `job-${randomBytes(4).toString('hex')}`;
     const logPath = join(this.options.logDir, `${jobId}.log`);
+    const launch = { file: this.options.shell ?? '/bin/bash', args: ['-c', opts.command], cwd: opts.cwd };
+    // A job outlives the call: its proxy and placeholders are released when it exits.
+    const wrapped: WrappedLaunch | undefined = await this.options.sandbox?.wrap({ ...launch, command: opts.command });
+    const base = commandEnvironment(process.env, this.options.envPolicy);
     const fd = openSync(logPath, 'a', 0o600);
     let child;
     try {
-      const launch = { file: this.options.shell ?? '/bin/bash', args: ['-c', opts.command], cwd: opts.cwd };
-      const { file, args } = this.options.sandbox?.wrap(launch) ?? launch;
+      const { file, args } = wrapped ?? launch;
       child = spawn(file, args, {
         cwd: opts.cwd,
-        env: { ...process.env, ...opts.env },
+        env: { ...base.env, ...withoutTokens(opts.env ?? {}, this.options.envPolicy), ...wrapped?.env },
         detached: true,
         stdio: ['ignore', fd, fd],
       });
+    } catch (err) {
+      await wrapped?.release();
+      throw err;
     } finally {
       closeSync(fd);
     }
@@ -76,6 +85,7 @@ export class SessionJobs implements JobManager {
     };
     const exited = new Promise<void>((resolve) => {
       const finish = (code: number | null) => {
+        void wrapped?.release();
         if (!info.running) return resolve();
         info.running = false;
         info.exitCode = code;

@@ -1,3 +1,6 @@
+/** Why a variable may not be expanded into a server's launch (Tandem's tokens, keys), or undefined. */
+export type Withheld = (name: string) => string | undefined;
+
 /** Looks up `${secret:NAME}` references (the secret store); undefined when there is none. */
 export type SecretLookup = (name: string) => string | undefined;
 
@@ -14,7 +17,7 @@ const REFERENCE = /\$\{([^}]*)\}/g;
  * `${secret:NAME}` in one config string. Throws a readable error for an unset variable with no
  * default or a missing secret, naming it.
  */
-export function expandVars(text: string, env: NodeJS.ProcessEnv, secret: SecretLookup): Expansion {
+export function expandVars(text: string, env: NodeJS.ProcessEnv, secret: SecretLookup, withheld?: Withheld): Expansion {
   const secrets: string[] = [];
   const value = text.replace(REFERENCE, (_whole, inner: string) => {
     if (inner.startsWith('secret:')) {
@@ -27,6 +30,8 @@ export function expandVars(text: string, env: NodeJS.ProcessEnv, secret: SecretL
     const split = inner.indexOf(':-');
     const name = split === -1 ? inner : inner.slice(0, split);
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"\${${inner}}" is not a variable reference; use \${NAME} or \${NAME:-default}`);
+    const refusal = withheld?.(name);
+    if (refusal) throw new Error(refusal);
     const set = env[name];
     if (set !== undefined && set !== '') return set;
     if (split !== -1) return inner.slice(split + 2);
@@ -40,11 +45,12 @@ export function expandRecord(
   record: Record<string, string> | undefined,
   env: NodeJS.ProcessEnv,
   secret: SecretLookup,
+  withheld?: Withheld,
 ): { value: Record<string, string>; secrets: string[] } {
   const value: Record<string, string> = {};
   const secrets: string[] = [];
   for (const [key, raw] of Object.entries(record ?? {})) {
-    const expanded = expandVars(raw, env, secret);
+    const expanded = expandVars(raw, env, secret, withheld);
     value[key] = expanded.value;
     secrets.push(...expanded.secrets);
   }

@@ -84,7 +84,10 @@ export function readMcpFile(file: string, scope: McpScope, problems: string[]): 
   if (!existsSync(file)) return [];
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    const text = readFileSync(file, 'utf8');
+    // An empty file holds no servers (it is also what a command's sandbox shows while .mcp.json is protected).
+    if (text.trim() === '') return [];
+    parsed = JSON.parse(text);
   } catch (err) {
     problems.push(`${file} is not valid JSON (${(err as Error).message}); its servers are ignored until it is fixed`);
     return [];

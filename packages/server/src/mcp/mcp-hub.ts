@@ -1,3 +1,4 @@
+import type { CommandEnvPolicy } from '../os-sandbox/command-env.js';
 import pino, { type Logger } from 'pino';
 import { canonicalWorkspace, systemClock, type Clock, type ToolImage, type TurnOptions } from '@tandem/core';
 import { SecretStore } from '../secrets/secret-store.js';
@@ -11,6 +12,8 @@ import { WorkspaceMcp } from './workspace-mcp.js';
 export interface McpHubOptions {
   dataDir: string;
   env: NodeJS.ProcessEnv;
+  /** What a project server's launch may not take from the environment (tokens, keys, secret-looking names). */
+  envPolicy?: CommandEnvPolicy;
   /** Default: silent. */
   logger?: Logger;
   /** Default: the system clock. */
@@ -57,6 +60,7 @@ export class McpHub {
           new WorkspaceMcp(workspace, {
             dataDir: this.options.dataDir,
             env: this.options.env,
+            ...(this.options.envPolicy ? { envPolicy: this.options.envPolicy } : {}),
             secret: (name) => this.secret(name),
             approvals: this.approvals,
             logger: this.options.logger ?? pino({ level: 'silent' }),

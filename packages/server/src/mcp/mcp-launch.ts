@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpSdk } from './mcp-sdk.js';
 import { isHttpEntry, type McpServerConfig } from './mcp-config.js';
-import { expandRecord, expandVars, type SecretLookup } from './expand-vars.js';
+import { expandRecord, expandVars, type SecretLookup, type Withheld } from './expand-vars.js';
 
 /** A server's launch with every variable and secret expanded: what actually runs. */
 export type McpLaunch =
@@ -15,16 +15,16 @@ export interface ExpandedLaunch {
 }
 
 /** Expands `${VAR}`, `${VAR:-default}` and `${secret:NAME}` in command, args, env, cwd, url and headers. Throws a readable error. */
-export function expandLaunch(server: McpServerConfig, workspace: string, env: NodeJS.ProcessEnv, secret: SecretLookup): ExpandedLaunch {
+export function expandLaunch(server: McpServerConfig, workspace: string, env: NodeJS.ProcessEnv, secret: SecretLookup, withheld?: Withheld): ExpandedLaunch {
   const { entry } = server;
   const secrets: string[] = [];
   const one = (text: string) => {
-    const out = expandVars(text, env, secret);
+    const out = expandVars(text, env, secret, withheld);
     secrets.push(...out.secrets);
     return out.value;
   };
   if (isHttpEntry(entry)) {
-    const headers = expandRecord(entry.headers, env, secret);
+    const headers = expandRecord(entry.headers, env, secret, withheld);
     secrets.push(...headers.secrets);
     const url = one(entry.url);
     try {
@@ -34,7 +34,7 @@ export function expandLaunch(server: McpServerConfig, workspace: string, env: No
     }
     return { launch: { kind: 'http', url, headers: headers.value, sse: entry.type === 'sse' }, secrets };
   }
-  const vars = expandRecord(entry.env, env, secret);
+  const vars = expandRecord(entry.env, env, secret, withheld);
   secrets.push(...vars.secrets);
   return {
     launch: {

@@ -5,6 +5,8 @@ import { launchFingerprint, launchShown, loadMcpConfig, type McpServerConfig } f
 import type { McpApprovals } from './mcp-approvals.js';
 import { McpConnection } from './mcp-connection.js';
 import { expandLaunch } from './mcp-launch.js';
+import { launchWithheld } from './launch-withheld.js';
+import type { CommandEnvPolicy } from '../os-sandbox/command-env.js';
 import { mcpTool, type KeepImages } from './mcp-tool.js';
 import type { McpServerStatus } from './mcp-status.js';
 
@@ -21,6 +23,8 @@ export interface WorkspaceMcpDeps {
   turnWaitMs?: number;
   /** Keeps the images a tool returned in the calling session's directory. */
   keepImages?: KeepImages;
+  /** What a server's launch may not take from the environment (see `launchWithheld`). */
+  envPolicy?: CommandEnvPolicy;
 }
 
 interface Slot {
@@ -215,7 +219,13 @@ export class WorkspaceMcp {
     if (c && c.state === 'connected') return undefined;
     if (c && c.state === 'failed' && this.deps.clock.now() < slot.retryAt) return undefined;
     try {
-      const expanded = expandLaunch(slot.config, this.workspace, this.deps.env, this.deps.secret);
+      const expanded = expandLaunch(
+        slot.config,
+        this.workspace,
+        this.deps.env,
+        this.deps.secret,
+        launchWithheld(slot.config.scope, this.deps.env, this.deps.envPolicy),
+      );
       slot.secrets = expanded.secrets;
       slot.problem = undefined;
       const connection: McpConnection = new McpConnection({

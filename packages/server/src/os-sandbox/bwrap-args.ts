@@ -11,6 +11,8 @@ export interface BwrapInvocation {
   /** What runs inside. */
   file: string;
   args: readonly string[];
+  /** Mount arguments after the plan's (protected locations, the proxy socket): they win over it. */
+  extra?: readonly string[];
 }
 
 /**
@@ -67,6 +69,7 @@ export function bwrapArgs(run: BwrapInvocation): string[] {
     else if (op.kind === 'hide-dir') args.push('--perms', '0000', '--tmpfs', op.path, '--remount-ro', op.path);
     else args.push('--ro-bind', '/dev/null', op.path);
   }
+  args.push(...(run.extra ?? []));
   args.push('--chdir', run.cwd, '--', run.file, ...run.args);
   return args;
 }

@@ -61,7 +61,7 @@ export function probeBwrapOnce(options: ProbeOptions): ProbeResult {
   return result;
 }
 
-function findOnPath(name: string, pathEnv: string): string | undefined {
+export function findOnPath(name: string, pathEnv: string): string | undefined {
   for (const dir of pathEnv.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);

@@ -80,23 +80,28 @@ describe('OsSandbox state', () => {
   it('says plainly why it is off, and wraps nothing then', () => {
     const off = new OsSandbox({ ...base, probe: () => ({ ok: false, reason: 'bwrap not found (install bubblewrap: apt-get install bubblewrap)' }) });
     expect(off.active).toBe(false);
-    expect(off.describe()).toBe('off: bwrap not found (install bubblewrap: apt-get install bubblewrap)');
+    expect(off.describe()).toBe(
+      'off: bwrap not found (install bubblewrap: apt-get install bubblewrap) — network limits, protected paths and the block on the server port are not enforced',
+    );
     expect(off.wrapperFor(() => ['/w'])).toBeUndefined();
     const disabled = new OsSandbox({ ...base, settings: { enabled: false }, probe: () => ({ ok: true, bwrap: '/usr/bin/bwrap' }) });
-    expect(disabled.describe()).toBe('off: turned off in config.json (commandSandbox.enabled: false)');
+    expect(disabled.describe()).toMatch(/^off: turned off in config.json \(commandSandbox.enabled: false\) — .* not enforced$/);
   });
 
-  it('names the network switch and wraps through bwrap with the roots asked at each command', () => {
+  it('names the network switch and wraps through bwrap with the roots asked at each command', async () => {
     let roots = ['/first'];
     const sandbox = new OsSandbox({ ...base, settings: { network: false }, probe: () => ({ ok: true, bwrap: '/usr/bin/bwrap' }) });
     expect(sandbox.describe()).toBe('bubblewrap (no network)');
     const wrapper = sandbox.wrapperFor(() => roots)!;
-    const wrapped = wrapper.wrap({ file: '/bin/bash', args: ['-c', 'true'], cwd: root });
+    const wrapped = await wrapper.wrap({ file: '/bin/bash', args: ['-c', 'true'], cwd: root });
     expect(wrapped.file).toBe('/usr/bin/bwrap');
     expect(wrapped.args).toContain('--unshare-net');
     roots = [root];
-    expect(wrapper.wrap({ file: '/bin/bash', args: [], cwd: root }).args.join(' ')).toContain(`--bind ${root} ${root}`);
-    expect(new OsSandbox({ ...base, probe: () => ({ ok: true, bwrap: '/usr/bin/bwrap' }) }).describe()).toBe('bubblewrap');
+    expect((await wrapper.wrap({ file: '/bin/bash', args: [], cwd: root })).args.join(' ')).toContain(`--bind ${root} ${root}`);
+    expect(new OsSandbox({ ...base, socat: '/usr/bin/socat', probe: () => ({ ok: true, bwrap: '/usr/bin/bwrap' }) }).describe()).toBe(
+      'bubblewrap (network: ask)',
+    );
+    expect(new OsSandbox({ ...base, socat: null, probe: () => ({ ok: true, bwrap: '/usr/bin/bwrap' }) }).describe()).toContain('no network: socat not found');
   });
 
   it('the probe reports macOS and a missing bwrap in words', () => {

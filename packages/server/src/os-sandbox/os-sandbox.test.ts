@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PtyCommandRunner } from '../pty/pty-runner.js';
 import { procStat } from '../pty/process-group.js';
-import type { CommandWrapper } from './os-sandbox.js';
+import type { CommandWrapper, SandboxSession } from './os-sandbox.js';
 import { BWRAP, bwrapSkipNotice, testSandbox } from './sandbox.test-helper.js';
 import { systemSockets } from './system-sockets.js';
 
@@ -62,8 +62,11 @@ function canariesNow(): Record<string, string | null> {
   return Object.fromEntries(Object.keys(canaries).map((file) => [file, existsSync(file) ? readFileSync(file, 'utf8') : null]));
 }
 
-function runner(network = true): { run(command: string): ReturnType<PtyCommandRunner['run']>; sandbox: CommandWrapper } {
-  const sandbox = testSandbox({ home, dataDir: data, network }).wrapperFor(() => roots)!;
+function runner(
+  network = true,
+  session: Omit<SandboxSession, 'writableRoots'> = {},
+): { run(command: string): ReturnType<PtyCommandRunner['run']>; sandbox: CommandWrapper } {
+  const sandbox = testSandbox({ home, dataDir: data, network }).wrapperFor({ writableRoots: () => roots, ...session })!;
   const pty = new PtyCommandRunner({ logDir: join(root, 'logs'), killGraceMs: 300, sandbox });
   return {
     sandbox,
@@ -205,15 +208,28 @@ describe.skipIf(!BWRAP.ok)('OS sandbox: destructive commands the blacklist would
       expect(procStat(hostSleep.pid!)).toBeDefined();
     });
 
-    it('with network off, a connect to a loopback listener fails; with it on, it works', async () => {
+    it('a direct connect reaches nothing, with or without network; through the proxy an allowed host answers', async () => {
       const probe = `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected || echo refused`;
+      const allowAll = { decide: async () => ({ allow: true, reason: 'test' }) };
       const before = connections;
-      const off = await runner(false).run(probe);
-      expect(off.output).toContain('refused');
-      expect(off.output).not.toContain('connected');
+      for (const run of [runner(false), runner(true, { connections: allowAll })]) {
+        const direct = await run.run(probe);
+        expect(direct.output).toContain('refused');
+        expect(direct.output).not.toContain('connected');
+      }
       expect(connections).toBe(before);
-      const on = await runner(true).run(probe);
-      expect(on.output).toContain('connected');
+      // The same host through the proxy the sandbox's variables name (a CONNECT tunnel by hand).
+      const tunnel = `exec 3<>/dev/tcp/127.0.0.1/3128 && printf 'CONNECT 127.0.0.1:${port} HTTP/1.1\\r\\n\\r\\n' >&3 && head -c 400 <&3; echo; echo "proxy=$HTTPS_PROXY"`;
+      const through = await runner(true, { connections: allowAll }).run(tunnel);
+      expect(through.output).toContain('200 Connection Established');
+      expect(through.output).toContain('hello');
+      expect(through.output).toContain('proxy=http://127.0.0.1:3128');
+      expect(connections).toBe(before + 1);
+      // The server's own port: refused before anyone is asked, whatever the decision would be.
+      const own = await runner(true, { connections: allowAll, serverPorts: () => [port] }).run(tunnel);
+      expect(own.output).toContain('403');
+      expect(own.output).toContain('the Tandem server that runs this command');
+      expect(connections).toBe(before + 1);
     });
   });
 

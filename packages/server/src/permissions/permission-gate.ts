@@ -1,7 +1,9 @@
 import type { ApprovalMode, Danger } from '@tandem/shared';
 import {
+  DEFAULT_ALWAYS_ASK_TOOLS,
   DEFAULT_COMMAND_TOOLS,
   autoEditAllows,
+  fullAutoAllows,
   buildPermissionPreview,
   evaluatePermission,
   readOnlyCommand,
@@ -31,7 +33,8 @@ export type BlacklistCheck = (
  * How a call was let through or refused, for the audit record (`decision`, `decidedBy`):
  * `safe`, `session_rule`, `stored_rule`, `blacklisted`, `denied_by_rule`, one of the five
  * answers, `timeout`, `cancelled`, `read_only` (a read-only command), `auto_edit` (a file edit
- * in auto-edit mode), `mode_refused` (read-only mode), or `error` (the gate itself failed).
+ * in auto-edit mode), `full_auto` (a call full-auto mode ran without asking), `mode_refused`
+ * (read-only mode), or `error` (the gate itself failed).
  */
 export interface GateDecision {
   callId: string;
@@ -82,8 +85,8 @@ const MAX_SCREENED = 256;
  * The permission step of the tool pipeline (requirements P1–P3, U2, U4). `screen` (before the call is
  * announced) and `check` decide the same way: blacklist first (nothing unlocks it), then the
  * session's approval mode (`read-only` refuses what could change something), then the policy
- * over session and stored rules and the read-only command list, then `auto-edit`'s file edits,
- * and only if none of these decides, a question to the attached drivers (in `check`). A
+ * over session and stored rules and the read-only command list, then `auto-edit`'s file edits
+ * and `full-auto`, and only if none of these decides, a question to the attached drivers (in `check`). A
  * timed-out question refuses the call and stops the turn.
  */
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
@@ -166,8 +169,11 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         reason: `${result.reason}${revoke}`,
       };
     }
+    const alwaysAsk = (options.alwaysAskTools ?? DEFAULT_ALWAYS_ASK_TOOLS).has(call.tool);
     const autoEdit = options.alwaysAskTools?.has(call.tool) ? null : autoEditAllows(call, mode, workspace);
     if (autoEdit) return { kind: 'allow', decision: 'auto_edit', decidedBy: 'system', danger: call.danger, reason: autoEdit };
+    const fullAuto = fullAutoAllows(mode, alwaysAsk);
+    if (fullAuto) return { kind: 'allow', decision: 'full_auto', decidedBy: 'system', danger: call.danger, reason: fullAuto };
     return { kind: 'ask', result, policy, workspace, danger: call.danger };
   };
 

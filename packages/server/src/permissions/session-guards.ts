@@ -35,6 +35,11 @@ export interface SessionGuardsOptions {
 export interface SessionGuards {
   /** The session's ToolGate: blacklist → permissions (may ask) → rate limit. */
   gate: ToolGate;
+  /**
+   * The permission step alone (no rate limit): for questions that are not tool calls of the
+   * model but go the same way (a command's connection, `tool: "network"`).
+   */
+  permissions: ToolGate;
   /** Answers from `permission:respond` go to `broker.respond(requestId, decision, scope, clientName)`. */
   broker: PermissionBroker;
   sessionRules: SessionRuleSet;
@@ -72,6 +77,7 @@ export function createSessionGuards(options: SessionGuardsOptions): SessionGuard
   const rateLimit = createCallRateLimitGate({ clock, emit: options.emit, ...options.rateLimit });
   const guards: SessionGuards = {
     gate: composeGates(permissions, rateLimit),
+    permissions,
     broker,
     sessionRules,
     close: () => broker.closeAll(),

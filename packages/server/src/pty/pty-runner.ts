@@ -11,7 +11,8 @@ import { OutputCoalescer } from './output-coalescer.js';
 import { groupAlive, killGroup } from './process-group.js';
 import { shellArgs } from './shell-args.js';
 import { setUtf8LineEditing } from './utf8-line-editing.js';
-import type { CommandWrapper } from '../os-sandbox/os-sandbox.js';
+import { commandEnvironment, withoutTokens, type CommandEnvPolicy } from '../os-sandbox/command-env.js';
+import type { CommandWrapper, WrappedLaunch } from '../os-sandbox/os-sandbox.js';
 
 export interface PtyRunnerOptions {
   /** Where each command's full output is kept, as `<callId>.log`. */
@@ -19,8 +20,10 @@ export interface PtyRunnerOptions {
   clock?: Clock;
   /** Shell that runs the command string with `-c`; default /bin/bash, else $SHELL, else /bin/sh. */
   shell?: string;
-  /** Base environment; default the server's own. */
+  /** Base environment; default the server's own, less what `envPolicy` withholds. */
   env?: NodeJS.ProcessEnv;
+  /** What of the base environment a command never sees (tokens, keys); default: names alone. */
+  envPolicy?: CommandEnvPolicy;
   /** Time between SIGTERM and SIGKILL when a command is stopped; default 2 s. */
   killGraceMs?: number;
   /** How often streamed bytes are handed on; default 16 ms. */
@@ -59,14 +62,28 @@ export class PtyCommandRunner implements CommandRunner {
     if (opts.signal.aborted) return { exitCode: null, signal: null, output: '', timedOut: false };
 
     mkdirSync(this.options.logDir, { recursive: true });
+    const base = commandEnvironment(this.options.env ?? process.env, this.options.envPolicy);
+    const endMark = new EndMarkFilter();
+    const launch = { file: this.shell, args: shellArgs(opts.command, endMark.mark), cwd: opts.cwd };
+    const wrapped: WrappedLaunch | undefined = await this.options.sandbox?.wrap({ ...launch, command: opts.command, signal: opts.signal });
+    try {
+      return await this.spawnAndWait(opts, base, endMark, wrapped ?? { ...launch, args: [...launch.args], env: {} });
+    } finally {
+      await wrapped?.release();
+    }
+  }
+
+  private async spawnAndWait(
+    opts: RunCommandOptions,
+    base: ReturnType<typeof commandEnvironment>,
+    endMark: EndMarkFilter,
+    wrapped: Pick<WrappedLaunch, 'file' | 'args' | 'env'> & { notes?: () => string[] },
+  ): Promise<RunCommandResult> {
     const logPath = join(this.options.logDir, `${safeFileName(opts.callId)}.log`);
     const log = createWriteStream(logPath, { flags: 'w', mode: 0o600 });
     log.on('error', () => undefined);
-
-    const env = { ...(this.options.env ?? process.env), ...NONINTERACTIVE_ENV, ...opts.env };
-    const endMark = new EndMarkFilter();
-    const launch = { file: this.shell, args: shellArgs(opts.command, endMark.mark), cwd: opts.cwd };
-    const { file, args } = this.options.sandbox?.wrap(launch) ?? launch;
+    const env = { ...base.env, ...NONINTERACTIVE_ENV, ...withoutTokens(opts.env ?? {}, this.options.envPolicy), ...wrapped.env };
+    const { file, args } = wrapped;
     const proc = pty.spawn(file, args, {
       // node-pty sets TERM from the name; keep the one the environment asks for.
       name: env.TERM || 'dumb',
@@ -144,6 +161,8 @@ export class PtyCommandRunner implements CommandRunner {
         timedOut,
         logPath,
         ...(this.options.sandbox ? { sandbox: this.options.sandbox.name } : {}),
+        ...(base.withheld.length > 0 ? { withheldEnv: { names: base.withheld, never: base.neverPassed } } : {}),
+        ...(wrapped.notes && wrapped.notes().length > 0 ? { notes: wrapped.notes() } : {}),
       };
     } finally {
       stopTimer();

@@ -11,8 +11,13 @@ export interface ConversationFold {
 
 /** A path resolver the user can widen with `sandbox:grant`. */
 export interface GrantablePaths extends PathResolver {
-  /** Returns the granted path as resolved, or throws saying why it cannot be granted. */
-  grant(path: string): string | Promise<string>;
+  /**
+   * Returns the granted path as resolved, or throws saying why it cannot be granted. `write`
+   * may grant a protected location (`.git/hooks`, `.mcp.json`, …) for the session.
+   */
+  grant(path: string, options?: { write?: boolean }): string | Promise<string>;
+  /** The protected locations granted write (absent: none can be). */
+  writeGrants?(): string[];
 }
 
 export interface ModelFactoryOptions {
@@ -39,7 +44,7 @@ export interface SessionEngine {
   restoreConversation?(state: unknown): ConversationFold;
   /** Built at the start of each turn (AGENTS.md is read then); tools that wait for setting up (with these services) are named apart. */
   systemPrompt(args: { cwd: string; tools: readonly AnyTool[]; services: ToolServices; now: Date }): Promise<string>;
-  createPaths(args: { workspace: string; granted: string[]; dataDir: string; home: string }): GrantablePaths;
+  createPaths(args: { workspace: string; granted: string[]; writeGranted?: string[]; dataDir: string; home: string }): GrantablePaths;
   createBaselines(): FileBaselines;
   listModels(): ModelInfo[];
 }

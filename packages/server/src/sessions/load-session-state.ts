@@ -19,6 +19,8 @@ export interface LoadResult extends LoadedState {
   state: SessionStateFold;
   /** The seq the snapshot used covered (0: the whole log was read). */
   snapshotSeq: number;
+  /** Protected locations granted write before. */
+  writeGranted: string[];
 }
 
 /**
@@ -72,6 +74,7 @@ function result(lastSeq: number, conversation: AgentSlices, state: SessionStateF
   return {
     lastSeq,
     granted: [...state.granted],
+    writeGranted: [...state.writeGranted],
     conversation,
     openTurnId: state.openTurnId,
     info: state.info,

@@ -8,6 +8,7 @@ import { ForbiddenError } from '../errors/domain-errors.js';
 import { CallTracker } from './call-tracker.js';
 import type { GrantablePaths } from './engine.js';
 import { EventPipeline } from './event-pipeline.js';
+import { TURN_END_TYPES } from './turn-end-types.js';
 import type { SessionHost } from './session-environment.js';
 import type { SessionMeta } from './session-index.js';
 import type { SessionLog } from './session-log.js';
@@ -41,6 +42,7 @@ export class SessionBase implements SessionHost {
   readonly paths: GrantablePaths;
   private readonly attribution = new CallAttribution();
   private readonly grantedDirs: string[];
+  private openTurn: string | undefined;
   private readonly closers: Array<() => Promise<void>> = [];
 
   constructor(parts: SessionBaseParts) {
@@ -53,6 +55,19 @@ export class SessionBase implements SessionHost {
     this.pipeline = new EventPipeline({ sessionId: parts.meta.id, log: parts.log, clock: parts.clock, logger: parts.logger, lastSeq: parts.lastSeq });
     this.pipeline.onStamped((event) => this.conversation.apply(event));
     this.pipeline.onStamped(this.calls.observe);
+    this.pipeline.onStamped((event) => {
+      if (event.type === 'turn_started' && event.taskId === undefined) this.openTurn = event.turnId;
+      else if (TURN_END_TYPES.has(event.type) && (event as { turnId?: string }).turnId === this.openTurn) this.openTurn = undefined;
+    });
+  }
+
+  observe(fn: (event: SessionEvent) => void): void {
+    this.pipeline.onStamped(fn);
+  }
+
+  /** The turn running now (the session's own, not a worker's), if any. */
+  currentTurnId(): string | undefined {
+    return this.openTurn;
   }
 
   get id(): string {
@@ -76,17 +91,26 @@ export class SessionBase implements SessionHost {
     this.closers.push(fn);
   }
 
-  /** Widens the path sandbox (`sandbox:grant`); returns the directory as resolved. */
-  async grant(path: string, by: string): Promise<string> {
+  /**
+   * Widens the path sandbox (`sandbox:grant`); returns the directory as resolved. With `write`,
+   * a protected location (`.git/hooks`, `.mcp.json`, …) becomes writable for the session.
+   */
+  async grant(path: string, by: string, options: { write?: boolean } = {}): Promise<string> {
     let granted: string;
     try {
-      granted = await this.paths.grant(path);
+      granted = await this.paths.grant(path, options);
     } catch (err) {
       throw new ForbiddenError(err instanceof Error ? err.message : String(err));
     }
-    if (!this.grantedDirs.includes(granted)) this.grantedDirs.push(granted);
-    this.emit({ type: 'sandbox_granted', path: granted, by });
+    const write = this.paths.writeGrants?.().includes(granted) ?? false;
+    if (!write && !this.grantedDirs.includes(granted)) this.grantedDirs.push(granted);
+    this.emit({ type: 'sandbox_granted', path: granted, by, ...(write ? { write: true } : {}) });
     return granted;
+  }
+
+  /** Protected locations granted write for this session. */
+  writeGrants(): string[] {
+    return this.paths.writeGrants?.() ?? [];
   }
 
   /** Runs the close steps in order; one failing is logged and the others still run. */

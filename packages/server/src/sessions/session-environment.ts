@@ -1,3 +1,4 @@
+import type { SessionCheckpoints } from '../checkpoints/session-checkpoints.js';
 import type { EventBody, SessionEvent } from '@tandem/shared';
 import type { CommandRunner, EngineEvent, ToolGate, ToolServices, TurnContext, TurnOptions } from '@tandem/core';
 import type { SessionMeta } from './session-index.js';
@@ -22,6 +23,12 @@ export interface SessionHost {
   emit(body: EventBody | EngineEvent): SessionEvent;
   /** Where this session's commands may write: the workspace and every granted directory. */
   writableRoots(): string[];
+  /** Protected locations a driver granted write for this session (`sandbox:grant { write: true }`). */
+  writeGrants?(): string[];
+  /** The session's own turn running now, if any. */
+  currentTurnId?(): string | undefined;
+  /** Calls `fn` with every event of the session once it is stamped and logged. */
+  observe?(fn: (event: SessionEvent) => void): void;
   /** Runs `fn` when the session closes, after the turn stopped and before the log closes. */
   onClose(fn: () => Promise<void>): void;
 }
@@ -43,6 +50,10 @@ export interface HostEnvironment {
   agentContext?: ((agent: string | undefined, model: string) => Promise<TurnContext | undefined>) | undefined;
   /** The OS sandbox around the session's commands, as SessionInfo.sandbox shows it. */
   sandbox?: string | undefined;
+  /** The session's checkpoints (undo, diff); undefined when they are off. */
+  checkpoints?: SessionCheckpoints | undefined;
+  /** Why checkpoints are off, when they are. */
+  checkpointsOff?: string | undefined;
   /** Applied in order to every turn's options. */
   turnSteps: TurnStep[];
 }

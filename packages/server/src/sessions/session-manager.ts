@@ -141,6 +141,8 @@ export class SessionManager {
     this.snapshots.delete(id);
     this.states.delete(id);
     await session.close();
+    // Its checkpoints go with it: the refs in the workspace's shadow repository now, the records with the directory.
+    await session.checkpoints?.remove();
     await this.index.remove(id);
     await rm(session.dir, { recursive: true, force: true });
     this.deps.onDeleted?.(id);
@@ -192,6 +194,7 @@ export class SessionManager {
       ? {
           lastSeq: 0,
           granted: [],
+          writeGranted: [],
           conversation: new AgentSlices(() => deps.engine.createConversation()),
           openTurnId: undefined,
           permissionEvents: [],
@@ -206,7 +209,13 @@ export class SessionManager {
       dir,
       log,
       conversation: loaded.conversation,
-      paths: deps.engine.createPaths({ workspace: meta.cwd, granted: loaded.granted, dataDir: deps.dataDir, home: deps.home }),
+      paths: deps.engine.createPaths({
+        workspace: meta.cwd,
+        granted: loaded.granted,
+        writeGranted: loaded.writeGranted,
+        dataDir: deps.dataDir,
+        home: deps.home,
+      }),
       granted: loaded.granted,
       lastSeq: loaded.lastSeq,
       clock: deps.clock,

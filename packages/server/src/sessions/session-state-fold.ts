@@ -7,6 +7,8 @@ type SessionInfoEvent = Extract<SessionEvent, { type: 'session_info' }>;
 /** The JSON-safe form of a `SessionStateFold` (stored in a session snapshot). */
 export interface SessionStateSnapshot {
   granted: string[];
+  /** Protected locations granted write (`sandbox_granted` with `write`); absent from older snapshots. */
+  writeGranted?: string[];
   openTurnId: string | null;
   info: SessionInfoEvent | null;
   openRequests: string[];
@@ -23,6 +25,7 @@ export interface SessionStateSnapshot {
  */
 export class SessionStateFold {
   granted: string[] = [];
+  writeGranted: string[] = [];
   openTurnId: string | undefined;
   info: SessionInfoEvent | undefined;
   stalePresence = false;
@@ -35,7 +38,7 @@ export class SessionStateFold {
     if (event.type === 'usage') this.usage.observe(event);
     else if (event.type === 'turn_started') this.openTurnId = event.turnId;
     else if (TURN_END_TYPES.has(event.type)) this.openTurnId = undefined;
-    else if (event.type === 'sandbox_granted') this.granted.push(event.path);
+    else if (event.type === 'sandbox_granted') (event.write ? this.writeGranted : this.granted).push(event.path);
     else if (event.type === 'session_info') this.info ??= event;
     else if (event.type === 'presence') this.stalePresence = event.clients.length > 0;
     else if (event.type === 'permission_request' && typeof event.requestId === 'string') this.openRequests.add(event.requestId);
@@ -50,6 +53,7 @@ export class SessionStateFold {
   snapshot(): SessionStateSnapshot {
     return {
       granted: [...this.granted],
+      writeGranted: [...this.writeGranted],
       openTurnId: this.openTurnId ?? null,
       info: this.info ?? null,
       openRequests: [...this.openRequests],
@@ -75,6 +79,7 @@ export class SessionStateFold {
     }
     const fold = new SessionStateFold();
     fold.granted = [...s.granted];
+    fold.writeGranted = strings(s.writeGranted) ? [...s.writeGranted] : [];
     fold.openTurnId = s.openTurnId ?? undefined;
     fold.info = s.info ?? undefined;
     fold.stalePresence = s.stalePresence;

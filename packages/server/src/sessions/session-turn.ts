@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { EngineEvent, SteeringMessage, TurnOptions } from '@tandem/core';
+import type { EngineEvent, SteeringMessage, TurnLimits, TurnOptions } from '@tandem/core';
 import { SHUTDOWN_REASON, TURN_END_TYPES } from './turn-end-types.js';
 
 /** What a turn asks of its session to build the engine's options. */
@@ -12,6 +12,8 @@ export interface TurnRequest {
   by: string;
   signal: AbortSignal;
   takeSteering: () => SteeringMessage[];
+  /** This turn's own limits over the session's, if any. */
+  limits?: Partial<TurnLimits> | undefined;
 }
 
 /** What a running turn needs from its session. */
@@ -46,6 +48,7 @@ export class SessionTurn {
     text: string,
     by: string,
     readonly agent: string,
+    private readonly limits?: Partial<TurnLimits>,
   ) {
     this.done = this.pump(text, by);
   }
@@ -90,6 +93,7 @@ export class SessionTurn {
         by,
         signal: this.abort.signal,
         takeSteering: () => this.leftoverSteering(),
+        ...(this.limits ? { limits: this.limits } : {}),
       });
       for await (const event of this.host.runTurn(options)) {
         if (this.ended) continue;

@@ -12,6 +12,7 @@ import {
   type SteeringMessage,
   type ToolServices,
   type TurnEnvironment,
+  type TurnLimits,
   type TurnOptions,
 } from '@tandem/core';
 import type { AgentSlices } from '../agents/agent-slices.js';
@@ -28,6 +29,7 @@ import type { HostEnvironment, SessionRunner } from './session-environment.js';
 import type { SessionMeta } from './session-index.js';
 import type { SessionLog } from './session-log.js';
 import { TurnRunner } from './turn-runner.js';
+import type { SessionCheckpoints, UndoResult } from '../checkpoints/session-checkpoints.js';
 
 export type { SessionRunner } from './session-environment.js';
 
@@ -63,6 +65,8 @@ interface TurnSpec {
   profile: AgentProfile;
   /** A dispatched run (its own slice, ended with the run), not a turn of an agent talking with the user. */
   worker?: boolean;
+  /** This turn's own limits over the session's (`session:send { maxIterations }`). */
+  limits?: Partial<TurnLimits> | undefined;
 }
 
 /** What the session learned from its log at load time. */
@@ -258,16 +262,22 @@ export class Session {
 
   /**
    * A driver's message: steers the running turn, or starts a turn for the agent it is for (the
-   * floor holder, or `@NAME`; `@commander` alone only takes the floor back).
+   * floor holder, or `@NAME`; `@commander` alone only takes the floor back). `limits` apply to
+   * the turn it starts (a headless run's `--max-iterations`), not to a turn it steers.
    */
-  send(text: string, by: string): 'turn' | 'steer' {
+  send(text: string, by: string, limits: Partial<TurnLimits> = {}): 'turn' | 'steer' {
     if (this.closed) throw new ConflictError(`session ${this.id} is shutting down`);
     if (this.busy) throw new ConflictError(`the session is busy (${this.busy}); send your message again when that finishes`);
     const running = this.turns.current;
     if (running) return this.turns.send(text, by, running.agent);
     const route = this.agents.route(text, by);
     if ('floorOnly' in route) return 'turn';
-    return this.turns.send(route.text, route.by, route.agent);
+    return this.turns.send(route.text, route.by, route.agent, limits);
+  }
+
+  /** The running turn's id, if a turn runs (right after `send`: the turn it started or steers). */
+  get currentTurnId(): string | undefined {
+    return this.turns.current?.turnId;
   }
 
   /** The one stop path: the running turn, every agent and worker it started, their commands. */
@@ -293,8 +303,39 @@ export class Session {
     this.emit({ type: 'command_input', callId, data, by });
   }
 
-  grant(path: string, by: string): Promise<string> {
-    return this.parts.base.grant(path, by);
+  grant(path: string, by: string, options: { write?: boolean } = {}): Promise<string> {
+    return this.parts.base.grant(path, by, options);
+  }
+
+  /** The session's checkpoints (undo, diff, rewind); undefined when they are off. */
+  get checkpoints(): SessionCheckpoints | undefined {
+    return this.parts.host.checkpoints;
+  }
+
+  /** Why checkpoints are off, when they are. */
+  get checkpointsOff(): string | undefined {
+    return this.parts.host.checkpointsOff;
+  }
+
+  /**
+   * `session:undo`: while no turn runs, puts back the files of the last `turns` turns and takes
+   * the conversation back to before them; everyone attached sees the `undo` event.
+   */
+  async undo(turns: number, by: string): Promise<UndoResult> {
+    const checkpoints = this.parts.host.checkpoints;
+    if (!checkpoints)
+      throw new ConflictError(`checkpoints are off for this server (${this.parts.host.checkpointsOff ?? 'unknown reason'}); nothing can be undone`);
+    return this.exclusive('undo', async () => {
+      const result = await checkpoints.undo(turns);
+      this.emit({ type: 'undo', turns, files: result.files, by, turnIds: result.turnIds, conflicts: result.conflicts });
+      await this.flushed();
+      return result;
+    });
+  }
+
+  /** Protected locations granted write for this session (`sandbox:grant { write: true }`). */
+  writeGrants(): string[] {
+    return this.parts.base.writeGrants();
   }
 
   /** Where this session's commands may write: the workspace and every granted directory. */
@@ -341,8 +382,9 @@ export class Session {
     const system = await this.prompts.system(promptKey(offered, services), () =>
       this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: offered, services, now: new Date(this.parts.clock.now()) }),
     );
+    const environment = spec.limits ? { ...this.environment, limits: { ...this.environment.limits, ...spec.limits } } : this.environment;
     let options: TurnOptions = {
-      environment: this.environment,
+      environment,
       turnId: spec.turnId,
       // The loop works on a copy; the session's own conversation follows the events it emits.
       conversation: spec.conversation,

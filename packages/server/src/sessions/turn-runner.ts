@@ -1,14 +1,15 @@
 import type { Logger } from 'pino';
 import type { SessionEvent } from '@tandem/shared';
-import type { Clock, EngineEvent, Message, SteeringMessage, TurnOptions } from '@tandem/core';
+import type { Clock, EngineEvent, Message, SteeringMessage, TurnLimits, TurnOptions } from '@tandem/core';
 import { SessionTurn, type TurnRequest } from './session-turn.js';
 import { TURN_END_TYPES } from './turn-end-types.js';
 
-/** A turn to start: for `agent`, with `text` from `by`. */
+/** A turn to start: for `agent`, with `text` from `by` (and its own limits, if any). */
 export interface NextTurn {
   agent: string;
   text: string;
   by: string;
+  limits?: Partial<TurnLimits> | undefined;
 }
 
 /** What the turn runner needs from its session. */
@@ -45,13 +46,13 @@ export class TurnRunner {
     return this.turn ? { turnId: this.turn.turnId, agent: this.turn.agent } : undefined;
   }
 
-  /** A message: starts a turn for `agent` when idle, otherwise steers the running one. */
-  send(text: string, by: string, agent: string): 'turn' | 'steer' {
+  /** A message: starts a turn for `agent` when idle (with `limits`), otherwise steers the running one. */
+  send(text: string, by: string, agent: string, limits?: Partial<TurnLimits>): 'turn' | 'steer' {
     if (this.turn) {
       this.turn.steer({ text, by });
       return 'steer';
     }
-    this.start({ text, by, agent });
+    this.start({ text, by, agent, limits });
     return 'turn';
   }
 
@@ -85,7 +86,7 @@ export class TurnRunner {
     }
   }
 
-  private start({ text, by, agent }: NextTurn): void {
+  private start({ text, by, agent, limits }: NextTurn): void {
     // The loop appends the user's message itself: it gets the conversation as it was before it.
     const before = this.host.conversation(agent);
     this.host.emit({ type: 'user_message', text, by, mode: 'turn', agent });
@@ -100,6 +101,7 @@ export class TurnRunner {
       text,
       by,
       agent,
+      limits,
     );
     this.turn = turn;
     // Normally the terminal event ends the turn (observe); this covers a turn that failed before it started.

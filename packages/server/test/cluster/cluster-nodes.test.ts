@@ -55,7 +55,7 @@ describe.skipIf(!redis)('two nodes on one Redis', () => {
     await driver.waitFor((e) => e.type === 'presence' && e.clients.some((c) => c.name === 'vera'));
 
     bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo one; sleep 0.2; echo two' } }] }, { chunks: ['All ', 'done.'] });
-    expect(await alice.ok('session:send', { sessionId: session.id, text: 'run it' })).toEqual({ mode: 'turn' });
+    expect(await alice.ok('session:send', { sessionId: session.id, text: 'run it' })).toMatchObject({ mode: 'turn' });
     await driver.waitFor((e) => e.type === 'turn_done');
     await viewer.waitFor((e) => e.type === 'turn_done');
 
@@ -143,7 +143,7 @@ describe.skipIf(!redis)('two nodes on one Redis', () => {
     const driver = await AttachedView.attach(bob, session.id, 'driver');
 
     bed.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'echo approved-on-b > marker.txt; cat marker.txt' } }] }, { text: 'ok' });
-    expect(await bob.ok('session:send', { sessionId: session.id, text: 'write the marker' })).toEqual({ mode: 'turn' });
+    expect(await bob.ok('session:send', { sessionId: session.id, text: 'write the marker' })).toMatchObject({ mode: 'turn' });
     const request = await viewer.waitFor((e) => e.type === 'permission_request');
     const requestId = request.type === 'permission_request' ? request.requestId : '';
     const viewerAnswer = await vera.request('permission:respond', { sessionId: session.id, requestId, decision: 'allow_once' });

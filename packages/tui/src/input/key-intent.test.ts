@@ -95,7 +95,7 @@ describe('parseInput', () => {
     expect(parseInput('/mode auto-edit')).toEqual({ kind: 'mode', mode: 'auto-edit' });
     expect(parseInput('/mode READ-ONLY')).toEqual({ kind: 'mode', mode: 'read-only' });
     expect(parseInput('/mode')).toEqual({ kind: 'mode', mode: null });
-    expect(parseInput('/mode yolo')).toMatchObject({ kind: 'bad', message: '/mode: "yolo" is not a mode; use ask, auto-edit, read-only' });
+    expect(parseInput('/mode yolo')).toMatchObject({ kind: 'bad', message: '/mode: "yolo" is not a mode; use ask, auto-edit, read-only, full-auto' });
     expect(parseInput('/title  fix the login bug ')).toEqual({ kind: 'title', title: 'fix the login bug' });
     expect(parseInput('/title')).toMatchObject({ kind: 'bad' });
     expect(parseInput('/clear')).toEqual({ kind: 'clear' });
@@ -131,5 +131,36 @@ describe('panel and command-focus keys', () => {
     expect(parseInput('/permissions')).toEqual({ kind: 'panel', panel: 'permissions' });
     expect(parseInput('/audit')).toEqual({ kind: 'panel', panel: 'audit' });
     expect(parseInput('/memory')).toEqual({ kind: 'panel', panel: 'memory' });
+  });
+});
+
+describe('keys for a share and for a yes/no question', () => {
+  const share = (role: 'viewer' | 'approver', rights: Array<'view' | 'approve'>): ViewState => ({
+    ...asking,
+    role: 'viewer',
+    tokenKind: 'share',
+    share: { id: 'sh', sessionId: 's', role, rights },
+  });
+  const f2 = { name: 'f2', ctrl: false, meta: false };
+  const focused = { dialogFocused: true, inputEmpty: true, confirming: false };
+
+  it('an approver watches, yet F2 or Enter hands it the dialog and y answers', () => {
+    const approver = share('approver', ['view', 'approve']);
+    expect(keyIntent(approver, f2)).toEqual({ kind: 'focus_dialog' });
+    expect(keyIntent(approver, { name: 'enter', ctrl: false, meta: false })).toEqual({ kind: 'focus_dialog' });
+    expect(keyIntent(approver, ch('y'), focused)).toEqual({ kind: 'decide', decision: 'allow_once' });
+    expect(keyIntent(approver, ch('y'))).toEqual({ kind: 'watch_only' });
+  });
+
+  it('a viewer share never answers, even if the dialog were focused', () => {
+    const watcher = share('viewer', ['view']);
+    expect(keyIntent(watcher, f2)).toEqual({ kind: 'none' });
+    expect(keyIntent(watcher, ch('y'), focused)).toEqual({ kind: 'watch_only' });
+  });
+
+  it('a yes/no question takes y and n from a viewer too (revoking a share from /shares)', () => {
+    const confirming = { dialogFocused: false, inputEmpty: true, confirming: true };
+    expect(keyIntent(viewer, ch('y'), confirming)).toEqual({ kind: 'confirm', yes: true });
+    expect(keyIntent(viewer, ch('n'), confirming)).toEqual({ kind: 'confirm', yes: false });
   });
 });

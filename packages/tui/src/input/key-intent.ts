@@ -1,5 +1,6 @@
 import type { Decision } from '@tandem/shared';
 import type { PanelKind } from '../panels/types.js';
+import { canApprove } from '../state/access.js';
 import type { ViewState } from '../state/types.js';
 import { DECISION_KEYS } from '../views/format-permission.js';
 import { printable, type KeyPress } from './line-editor.js';
@@ -27,7 +28,7 @@ export type KeyIntent =
   | { kind: 'scroll'; pages: number }
   | { kind: 'watch_only' }
   | { kind: 'edit' }
-  /** F3 jobs · F4 permissions · F5 audit · F6 memory · F7 sessions · F8 extensions (also /jobs /permissions /audit /memory /sessions /mcp). */
+  /** F3 jobs · F4 permissions · F5 audit · F6 memory · F7 sessions · F8 extensions · F9 shares (also /jobs /permissions /audit /memory /sessions /mcp /shares). */
   | { kind: 'open_panel'; panel: PanelKind }
   /** Ctrl-T: the input line types into the running command, or back to chat. */
   | { kind: 'toggle_command_focus' }
@@ -40,7 +41,15 @@ export type KeyIntent =
   | { kind: 'none' };
 
 /** Function keys that open a panel; they work for viewers too (the panel says what they may not do). */
-export const PANEL_KEYS: Readonly<Record<string, PanelKind>> = { f3: 'jobs', f4: 'permissions', f5: 'audit', f6: 'memory', f7: 'sessions', f8: 'extensions' };
+export const PANEL_KEYS: Readonly<Record<string, PanelKind>> = {
+  f3: 'jobs',
+  f4: 'permissions',
+  f5: 'audit',
+  f6: 'memory',
+  f7: 'sessions',
+  f8: 'extensions',
+  f9: 'shares',
+};
 
 /** What the screen holds besides the view state that decides where a key goes. */
 export interface KeyContext {
@@ -59,7 +68,8 @@ const NO_CONTEXT: KeyContext = { dialogFocused: false, inputEmpty: true, confirm
 /**
  * Ctrl-C cancels the running turn when you drive and a turn runs, otherwise exits; Ctrl-D
  * exits. A pending permission request takes the one-key answers only while its dialog has
- * focus; until then every key edits the input line as usual. A viewer cannot type.
+ * focus; until then every key edits the input line as usual. A viewer cannot type; one who
+ * may approve (an approver's share) still answers permission requests.
  */
 export function keyIntent(state: ViewState, key: KeyPress, context: KeyContext = NO_CONTEXT): KeyIntent {
   if (key.ctrl && key.name === 'c') {
@@ -72,10 +82,6 @@ export function keyIntent(state: ViewState, key: KeyPress, context: KeyContext =
   if (panel) return { kind: 'open_panel', panel };
   if (key.ctrl && key.name === 'o') return { kind: 'toggle_hidden' };
   const typed = printable(key);
-  if (state.role === 'viewer') {
-    if (key.ctrl && key.name === 't') return { kind: 'watch_only' };
-    return typed !== null || key.name === 'enter' || key.name === 'backspace' ? { kind: 'watch_only' } : { kind: 'none' };
-  }
   if (context.confirming) {
     if (key.name === 'escape') return { kind: 'confirm', yes: false };
     const answer = typed?.toLowerCase();
@@ -83,12 +89,18 @@ export function keyIntent(state: ViewState, key: KeyPress, context: KeyContext =
     if (answer === 'n') return { kind: 'confirm', yes: false };
     return { kind: 'none' };
   }
-  const pending = state.pendingPermissions[0];
+  const pending = canApprove(state) ? state.pendingPermissions[0] : undefined;
   if (pending && context.dialogFocused) {
     if (key.name === 'escape') return { kind: 'unfocus_dialog' };
     if (key.name === 'tab' && !key.shift) return (pending.scopes?.length ?? 0) > 1 ? { kind: 'next_scope' } : { kind: 'none' };
     const decision = typed !== null ? DECISION_KEYS[typed.toLowerCase()] : undefined;
     return decision ? { kind: 'decide', decision } : { kind: 'dialog_hint' };
+  }
+  if (state.role === 'viewer') {
+    // An approver watches, and answers permission requests: F2 or Enter gives the dialog the keys.
+    if (pending && (key.name === 'f2' || key.name === 'enter')) return { kind: 'focus_dialog' };
+    if (key.ctrl && key.name === 't') return { kind: 'watch_only' };
+    return typed !== null || key.name === 'enter' || key.name === 'backspace' ? { kind: 'watch_only' } : { kind: 'none' };
   }
   if (pending && (key.name === 'f2' || (key.name === 'enter' && context.inputEmpty && !state.commandFocus))) return { kind: 'focus_dialog' };
   if (key.name === 'tab' && key.shift) return { kind: 'cycle_mode' };

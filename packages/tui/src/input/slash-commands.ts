@@ -1,4 +1,4 @@
-import { APPROVAL_MODES, type ApprovalMode } from '@tandem/shared';
+import { APPROVAL_MODES, SHARE_ROLES, ShareNameSchema, type ApprovalMode, type ShareRole } from '@tandem/shared';
 import type { PanelKind } from '../panels/types.js';
 
 /** What a submitted input line asks for. */
@@ -25,6 +25,12 @@ export type InputCommand =
   | { kind: 'cost' }
   /** Read AGENTS.md and memory again into the session's frozen system prompt. */
   | { kind: 'reload' }
+  /** `/share [ROLE] [NAME]`: let one person into this session with a role (a link and an attach line). */
+  | { kind: 'share'; role: ShareRole; name: string }
+  /** `/undo [N]`: take the last N turns back (files and conversation). */
+  | { kind: 'undo'; turns: number }
+  /** `/grant PATH [write]`: widen the sandbox to PATH; `write` also for a protected location. */
+  | { kind: 'grant'; path: string; write: boolean }
   | { kind: 'bad'; message: string }
   | { kind: 'unknown'; name: string };
 
@@ -32,7 +38,10 @@ export const SLASH_HELP =
   '/model provider/model (switch the model for the next turn) · /mode ask|auto-edit|read-only or Shift-Tab (approval mode) · /title TEXT · ' +
   '/search on|off (search only: the model gets web_search and nothing else) · ' +
   '/clear (discard the conversation without saving to memory; asks first) · /sessions or F7 (switch session) · ' +
+  '/share [viewer|approver|driver] [NAME] (let one person into this session: prints a web link and a tandem attach line, token shown once) · ' +
+  '/shares or F9 (who has a share and who is connected now; r revokes one) · ' +
   'Ctrl-J newline · Ctrl-G compose in $VISUAL/$EDITOR · F2 or Enter on an empty line: answer a permission request · ' +
+  "/undo [N] (take the last N turns back: files and conversation) · /diff (the last turn's changes) · /rewind (pick a turn to go back to) · /grant PATH [write] (let the agent write there; write also for .git/hooks, .mcp.json, …) · " +
   '/new (save memory, start a fresh conversation) · /compact (summarise older turns) · /in TEXT (type TEXT + Enter into the running command) · ' +
   '/jobs or F3 (background jobs, x stops one) · /permissions or F4 (stored rules, r revokes one) · /audit or F5 (latest tool calls) · /memory or F6 (MEMORY.md, HISTORY.md) · /mcp or F8 (MCP servers and skills, with status) · ' +
   'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · ' +
@@ -72,6 +81,26 @@ export function parseInput(line: string): InputCommand {
       return { kind: 'cost' };
     case 'reload':
       return { kind: 'reload' };
+    case 'share':
+      return parseShare(rest);
+    case 'shares':
+      return { kind: 'panel', panel: 'shares' };
+    case 'undo': {
+      if (!rest) return { kind: 'undo', turns: 1 };
+      const turns = Number(rest);
+      return Number.isInteger(turns) && turns >= 1
+        ? { kind: 'undo', turns }
+        : { kind: 'bad', message: `/undo: "${rest}" is not a number of turns (e.g. /undo 2)` };
+    }
+    case 'diff':
+      return { kind: 'panel', panel: 'diff' };
+    case 'rewind':
+      return { kind: 'panel', panel: 'rewind' };
+    case 'grant': {
+      const match = /^(.+?)(?:\s+(write))?$/.exec(rest);
+      if (!match) return { kind: 'bad', message: '/grant: give a path, e.g. /grant ../shared-lib or /grant .git/hooks write' };
+      return { kind: 'grant', path: match[1]!, write: match[2] === 'write' };
+    }
     case 'sessions':
     case 'session':
       return { kind: 'panel', panel: 'sessions' };
@@ -105,4 +134,24 @@ export function parseInput(line: string): InputCommand {
     default:
       return { kind: 'unknown', name };
   }
+}
+
+/** Who a share is for when `/share` names no one. */
+export const DEFAULT_SHARE_NAME = 'guest';
+
+/** `/share [ROLE] [NAME]`: the role first (default viewer), the rest is the name (default guest). */
+function parseShare(rest: string): InputCommand {
+  const [word = '', ...others] = rest.split(/\s+/).filter(Boolean);
+  const lower = word.toLowerCase();
+  if (lower === 'ls' || lower === 'list') return { kind: 'panel', panel: 'shares' };
+  if (lower === 'revoke') return { kind: 'bad', message: '/share revoke: open /shares (F9), select the share, press r' };
+  const roles = SHARE_ROLES.join(', ');
+  if (word === '') return { kind: 'share', role: 'viewer', name: DEFAULT_SHARE_NAME };
+  const role = SHARE_ROLES.find((candidate) => candidate === lower);
+  if (!role) return { kind: 'bad', message: `/share: "${word}" is not a role; the roles are ${roles} (e.g. /share approver carla)` };
+  const name = others.join(' ');
+  if (name === '') return { kind: 'share', role, name: DEFAULT_SHARE_NAME };
+  const parsed = ShareNameSchema.safeParse(name);
+  if (!parsed.success) return { kind: 'bad', message: `/share: "${name}" cannot be a share's name: at most 64 characters, no control characters` };
+  return { kind: 'share', role, name: parsed.data };
 }

@@ -3,7 +3,8 @@ import type { KeyPress } from '../input/line-editor.js';
 import type { Action } from '../state/reducer.js';
 import type { ViewState } from '../state/types.js';
 import { AUDIT_LIMIT } from './audit-panel.js';
-import { needsControl, panelContent } from './panel-content.js';
+import { panelContent, panelRefusal } from './panel-content.js';
+import { shareStanding } from './shares-panel.js';
 import { moveSelection, panelKey } from './panel-keys.js';
 import { emptyPanel, type PanelAction, type PanelKind, type PanelState } from './types.js';
 
@@ -17,6 +18,10 @@ export interface PanelHost {
   pageRows(): number;
   /** Detaches from the current session and attaches this terminal to another one. */
   switchSession(sessionId: string): Promise<void>;
+  /** Asks a yes/no question in the input line; `onYes` runs on y (e.g. before revoking a share). */
+  ask(question: string, onYes: () => void): void;
+  /** The clock (ms), for whether a share has expired. */
+  now(): number;
 }
 
 /**
@@ -42,11 +47,16 @@ export class PanelController {
     this.host.changed();
   }
 
+  /** Fetches the open panel's data again if it is `kind` (e.g. the shares' connected counts after a presence change). */
+  reload(kind: PanelKind): void {
+    if (this.panel?.kind === kind) this.load();
+  }
+
   /** Handles a key while a panel is open; false when no panel is open. */
   key(press: KeyPress): boolean {
     const panel = this.panel;
     if (!panel) return false;
-    const content = panelContent(panel, this.host.state());
+    const content = panelContent(panel, this.host.state(), this.host.now());
     const intent = panelKey(press, content);
     switch (intent.kind) {
       case 'close':
@@ -73,8 +83,8 @@ export class PanelController {
   private load(): void {
     const panel = this.panel;
     if (!panel) return;
-    // A viewer is told once what needs the control token; asking would only fetch an error.
-    if (needsControl(panel.kind) && this.host.state().role === 'viewer') return this.update({ loading: false });
+    // A viewer or a share is told once what its token does not open; asking would only fetch an error.
+    if (panelRefusal(panel.kind, this.host.state())) return this.update({ loading: false });
     const sessionId = this.host.state().session?.id ?? '';
     switch (panel.kind) {
       case 'jobs':
@@ -115,6 +125,21 @@ export class PanelController {
           },
           (data) => ({ extensions: data }),
         );
+      case 'diff':
+        return this.fetch(
+          () => this.host.request('session:diff', { sessionId }),
+          (data) => ({ diff: data }),
+        );
+      case 'rewind':
+        return this.fetch(
+          () => this.host.request('session:checkpoints', { sessionId }),
+          (data) => ({ rewind: data }),
+        );
+      case 'shares':
+        return this.fetch(
+          () => this.host.request('share:list', { sessionId }),
+          (data) => ({ shares: data.shares }),
+        );
     }
   }
 
@@ -132,6 +157,23 @@ export class PanelController {
           if (generation === this.generation) this.update({ message: { level: 'error', text: `switching failed: ${failure('sessions', err)}` } });
         },
       );
+    } else if (action.name === 'rewind_to') {
+      const turns = Number(key);
+      this.run(
+        async () => {
+          const result = await this.host.request('session:undo', { sessionId, turns });
+          const conflicts = result.conflicts.length > 0 ? `; left alone (changed since): ${result.conflicts.map((c) => c.path).join(', ')}` : '';
+          this.host.dispatch({
+            kind: 'notice',
+            level: 'info',
+            text: `rewound ${turns} turn${turns === 1 ? '' : 's'}: ${result.files.length} file(s) restored${conflicts}`,
+          });
+        },
+        `rewound ${turns} turn${turns === 1 ? '' : 's'}`,
+        () => this.close(),
+      );
+    } else if (action.name === 'revoke_share') {
+      this.revokeShare(key);
     } else if (action.name === 'stop_job') {
       const job = this.host.state().jobs.find((candidate) => candidate.jobId === key);
       if (job && job.status !== 'running') return this.update({ message: { level: 'info', text: `${key} is not running (${job.status})` } });
@@ -149,6 +191,21 @@ export class PanelController {
     }
   }
 
+  /** r in /shares: asks first, then ends the share (its holder is disconnected at once) and lists again. */
+  private revokeShare(id: string): void {
+    const share = this.panel?.shares?.find((candidate) => candidate.id === id);
+    if (!share) return;
+    const standing = shareStanding(share, this.host.now());
+    if (standing !== 'active') return this.update({ message: { level: 'info', text: `${share.name}'s share is already ${standing}` } });
+    this.host.ask(`Revoke ${share.name}'s share (${share.role})? They are disconnected at once and the link stops working. y / n`, () =>
+      this.run(
+        () => this.host.request('share:revoke', { id }),
+        `revoked ${share.name}'s share (${share.role}): disconnected, and the link no longer works`,
+        () => this.load(),
+      ),
+    );
+  }
+
   private fetch<T>(request: () => Promise<T>, apply: (data: T) => Partial<PanelState>): void {
     const generation = this.generation;
     this.update({ loading: true });
@@ -157,7 +214,8 @@ export class PanelController {
         if (generation === this.generation) this.update({ loading: false, ...apply(data) });
       },
       (err: unknown) => {
-        if (generation === this.generation) this.update({ loading: false, message: { level: 'error', text: failure(this.panel?.kind, err) } });
+        if (generation === this.generation)
+          this.update({ loading: false, message: { level: 'error', text: failure(this.panel?.kind, err, this.host.state().tokenKind) } });
       },
     );
   }
@@ -171,7 +229,7 @@ export class PanelController {
         after();
       },
       (err: unknown) => {
-        if (generation === this.generation) this.update({ message: { level: 'error', text: failure(this.panel?.kind, err) } });
+        if (generation === this.generation) this.update({ message: { level: 'error', text: failure(this.panel?.kind, err, this.host.state().tokenKind) } });
       },
     );
   }
@@ -180,18 +238,18 @@ export class PanelController {
     if (!this.panel) return;
     const next = { ...this.panel, ...change };
     // Keep the selection on the list after it shrank (a revoked rule, a refreshed list).
-    const rows = panelContent(next, this.host.state()).rows.length;
+    const rows = panelContent(next, this.host.state(), this.host.now()).rows.length;
     next.selected = Math.min(next.selected, Math.max(0, rows - 1));
     this.panel = next;
     this.host.changed();
   }
 }
 
-/** A failed request as the panel says it; forbidden gets what to do about it. */
-export function failure(kind: PanelKind | undefined, err: unknown): string {
+/** A failed request as the panel says it; forbidden gets what to do about it (a share's refusal already says what it allows). */
+export function failure(kind: PanelKind | undefined, err: unknown, tokenKind?: ViewState['tokenKind']): string {
   const code = (err as { code?: unknown } | null)?.code;
   const message = err instanceof Error ? err.message : String(err);
-  if (code === 'forbidden' || code === 'unauthorized') {
+  if ((code === 'forbidden' || code === 'unauthorized') && tokenKind !== 'share') {
     const what = kind === 'permissions' ? 'stored permissions' : kind === 'audit' ? 'the audit log' : kind === 'jobs' ? 'stopping a job' : 'this';
     return `${what}: needs the control token, and this client attached with the view token (server: ${message})`;
   }

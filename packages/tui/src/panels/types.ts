@@ -1,8 +1,10 @@
-import type { AuditRecord, SessionInfo, StoredPermission } from '@tandem/shared';
+import type { AuditRecord, SessionInfo, ShareInfo, StoredPermission } from '@tandem/shared';
 import type { McpServers, Skills } from './extensions-panel.js';
+import type { TurnDiff } from './diff-panel.js';
+import type { RewindTurn } from './rewind-panel.js';
 
 /** The overlay panels, each opened by a key or a slash command. */
-export type PanelKind = 'jobs' | 'permissions' | 'audit' | 'memory' | 'sessions' | 'extensions';
+export type PanelKind = 'jobs' | 'permissions' | 'audit' | 'memory' | 'sessions' | 'extensions' | 'shares' | 'diff' | 'rewind';
 
 /** What a panel holds between renders. Data fetched over the wire stays here until refreshed. */
 export interface PanelState {
@@ -17,6 +19,9 @@ export interface PanelState {
   memory?: { memory: string; history: string };
   sessions?: SessionInfo[];
   extensions?: { servers: McpServers; skills: Skills };
+  shares?: ShareInfo[];
+  diff?: TurnDiff;
+  rewind?: { turns: RewindTurn[]; off?: string | undefined };
 }
 
 /** One row of a panel's list; `text` and `detail` are plain text (escaped when formatted). */
@@ -32,7 +37,7 @@ export interface PanelRow {
 /** A key that acts on the selected row, e.g. `x` stops a job (`enter`: the Enter key). */
 export interface PanelAction {
   key: string;
-  name: 'stop_job' | 'revoke_permission' | 'switch_session';
+  name: 'stop_job' | 'revoke_permission' | 'switch_session' | 'revoke_share' | 'rewind_to';
   label: string;
 }
 

@@ -25,7 +25,22 @@ export function noticeFor(event: SessionEvent): { level: NoticeLevel; text: stri
         text: `background job ${event.jobId} exited (code ${event.exitCode ?? 'none'})${event.stoppedBy ? `, stopped by ${event.stoppedBy}` : ''}`,
       };
     case 'sandbox_granted':
-      return { level: 'info', text: `sandbox: ${event.by} granted access to ${event.path}` };
+      return { level: 'info', text: `sandbox: ${event.by} granted ${event.write ? 'write to the protected location' : 'access to'} ${event.path}` };
+    case 'checkpoint':
+      return {
+        level: 'info',
+        text: `checkpoint: the ${event.cancelled ? 'cancelled ' : ''}turn changed ${event.files.length} file${event.files.length === 1 ? '' : 's'} (${event.files
+          .slice(0, 5)
+          .map((f) => f.path)
+          .join(', ')}${event.files.length > 5 ? ', …' : ''}) · /diff shows them, /undo takes them back`,
+      };
+    case 'undo': {
+      const conflicts = event.conflicts?.length ? `; left alone (changed since): ${event.conflicts.map((c) => c.path).join(', ')}` : '';
+      return {
+        level: 'warn',
+        text: `undo by ${event.by}: the last ${event.turns} turn${event.turns === 1 ? '' : 's'} taken back (conversation and ${event.files.length} file${event.files.length === 1 ? '' : 's'})${conflicts}`,
+      };
+    }
     case 'model_retry':
       return {
         level: 'info',

@@ -5,6 +5,7 @@
  */
 export { initialState, reduce, reduceAll, excerpt, runningCommand, MAX_ITEMS, RESULT_LINES, type Action } from './reducer.js';
 export { summarizeArgs, formatDuration } from './arg-summary.js';
+export { noticeFor } from './event-notices.js';
 export { outputTail, MAX_OUTPUT_LINES, type OutputBuffer } from './output-buffer.js';
 export type * from './types.js';
 export { COMMANDER, mentionNames, runningAgents, shownItem } from './agents.js';

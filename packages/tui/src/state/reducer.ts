@@ -1,4 +1,5 @@
-import type { EventOf, JobInfo, Role, SessionEvent, SessionInfo, Usage } from '@tandem/shared';
+import type { EventOf, JobInfo, Role, SessionEvent, SessionInfo, Usage, WhoAmI } from '@tandem/shared';
+import { applyWhoAmI } from './access.js';
 import { summarizeArgs } from './arg-summary.js';
 import { noticeFor } from './event-notices.js';
 import { MAX_ITEMS, notice, pushItem, updateTool } from './items.js';
@@ -9,7 +10,7 @@ import { imageLine } from './image-line.js';
 import { prependItems, rememberOrphan } from './history.js';
 import { COMMANDER, agentDone, agentStarted, finishAgents, floorChanged, isWorkerEvent, noteAgent, tagOf, withListedAgents, workerRunEvent } from './agents.js';
 import { appendDelta, closeAllSegments, closeSegment, finaliseText } from './segments.js';
-import type { ConnectionStatus, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
+import type { ConnectionStatus, CopyLine, NoticeLevel, RunInProgress, ToolItem, ResultExcerpt, ToolStatus, ViewState } from './types.js';
 
 /**
  * The whole view is a pure fold: `state = actions.reduce(reduce, initialState(...))`.
@@ -23,7 +24,10 @@ export type Action =
   | { kind: 'event'; event: SessionEvent }
   | { kind: 'connection'; connection: ConnectionStatus }
   | { kind: 'attached'; session: SessionInfo; role: Role }
-  | { kind: 'notice'; level: NoticeLevel; text: string }
+  /** `copy`: lines to copy (a share's link and attach line), drawn undecorated under the notice. */
+  | { kind: 'notice'; level: NoticeLevel; text: string; copy?: readonly CopyLine[] }
+  /** The server said who this client is (`client:whoami`): its token kind, name and share. */
+  | { kind: 'whoami'; whoami: WhoAmI }
   | { kind: 'focus'; focus: ViewState['focus'] }
   /** A jobs:list answer. */
   | { kind: 'jobs'; jobs: JobInfo[] }
@@ -42,6 +46,8 @@ export function initialState(options: { url: string; me: string; role: Role }): 
     url: options.url,
     me: options.me,
     role: options.role,
+    tokenKind: null,
+    share: null,
     connection: { status: 'connecting' },
     session: null,
     model: null,
@@ -69,11 +75,13 @@ export function reduce(state: ViewState, action: Action): ViewState {
     case 'event':
       return reduceEvent(state, action.event);
     case 'connection':
-      return { ...state, connection: action.connection };
+      return connectionChanged(state, action.connection);
+    case 'whoami':
+      return applyWhoAmI(state, action.whoami);
     case 'attached':
       return attached(state, action.session, action.role);
     case 'notice':
-      return pushItem(state, { kind: 'notice', level: action.level, text: action.text });
+      return pushItem(state, { kind: 'notice', level: action.level, text: action.text, ...(action.copy ? { copy: action.copy } : {}) });
     case 'focus':
       return { ...state, focus: action.focus };
     case 'jobs':
@@ -100,8 +108,20 @@ function olderPage(state: ViewState, events: readonly SessionEvent[]): ViewState
   return prependItems(state, older.items);
 }
 
+/**
+ * The server refused this client for good (its share was revoked or expired, or its token is
+ * no longer accepted): the transcript says why and how to leave; a question it can no longer
+ * answer goes away.
+ */
+function connectionChanged(state: ViewState, connection: ConnectionStatus): ViewState {
+  const next = { ...state, connection };
+  if (connection.status !== 'refused' || state.connection.status === 'refused') return next;
+  return { ...notice(next, 'error', `${connection.message} · press any key to close`), pendingPermissions: [], commandFocus: null };
+}
+
 function attached(state: ViewState, session: SessionInfo, role: Role): ViewState {
-  const base = state.session && state.session.id !== session.id ? initialState({ url: state.url, me: state.me, role }) : state;
+  const fresh = () => ({ ...initialState({ url: state.url, me: state.me, role }), tokenKind: state.tokenKind, share: state.share });
+  const base = state.session && state.session.id !== session.id ? fresh() : state;
   // A streamed answer in progress is re-sent whole (one text_delta) after attaching: drop ours.
   const items = base.items.filter((item) => !(item.kind === 'assistant' && !item.final));
   return {

@@ -1,4 +1,4 @@
-import type { ApprovalMode, ClientInfo, Danger, Decision, EventOf, JobInfo, Role, SessionInfo, Usage } from '@tandem/shared';
+import type { ApprovalMode, ClientInfo, Danger, Decision, EventOf, JobInfo, Role, SessionInfo, ShareRight, ShareRole, Usage, WhoAmI } from '@tandem/shared';
 import type { OutputBuffer } from './output-buffer.js';
 
 /** How the TUI is connected to the server, as the status line shows it. */
@@ -72,6 +72,13 @@ export type NoticeLevel = 'info' | 'warn' | 'error';
 export interface NoticeItem {
   kind: 'notice';
   level: NoticeLevel;
+  text: string;
+  /** Lines meant to be copied (a share's link and attach line): each drawn on its own line, undecorated, under its label. */
+  copy?: readonly CopyLine[];
+}
+
+export interface CopyLine {
+  label: string;
   text: string;
 }
 
@@ -178,10 +185,23 @@ export interface RunInProgress {
   agent?: string;
 }
 
+/** The share this client came in with (`client:whoami`): one session, a role and its rights. */
+export interface ShareGrantView {
+  id: string;
+  sessionId: string;
+  role: ShareRole;
+  rights: ShareRight[];
+  expiresAt?: string;
+}
+
 export interface ViewState {
   url: string;
   me: string;
   role: Role;
+  /** The kind of token this client came in with (`client:whoami`); null until the server said. */
+  tokenKind: WhoAmI['kind'] | null;
+  /** The share this client came in with, or null (the server's control or view token). */
+  share: ShareGrantView | null;
   connection: ConnectionStatus;
   /** The attached session: mode (approval) and sandbox as the server last said (attach or session_configured). */
   session:

@@ -58,7 +58,7 @@ describe('one-line bars shorten instead of being cut', () => {
     const wide = plain(formatStatus(state, 0, { width: 200 }));
     expect(wide).toContain('auto-edit');
     expect(wide).toContain('sandbox bwrap');
-    expect(wide).toContain('with bo@desktop (watching)');
+    expect(wide).toContain('with bo@desktop (viewer)');
     const narrow = plain(formatStatus(state, 0, { width: 60 }));
     expect(narrow.length).toBeLessThanOrEqual(60);
     expect(narrow).toContain('● local:7777');

@@ -76,7 +76,7 @@ describe('status line with agents', () => {
     const tight = plain(formatStatus(crowded, 0, { width: full.length }));
     expect(tight).not.toContain('floor commander');
     expect(tight).toContain('in 11.9k out 19');
-    expect(tight).toContain('with bo (watching)');
+    expect(tight).toContain('with bo (viewer)');
   });
 
   it('offers Ctrl-O once anonymous workers exist, and the names while an @name is typed', () => {

@@ -22,6 +22,10 @@ export const LASTING_DECISIONS: ReadonlySet<Decision> = new Set(['allow_session'
 
 export interface PermissionViewOptions {
   role: Role;
+  /** This client may answer (a driver, or a share with the approve right); default: a driver. */
+  canAnswer?: boolean;
+  /** This client holds a share: a share may not allow forever (the host's call), so `a` is not offered. */
+  share?: boolean;
   now: number;
   more: number;
   scopeIndex?: number;
@@ -53,6 +57,8 @@ export function formatPermission(request: PendingPermission, options: Permission
     if (preview.length > PREVIEW_LINES) body.push(dim(`… (+${preview.length - PREVIEW_LINES} more lines)`));
   }
   const foot: string[] = [];
+  const canAnswer = options.canAnswer ?? options.role === 'driver';
+  const lasting = options.share ? 's / d' : 's / a / d';
   const scopes = request.scopes ?? [];
   if (scopes.length > 0) {
     const chosen = (options.scopeIndex ?? 0) % scopes.length;
@@ -67,38 +73,44 @@ export function formatPermission(request: PendingPermission, options: Permission
       .map((scope, i) => (from + i === chosen ? bold(color('cyan', `[${esc(one(scope))}]`)) : dim(esc(one(scope)))));
     const hidden = scopes.length - shownCount;
     const shown = window.join(dim(' · ')) + (hidden > 0 ? dim(` (+${hidden} more)`) : '');
-    foot.push(`${dim('s / a / d apply to:')} ${shown}${scopes.length > 1 && options.role === 'driver' && width >= 70 ? dim('   (Tab: another scope)') : ''}`);
+    foot.push(`${dim(`${lasting} apply to:`)} ${shown}${scopes.length > 1 && canAnswer && width >= 70 ? dim('   (Tab: another scope)') : ''}`);
   }
   foot.push(countdown(request.expiresAt, options.now) + (options.more > 0 ? dim(`  (+${options.more} more waiting)`) : ''));
-  const choices = options.role === 'driver' ? choiceLines(width, options.focus ?? 'focused') : [color('magenta', 'watch-only: a driver answers this request')];
+  const watching = options.share ? 'watch-only: a driver or an approver answers this request' : 'watch-only: a driver answers this request';
+  const choices = canAnswer ? choiceLines(width, options.focus ?? 'focused', !options.share, options.role === 'driver') : [color('magenta', watching)];
   return fitDialog(head, body, [...foot, ...choices], width, options.maxLines ?? Number.POSITIVE_INFINITY);
 }
 
-/** The five answers, and who has the keys: bright when the dialog has focus, dim until then. */
-function choiceLines(width: number, focus: DialogFocusView): string[] {
+/** The five answers (four for a share: no allow forever), and who has the keys: bright when the dialog has focus, dim until then. */
+function choiceLines(width: number, focus: DialogFocusView, forever: boolean, typing: boolean): string[] {
   const paint = focus === 'focused' ? key : (letter: string) => dim(`[${letter}]`);
   const lines =
     width >= 64
       ? [
-          `${paint('y')} allow once   ${paint('s')} allow for this session   ${paint('a')} allow forever`,
+          `${paint('y')} allow once   ${paint('s')} allow for this session${forever ? `   ${paint('a')} allow forever` : ''}`,
           `${paint('n')} deny once    ${paint('d')} deny forever`,
         ]
-      : [`${paint('y')} once ${paint('s')} session ${paint('a')} forever`, `${paint('n')} deny once ${paint('d')} deny forever`];
-  lines.push(focusLine(focus, width));
+      : [`${paint('y')} once ${paint('s')} session${forever ? ` ${paint('a')} forever` : ''}`, `${paint('n')} deny once ${paint('d')} deny forever`];
+  lines.push(focusLine(focus, width, typing));
   return lines;
 }
 
-function focusLine(focus: DialogFocusView, width: number): string {
+/** `typing`: this client has an input line (a driver); an approver watching has none to mention. */
+function focusLine(focus: DialogFocusView, width: number, typing: boolean): string {
   switch (focus) {
     case 'focused':
       return color('cyan', width >= 64 ? '▶ this dialog has the keys · Esc: back to the input line' : '▶ keys answer here · Esc: input line');
     case 'ready':
       return color(
         'magenta',
-        width >= 64 ? 'F2 or Enter on the empty line: answer here · typing goes to the input line' : 'F2 or Enter on empty line: answer here',
+        width < 64
+          ? 'F2 or Enter on empty line: answer here'
+          : typing
+            ? 'F2 or Enter on the empty line: answer here · typing goes to the input line'
+            : 'F2 or Enter on the empty line: answer here',
       );
     case 'too_soon':
-      return dim('typing goes to the input line; F2 answers in a moment');
+      return dim(typing ? 'typing goes to the input line; F2 answers in a moment' : 'F2 answers in a moment');
     case 'input_has_text':
       return color('magenta', width >= 64 ? 'the input line has text: send or clear it, then F2 answers here' : 'input has text: send/clear it, then F2');
   }

@@ -1,9 +1,10 @@
 import { describe as describeConnection } from '../client.js';
 import type { ViewState } from '../state/types.js';
-import type { ApprovalMode } from '@tandem/shared';
+import type { ApprovalMode, ClientInfo } from '@tandem/shared';
 import type { DialogFocusView } from '../input/dialog-focus.js';
 import { countdownText } from '../reconnect-backoff.js';
 import { COMMANDER, hasHiddenItems } from '../state/agents.js';
+import { canApprove, hasControl, shareSummary } from '../state/access.js';
 import { fitParts, type LinePart } from './fit-line.js';
 import { floorPart, workersPart } from './format-workers.js';
 import { bold, color, dim, esc } from './tags.js';
@@ -31,7 +32,7 @@ export function formatStatus(state: ViewState, spinnerFrame: number, options: St
   if (model) parts.push({ text: esc(model), priority: 7 });
   if (state.session) parts.push({ text: modePart(state.session.mode), priority: 8 });
   if (state.session?.searchOnly) parts.push({ text: color('cyan', 'search only'), priority: 8 });
-  parts.push({ text: state.role === 'driver' ? 'driver' : color('magenta', 'viewer'), priority: 5 });
+  parts.push(rolePart(state));
   if (state.commandFocus) parts.push({ text: color('yellow', bold('⌨ typing into command')), priority: 9 });
   parts.push({ text: turnPart(state, spinnerFrame), priority: 9, short: turnPart(state, spinnerFrame, true) });
   const workers = workersPart(state, tokens);
@@ -47,7 +48,7 @@ export function formatStatus(state: ViewState, spinnerFrame: number, options: St
   const others = state.presence.filter((client) => client.name !== state.me);
   if (others.length > 0) {
     parts.push({
-      text: `with ${others.map((client) => esc(`${client.name}${client.role === 'viewer' ? ' (watching)' : ''}`)).join(', ')}`,
+      text: `with ${others.map((client) => esc(presenceName(client))).join(', ')}`,
       short: `+${others.length} attached`,
       priority: 2,
     });
@@ -55,10 +56,24 @@ export function formatStatus(state: ViewState, spinnerFrame: number, options: St
   return fitParts(parts, options.width ?? Number.POSITIVE_INFINITY);
 }
 
+/** Our role: `driver`, `viewer`, or for a share what it lets us do (`approver: you can watch … answer its permission requests`). */
+function rolePart(state: ViewState): LinePart {
+  if (state.share) {
+    return { text: color('magenta', esc(shareSummary(state.share))), short: color('magenta', `${state.share.role} share`), priority: 5 };
+  }
+  return { text: state.role === 'driver' ? 'driver' : color('magenta', 'viewer'), priority: 5 };
+}
+
+/** `carla (approver)`: a share's role when the client came in with one, else the role it attached as. */
+export function presenceName(client: ClientInfo): string {
+  return `${client.name} (${client.shareRole ?? client.role})`;
+}
+
 /** `ask` plain; the modes that ask less stand out. */
 function modePart(mode: ApprovalMode): string {
   if (mode === 'auto-edit') return color('yellow', 'auto-edit');
   if (mode === 'read-only') return color('cyan', 'read-only');
+  if (mode === 'full-auto') return color('red', 'full-auto');
   return 'ask';
 }
 
@@ -131,6 +146,7 @@ export function formatHelp(
   options: { width?: number; dialog?: DialogFocusView; confirming?: boolean; flash?: string; mentions?: readonly string[] } = {},
 ): string {
   const width = options.width ?? Number.POSITIVE_INFINITY;
+  if (state.connection.status === 'refused') return color('red', ' the server no longer lets this client in: any key closes this screen');
   if (options.flash) return color('magenta', ` ${esc(options.flash)}`);
   if (options.mentions && options.mentions.length > 0 && state.role === 'driver' && !state.commandFocus)
     return color('cyan', ` Tab completes: ${esc(options.mentions.map((name) => `@${name}`).join(' '))}`);
@@ -149,28 +165,30 @@ export function formatHelp(
       ['y yes', 9],
       ['n or Esc no', 9],
     ]);
-  if (state.role === 'viewer')
-    return hints([['watching', 9], ...workers, ['PgUp/PgDn scroll', 5], ['F3 jobs', 3], ['F6 memory', 3], ['F7 sessions', 2], ['Ctrl-D or Ctrl-C quit', 8]]);
-  if (state.pendingPermissions.length > 0) {
+  const answering = canApprove(state) && state.pendingPermissions.length > 0;
+  const panels: Array<[string, number]> = state.share
+    ? [
+        ['F3 jobs', 3],
+        ['F7 sessions', 2],
+      ]
+    : [['F3 jobs', 3], ['F6 memory', 3], ['F7 sessions', 2], ...(hasControl(state) ? [['F9 shares', 2] as [string, number]] : [])];
+  if (state.role === 'viewer' && !answering)
+    return hints([[state.share ? `${state.share.role} share` : 'watching', 9], ...workers, ['PgUp/PgDn scroll', 5], ...panels, ['Ctrl-D or Ctrl-C quit', 8]]);
+  const stop: [string, number] = state.role === 'driver' ? ['Ctrl-C cancel turn', 4] : ['Ctrl-C quit', 4];
+  if (answering) {
     if (options.dialog === 'focused')
       return hints([
         ['y allow once', 9],
         ['s session', 9],
-        ['a forever', 9],
+        ...(state.share ? [] : [['a forever', 9] as [string, number]]),
         ['n deny', 9],
         ['d deny forever', 9],
         ['Tab scope', 5],
         ['Esc back to input', 6],
       ]);
     if (options.dialog === 'input_has_text')
-      return hints([
-        ['permission waiting: send or clear the input line, then F2 answers it', 9, 'permission waiting: clear the line, then F2'],
-        ['Ctrl-C cancel turn', 4],
-      ]);
-    return hints([
-      ['permission waiting: F2 or Enter on the empty line to answer', 9, 'permission waiting: F2 answers it'],
-      ['Ctrl-C cancel turn', 4],
-    ]);
+      return hints([['permission waiting: send or clear the input line, then F2 answers it', 9, 'permission waiting: clear the line, then F2'], stop]);
+    return hints([['permission waiting: F2 or Enter on the empty line to answer', 9, 'permission waiting: F2 answers it'], stop]);
   }
   if (state.commandFocus)
     return hints([
@@ -189,7 +207,7 @@ export function formatHelp(
     ['Shift-Tab mode', 5],
     ...workers,
     ['PgUp/PgDn', 1],
-    ['F3 jobs F4 perms F5 audit F6 memory F7 sessions', 2],
+    [state.share ? 'F3 jobs F7 sessions' : `F3 jobs F4 perms F5 audit F6 memory F7 sessions${hasControl(state) ? ' F9 shares' : ''}`, 2],
     ['Ctrl-G editor', 3],
     ['/help', 6],
   ]);

@@ -65,10 +65,16 @@ export function formatItem(item: TranscriptItem, showHidden = false): string[] {
     }
     case 'agent':
       return formatAgentItem(item, showHidden);
-    case 'notice':
-      if (item.level === 'error') return [color('red', `✗ ${esc(item.text)}`)];
-      if (item.level === 'warn') return [color('yellow', `! ${esc(item.text)}`)];
-      return [dim(`· ${esc(item.text)}`)];
+    case 'notice': {
+      const head =
+        item.level === 'error'
+          ? color('red', `✗ ${esc(item.text)}`)
+          : item.level === 'warn'
+            ? color('yellow', `! ${esc(item.text)}`)
+            : dim(`· ${esc(item.text)}`);
+      // Lines to copy stand alone from the first column, with nothing around them to trim.
+      return [head, ...(item.copy ?? []).flatMap((line) => [dim(`  ${esc(line.label)}:`), esc(line.text)])];
+    }
     case 'run_summary':
       return formatRunSummary(item);
   }

@@ -74,7 +74,7 @@ describe('status and help', () => {
 
   it('shows connection, session, model, role, others, turn, context and usage', () => {
     const line = plain(formatStatus(state, 0));
-    for (const part of ['● local:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (watching)', '⠋ running run_command', 'ctx 42%', 'in 250 out 25']) {
+    for (const part of ['● local:7777', 'demo abcdef12', 'openai/b', 'driver', 'with bo (viewer)', '⠋ running run_command', 'ctx 42%', 'in 250 out 25']) {
       expect(line).toContain(part);
     }
     expect(line).not.toContain('with ana');

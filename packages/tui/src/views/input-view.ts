@@ -14,9 +14,13 @@ export const NEWLINE_MARK = '↵';
  * go to the key-hint line, so nothing typed is hidden. A yes/no question takes the line while
  * it waits (the text stays in the editor underneath).
  */
-export function formatInput(editor: LineEditor, width: number, options: { viewer: boolean; command?: boolean; question?: string | undefined }): string {
+export function formatInput(
+  editor: LineEditor,
+  width: number,
+  options: { viewer: boolean; watching?: string | undefined; command?: boolean; question?: string | undefined },
+): string {
   if (options.question) return color('yellow', `? ${esc(options.question)}`);
-  if (options.viewer) return dim('watch-only: attached with the view token, you cannot send messages');
+  if (options.viewer) return dim(esc(options.watching ?? 'watch-only: attached with the view token, you cannot send messages'));
   const prompt = options.command ? color('yellow', COMMAND_PROMPT) : color('cyan', PROMPT);
   const room = Math.max(4, width - PROMPT.length - 1);
   const start = Math.max(0, Math.min(editor.cursor - Math.floor(room * 0.8), editor.text.length - room + 1));

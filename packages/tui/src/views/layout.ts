@@ -8,6 +8,8 @@ import { formatHelp, formatStatus } from './format-status.js';
 import { formatInput } from './input-view.js';
 import { formatPanel, PANEL_CHROME_LINES } from './format-panel.js';
 import type { PanelContent, PanelState } from '../panels/types.js';
+import { canApprove, inputWatchText } from '../state/access.js';
+import { osc52 } from './osc52.js';
 
 /** The open panel and what it shows, or null. */
 export type OpenPanel = { panel: PanelState; content: PanelContent } | null;
@@ -123,7 +125,12 @@ export class Layout {
     const width = Number(this.screen.width) || 80;
     this.status.setContent(formatStatus(state, local.spinnerFrame, { now: local.now, width }));
     this.input.setContent(
-      formatInput(local.editor, width, { viewer: state.role === 'viewer', command: state.commandFocus !== null, question: local.question }),
+      formatInput(local.editor, width, {
+        viewer: state.role === 'viewer',
+        watching: inputWatchText(state),
+        command: state.commandFocus !== null,
+        question: local.question,
+      }),
     );
     this.help.setContent(
       formatHelp(state, { width, dialog: local.dialog, confirming: local.question !== undefined, flash: local.flash, mentions: local.mentions }),
@@ -146,6 +153,8 @@ export class Layout {
     const maxHeight = Math.max(5, Number(this.screen.height) - 3);
     const lines = formatPermission(first, {
       role: state.role,
+      canAnswer: canApprove(state),
+      share: state.share !== null,
       now: local.now,
       more: state.pendingPermissions.length - 1,
       scopeIndex: local.scopeIndex,
@@ -171,6 +180,12 @@ export class Layout {
     this.panel.setContent(formatPanel(open.content, open.panel, height, width).join('\n'));
     if (this.panel.hidden) this.panel.show();
     this.panel.setFront();
+  }
+
+  /** Puts `text` on the terminal's clipboard (OSC 52), written past blessed's buffer so it is one whole sequence. */
+  copyToClipboard(text: string): void {
+    this.screen.program.flush();
+    this.screen.program.write(osc52(text));
   }
 
   destroy(): void {

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import type { EventBody } from '@tandem/shared';
+import { SessionCheckpoints } from './session-checkpoints.js';
+import { ShadowRepo } from './shadow-repo.js';
+import { WorkspaceCheckpoints } from './workspace-checkpoints.js';
+
+/** config.json `checkpoints`. */
+export interface CheckpointSettings {
+  enabled?: boolean;
+  /** Turns kept per session (default 50). */
+  keepTurns?: number;
+  /** Files larger than this are left out (default 10 MB). */
+  maxFileBytes?: number;
+}
+
+export const DEFAULT_KEEP_TURNS = 50;
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The server's checkpoints: one shadow repository per workspace under
+ * `<data-dir>/checkpoints/<hash of the workspace's real path>/`, one `SessionCheckpoints` per session.
+ * Off when config.json says so or when git cannot run (then `off` says why).
+ */
+export class Checkpoints {
+  private readonly workspaces = new Map<string, WorkspaceCheckpoints>();
+  private readonly primed = new Set<string>();
+  /** Why checkpoints are off, or undefined when they are on. */
+  readonly off: string | undefined;
+
+  constructor(private readonly options: { dataDir: string; settings?: CheckpointSettings | undefined; logger?: Logger }) {
+    if (options.settings?.enabled === false) this.off = 'turned off in config.json (checkpoints.enabled: false)';
+    else {
+      const probe = spawnSync('git', ['--version'], { encoding: 'utf8', timeout: 10_000 });
+      this.off = probe.status === 0 ? undefined : 'git is not installed (undo needs git: apt-get install git)';
+    }
+  }
+
+  /** The checkpoints of one session, or undefined when they are off. */
+  forSession(session: { id: string; dir: string; cwd: string }, emit: (body: EventBody) => void): SessionCheckpoints | undefined {
+    if (this.off) return undefined;
+    let workTree: string;
+    try {
+      workTree = realpathSync(session.cwd);
+    } catch {
+      return undefined;
+    }
+    let workspace = this.workspaces.get(workTree);
+    if (!workspace) {
+      const key = createHash('sha256').update(workTree).digest('hex').slice(0, 16);
+      const gitDir = path.join(this.options.dataDir, 'checkpoints', key);
+      workspace = new WorkspaceCheckpoints(new ShadowRepo(gitDir, workTree, this.options.settings?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES));
+      this.workspaces.set(workTree, workspace);
+    }
+    if (!this.primed.has(workTree)) {
+      // The first snapshot of a workspace hashes every file: start it now, not at the first command.
+      this.primed.add(workTree);
+      const repo = workspace.repo;
+      void repo
+        .exclusive(() => repo.snapshot())
+        .catch((err: unknown) => this.options.logger?.warn({ err, workspace: workTree }, 'checkpoint: the first snapshot failed'));
+    }
+    return new SessionCheckpoints({
+      sessionId: session.id,
+      workspace,
+      file: path.join(session.dir, 'checkpoints.json'),
+      keepTurns: this.options.settings?.keepTurns ?? DEFAULT_KEEP_TURNS,
+      emit,
+      logger: this.options.logger ?? pino({ level: 'silent' }),
+    });
+  }
+}
