@@ -26,9 +26,10 @@ export interface FakeReply {
   /** Never answer; the request stays open until the client aborts or the server closes. */
   hang?: boolean;
   /**
-   * Token counts to report instead of the estimate. `input` counts every prompt token, cached or
-   * not; `cacheRead` / `cacheWrite` (default: what the server's prompt cache simulation found)
-   * are the parts of it read from and written to the cache.
+   * Token counts to report instead of the estimate and the cache simulation. `input` counts every
+   * prompt token, cached or not; `cacheRead` / `cacheWrite` (default 0) are the parts of it read
+   * from and written to the cache. Scripted figures stand whole: a test that scripts them gets
+   * them back whatever earlier requests left in the simulated cache.
    */
   usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 }
@@ -102,15 +103,15 @@ export function estimateUsage(request: FakeRequest, reply: FakeReply): { input: 
 }
 
 /**
- * What a reply reports: the script's figures, else the prompt's tokens as the cache simulation
- * counted them (`countPrompt`), else the estimate; the cache's parts from the
- * script, else from `cache` (what the server's cache simulation found), else none. The prompt
- * total is never below its cached parts.
+ * What a reply reports: the script's figures (its cache parts 0 unless scripted), else the
+ * prompt's tokens as the cache simulation counted them (`countPrompt`) or the estimate, with
+ * the cache's parts the simulation found (`cache`). The prompt total is never below its cached
+ * parts.
  */
 export function wireUsage(request: FakeRequest, reply: FakeReply, cache: { read: number; write: number; prompt?: number } = { read: 0, write: 0 }): WireUsage {
   const estimate = estimateUsage(request, reply);
   if (!reply.usage && cache.prompt !== undefined) estimate.input = cache.prompt;
-  const cacheRead = reply.usage?.cacheRead ?? cache.read;
-  const cacheWrite = reply.usage?.cacheWrite ?? cache.write;
+  const cacheRead = reply.usage ? (reply.usage.cacheRead ?? 0) : cache.read;
+  const cacheWrite = reply.usage ? (reply.usage.cacheWrite ?? 0) : cache.write;
   return { input: Math.max(estimate.input, cacheRead + cacheWrite), output: estimate.output, cacheRead, cacheWrite };
 }
