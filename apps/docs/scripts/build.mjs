@@ -36,6 +36,7 @@ const NAV = [
   ['routines', 'Routines'],
   ['messaging', 'Messaging'],
   ['providers', 'Models and providers'],
+  ['costs', 'What a session costs'],
   ['context-and-memory', 'Context and memory'],
   ['mcp', 'MCP servers'],
   ['skills', 'Skills'],

@@ -10,10 +10,12 @@ export interface BenchOptions {
   cpuProfDir: string | undefined;
   /** The CLI of the coding agent pi: serve-vs-sdk adds it as a baseline (not a dependency of the repo). */
   piCli: string | undefined;
+  /** Claude Code's CLI (a path, or `install` to install the npm package into the user's cache): the cost bench adds it. */
+  claudeCode: string | undefined;
 }
 
 export function parseBenchArgs(argv: readonly string[]): { options: BenchOptions; names: string[] } {
-  const options: BenchOptions = { quick: false, fromSource: false, cpuProfDir: undefined, runs: undefined, piCli: undefined };
+  const options: BenchOptions = { quick: false, fromSource: false, cpuProfDir: undefined, runs: undefined, piCli: undefined, claudeCode: undefined };
   const names: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -22,7 +24,11 @@ export function parseBenchArgs(argv: readonly string[]): { options: BenchOptions
     else if (arg === '--cpu-prof') options.cpuProfDir = argv[++i] ?? 'bench-profiles';
     else if (arg === '--runs') options.runs = runsOf(argv[++i]);
     else if (arg === '--pi') options.piCli = pathOf('--pi', argv[++i]);
-    else if (arg.startsWith('--')) throw new Error(`unknown flag ${arg}; flags: --quick, --from-source, --cpu-prof DIR, --runs N, --pi PATH_TO_PI_CLI`);
+    else if (arg === '--claude-code') options.claudeCode = pathOf('--claude-code', argv[++i]);
+    else if (arg.startsWith('--'))
+      throw new Error(
+        `unknown flag ${arg}; flags: --quick, --from-source, --cpu-prof DIR, --runs N, --pi PATH_TO_PI_CLI, --claude-code PATH_TO_CLAUDE|install`,
+      );
     else names.push(arg);
   }
   return { options, names };

@@ -11,12 +11,20 @@ import { benchContext, benchMemoryRecall } from './context-and-recall.js';
 import { parseBenchArgs } from './bench-options.js';
 import { benchRunVsPi } from './run-vs-pi.js';
 import { benchServeVsSdk } from './serve-vs-sdk.js';
+import { benchCostOfTurn } from './cost-of-turn.js';
+import { benchPrefixStability } from './prefix-stability.js';
+import { benchThousandViewers } from './thousand-viewers.js';
+import { benchFirstScreen } from './first-screen.js';
 import { benchCheckpoints } from './checkpoints.js';
 
 const { options, names: only } = parseBenchArgs(process.argv.slice(2));
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['serve vs sdk', () => benchServeVsSdk(options)],
+  ['cost of a turn', () => benchCostOfTurn(options)],
+  ['prefix stability', () => benchPrefixStability(options)],
+  ['1,000 viewers', benchThousandViewers],
+  ['first screen', () => benchFirstScreen(options)],
   ['run vs pi', () => benchRunVsPi(options)],
   ['harness overhead', benchHarnessOverhead],
   ['fan-out', benchFanOut],

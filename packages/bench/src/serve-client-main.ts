@@ -11,7 +11,9 @@ export type ClientMessage =
   | { type: 'done'; ms: number; iterations: number; outcome: string; windowUs: [number, number] }
   | { type: 'failed'; message: string };
 
-const [url, token, workspace] = process.argv.slice(2);
+const [url, token, workspace, turnsArg] = process.argv.slice(2);
+/** Turns sent one after another in the session (default 1); `done` reports the last. */
+const turns = Math.max(1, Number(turnsArg ?? 1) || 1);
 
 function request<T>(socket: Socket, event: string, payload: unknown): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -35,19 +37,27 @@ async function main(): Promise<void> {
     });
     const { session } = await request<{ session: { id: string } }>(socket, 'session:create', { title: 'bench', cwd: workspace });
     await request(socket, 'session:attach', { sessionId: session.id, role: 'driver' });
-    const done = new Promise<SessionEvent>((resolve, reject) => {
-      socket.on(SESSION_EVENT, (event: SessionEvent) => {
-        if (event.type === 'permission_request') reject(new Error(`the bench tool asked for permission: ${JSON.stringify(event)}`));
-        if (event.type === 'turn_done') resolve(event);
-      });
+    let turnDone: (event: SessionEvent) => void = () => {};
+    let failed: (error: Error) => void = () => {};
+    socket.on(SESSION_EVENT, (event: SessionEvent) => {
+      if (event.type === 'permission_request') failed(new Error(`the bench tool asked for permission: ${JSON.stringify(event)}`));
+      if (event.type === 'turn_done') turnDone(event);
     });
+    const oneTurn = async (): Promise<SessionEvent> => {
+      const done = new Promise<SessionEvent>((resolve, reject) => {
+        turnDone = resolve;
+        failed = reject;
+      });
+      await request(socket, 'session:send', { sessionId: session.id, text: 'go' });
+      return done;
+    };
     const go = new Promise<void>((resolve) => process.once('message', () => resolve()));
     await tell({ type: 'ready' });
     await go;
     const startUs = Number(process.hrtime.bigint() / 1000n);
     const started = performance.now();
-    await request(socket, 'session:send', { sessionId: session.id, text: 'go' });
-    const end = await done;
+    let end = await oneTurn();
+    for (let turn = 1; turn < turns; turn++) end = await oneTurn();
     const ms = performance.now() - started;
     const endUs = Number(process.hrtime.bigint() / 1000n);
     await tell({

@@ -1,4 +1,4 @@
-import { providerEnvDigest, providersWithKey } from '@tandem/server';
+import { providerEnvDigest, providersWithKey } from '@tandem/server/local';
 
 /**
  * One line when this shell's provider environment (API keys, base URLs, TANDEM_MODEL,

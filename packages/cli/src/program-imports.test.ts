@@ -32,4 +32,13 @@ describe('tandem start-up', () => {
     expect(heavy, 'import it inside the command action: `const { x } = await import(...)`').toEqual([]);
     expect(packages.has('commander')).toBe(true); // the walk does read the imports
   });
+
+  it("`tandem` and `tandem attach` load neither the server nor the engine, and the TUI's screen only after the network steps start", () => {
+    for (const entry of ['commands/open.ts', 'commands/attach.ts']) {
+      const packages = staticPackages(entry);
+      const heavy = ['@tandem/server', '@tandem/core', '@tandem/tui'].filter((name) => packages.has(name));
+      expect(heavy, `${entry}: use @tandem/server/local, @tandem/tui/client and @tandem/tui/session-choice; load @tandem/tui with loadTui()`).toEqual([]);
+      expect(packages.has('@tandem/tui/client')).toBe(true);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { SessionInfo } from '@tandem/shared';
-import { chooseSession, mostRecent, type TandemClient } from '@tandem/tui';
+import type { TandemClient } from '@tandem/tui/client';
+import { chooseSession, mostRecent } from '@tandem/tui/session-choice';
 
 export interface SessionWish {
   /** An id or a unique prefix of one; wins over `cwd`. */

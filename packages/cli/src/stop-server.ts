@@ -1,4 +1,4 @@
-import type { ServerInfo } from '@tandem/server';
+import type { ServerInfo } from '@tandem/server/local';
 
 /** Whether a process with this pid exists (a zombie counts until its parent reaps it). */
 export function processAlive(pid: number): boolean {

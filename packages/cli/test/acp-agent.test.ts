@@ -242,6 +242,29 @@ describe('tandem acp', () => {
     );
   });
 
+  it("the editor's turns and the terminal's share one frozen system prompt; session:usage counts every turn", async () => {
+    // The session's requests carry its id as prompt_cache_key (OpenAI); other requests (titles) carry none.
+    const requests = fixture.fake.requests.filter((r) => r.body?.prompt_cache_key === sessionId);
+    expect(requests.length).toBeGreaterThanOrEqual(6);
+    const systems = new Set(requests.map((r) => JSON.stringify(r.body.messages[0])));
+    expect(systems.size).toBe(1);
+    expect(requests[0]!.body.messages[0].role).toBe('system');
+    expect(new Set(requests.map((r) => JSON.stringify(r.body.tools))).size).toBe(1);
+    // Each request starts with the whole previous request's conversation (tools, system, messages),
+    // except after the cancelled turn, whose message the conversation does not keep.
+    for (let i = 1; i < requests.length; i++) {
+      const before = requests[i - 1]!.body.messages as Array<{ content: unknown }>;
+      if (before.at(-1)!.content === 'take forever') continue;
+      expect(JSON.stringify((requests[i]!.body.messages as unknown[]).slice(0, before.length))).toBe(JSON.stringify(before));
+    }
+    const usageEvents = watcher.events.filter((e): e is Extract<SessionEvent, { type: 'usage' }> => e.type === 'usage');
+    const { total } = await watcher.client.request('session:usage', { sessionId });
+    expect(total.turns).toBe(usageEvents.length);
+    expect(total.inputTokens).toBe(usageEvents.reduce((n, e) => n + e.inputTokens, 0));
+    expect(total.cacheReadTokens).toBeGreaterThan(0);
+    expect(total.costUsd).toBeGreaterThan(0);
+  });
+
   it("a TUI attached to the session (a real terminal, tmux) shows the editor's turn as it happens", async () => {
     const tmux = new Tmux();
     try {

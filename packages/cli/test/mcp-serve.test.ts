@@ -36,7 +36,16 @@ afterAll(async () => {
   await fixture?.close();
 });
 
-type RunResult = { type: string; sessionId: string; turnId: string; result: string; isError: boolean; iterations: number; stopReason: string };
+type RunResult = {
+  type: string;
+  sessionId: string;
+  turnId: string;
+  result: string;
+  isError: boolean;
+  iterations: number;
+  stopReason: string;
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number; costUsd?: number };
+};
 
 describe('tandem mcp serve', () => {
   it('offers tandem_run, tandem_sessions and tandem_events', async () => {
@@ -79,6 +88,11 @@ describe('tandem mcp serve', () => {
       arguments: { prompt: 'make the file', sessionId: first.sessionId, approvalMode: 'full-auto' },
     });
     expect((second.structuredContent as RunResult).sessionId).toBe(first.sessionId);
+    // The continued session's requests start with the bytes of the first run's: read from the cache, and priced.
+    const { usage } = second.structuredContent as RunResult;
+    expect(usage.cacheReadTokens).toBeGreaterThan(1024);
+    expect(usage.cacheReadTokens).toBeLessThan(usage.inputTokens);
+    expect(usage.costUsd).toBeGreaterThan(0);
     expect(second.content).toEqual([{ type: 'text', text: 'Made from MCP.' }]);
     expect(existsSync(join(fixture.project.path, 'from-mcp.txt'))).toBe(true);
   });

@@ -16,7 +16,7 @@ const run = (args: string[], input?: string | Buffer) =>
   runCli(['run', ...connection(), ...args], { env: env(), cwd: fixture.project.path, ...(input !== undefined ? { input } : {}) });
 
 beforeAll(async () => {
-  fixture = await startServerFixture('run');
+  fixture = await startServerFixture('run', {}, { anthropic: true });
 });
 afterAll(async () => {
   await fixture?.close();
@@ -39,6 +39,38 @@ async function withDriver<T>(work: (client: TandemClient) => Promise<T>): Promis
     client.close();
   }
 }
+
+describe('tandem run: usage with cache reads, writes and cost', () => {
+  it('OpenAI format: the cached part of the prompt and the cost at the catalog price', async () => {
+    // gpt-4.1-mini: US$0.4 input, 0.1 cached input, 1.6 output per million tokens.
+    fixture.fake.enqueue({ text: 'Cheap.', usage: { input: 2000, output: 10, cacheRead: 1536 } });
+    const result = await run(['--output-format', 'json', 'count the cost']);
+    expect(result.code).toBe(0);
+    const { usage } = JSON.parse(result.stdout);
+    expect(usage).toMatchObject({ inputTokens: 2000, outputTokens: 10, cacheReadTokens: 1536, cacheWriteTokens: 0 });
+    expect(usage.costUsd).toBeCloseTo((464 * 0.4 + 1536 * 0.1 + 10 * 1.6) / 1e6, 12);
+  });
+
+  it('Anthropic format: the first run writes the prompt to the cache, the next run of the session reads it', async () => {
+    // No usage scripted: the scripted server's cache simulation reports what Tandem's breakpoints made.
+    fixture.fake.enqueue({ text: 'Written.' }, { text: 'Read.' });
+    const first = await run(['--model', 'anthropic/claude-sonnet-4-5', '--output-format', 'json', 'cache this']);
+    expect(first.code, first.stderr).toBe(0);
+    const firstUsage = JSON.parse(first.stdout).usage;
+    expect(fixture.fake.requests.some((r) => r.format === 'anthropic' && r.rawBody.includes('cache this'))).toBe(true);
+    expect(firstUsage.cacheWriteTokens).toBeGreaterThan(1024);
+    expect(firstUsage.cacheReadTokens).toBe(0);
+    const second = await run(['--continue', '--output-format', 'json', 'and again']);
+    expect(second.code, second.stderr).toBe(0);
+    const usage = JSON.parse(second.stdout).usage;
+    // Everything the first request wrote (tools, system prompt, the first exchange) is read back.
+    expect(usage.cacheReadTokens).toBeGreaterThanOrEqual(firstUsage.cacheWriteTokens);
+    expect(usage.inputTokens).toBeGreaterThan(usage.cacheReadTokens + usage.cacheWriteTokens - 1);
+    // Sonnet 4.5: US$3 input, 15 output, 0.3 cache read, 3.75 cache write per million tokens.
+    const plain = usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens;
+    expect(usage.costUsd).toBeCloseTo((plain * 3 + usage.cacheReadTokens * 0.3 + usage.cacheWriteTokens * 3.75 + usage.outputTokens * 15) / 1e6, 12);
+  });
+});
 
 describe('tandem run: output formats', () => {
   it('text: only the answer on stdout, progress on stderr, exit 0', async () => {

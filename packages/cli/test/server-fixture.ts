@@ -19,7 +19,12 @@ export interface ServerFixture {
   close(): Promise<void>;
 }
 
-export async function startServerFixture(title: string, config: Record<string, unknown> = {}): Promise<ServerFixture> {
+export interface FixtureOptions {
+  /** Also give the server an Anthropic key, its base URL the same scripted server (Messages format). */
+  anthropic?: boolean;
+}
+
+export async function startServerFixture(title: string, config: Record<string, unknown> = {}, options: FixtureOptions = {}): Promise<ServerFixture> {
   const fake = await startFakeModelServer();
   // Anything a test did not script (titles, summaries) gets a plain short answer.
   fake.setHandler(() => ({ text: 'ok' }));
@@ -33,7 +38,8 @@ export async function startServerFixture(title: string, config: Record<string, u
   // still working its way to the answer or the input.
   const limits = { permissionTimeoutMs: 600_000, commandTimeoutMs: 600_000, maxCommandTimeoutMs: 600_000, toolTimeoutMs: 600_000, ...config };
   await writeFile(join(dataDir.path, 'config.json'), `${JSON.stringify(limits)}\n`);
-  const modelEnv = { TANDEM_MODEL: 'openai/gpt-4.1-mini', OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: 'test-key' };
+  const modelEnv: Record<string, string> = { TANDEM_MODEL: 'openai/gpt-4.1-mini', OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: 'test-key' };
+  if (options.anthropic) Object.assign(modelEnv, { ANTHROPIC_BASE_URL: fake.anthropicBaseURL, ANTHROPIC_API_KEY: 'test-key' });
   const env: NodeJS.ProcessEnv = { ...process.env, ...modelEnv };
   delete env.TANDEM_TOKEN;
   delete env.TANDEM_VIEW_TOKEN;

@@ -177,7 +177,7 @@ describe('the TUI with a commander and workers', () => {
     server.emit({ type: 'assistant_text', turnId: 't1', iteration: 3, text: 'All checked.', ...C });
     server.emit({ type: 'turn_done', turnId: 't1', iterations: 3, outcome: 'answered', ...C });
     const done = await tmux.waitFor('driver', (s) => s.includes('Final answer produced') && /driver │ idle/.test(s));
-    expect(done).toMatch(/│ reviewer \(task-1\) → DONE · 2 iterations · 1900 in \/ 60 out tokens +│/);
+    expect(done).toMatch(/│ reviewer \(task-1\) → DONE · 2 iterations · 1,900 in \/ 60 out tokens +│/);
     expect(done).toMatch(/│ tester \(task-2\) → ERROR · 2 iterations +│/);
     expect(done).toMatch(/│ worker-1 \(task-3\) → DONE · 2 iterations +│/);
 

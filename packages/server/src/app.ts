@@ -30,6 +30,7 @@ import { userTimeZone } from './config/time-zone.js';
 import { webSearcherFromSettings } from './config/web-searcher-from-settings.js';
 import { SessionContexts } from './context/session-contexts.js';
 import { contextHandlers } from './handlers/context-handlers.js';
+import { costHandlers } from './handlers/cost-handlers.js';
 import { answerCommand, bindCommands, type AccessChecks, type HandlerMap } from './handlers/dispatch.js';
 import { jobHandlers } from './handlers/job-handlers.js';
 import { mcpHandlers } from './handlers/mcp-handlers.js';
@@ -331,6 +332,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     ...checkpointHandlers(manager),
     ...modelHandlers(() => engine.listModels()),
     ...contextHandlers(manager, contexts),
+    ...costHandlers(manager),
     ...memoryHandlers({ sessions: manager, memories, dataDir: deps.dataDir, resolve }),
     ...mcpHandlers(mcp, manager, defaultCwd),
     ...skillsHandlers(skills, manager, defaultCwd),

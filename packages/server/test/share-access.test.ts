@@ -55,6 +55,8 @@ function samplePayload(name: CommandName, S: string): Record<string, unknown> {
     'session:configure': { sessionId: S, title: 'renamed' },
     'session:delete': { sessionId: S },
     'session:clear': { sessionId: S },
+    'session:usage': { sessionId: S },
+    'session:reload': { sessionId: S },
     'server:status': {},
     'routine:list': {},
     'routine:cancel': { id: 'no-such-routine' },

@@ -12,6 +12,7 @@ import {
 } from './common.js';
 import { SessionEventSchema } from './events.js';
 import { CustomCommandSchema } from './custom-commands.js';
+import { SessionUsageSchema } from './session-usage.js';
 import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, ShareInfoSchema, ShareNameSchema, ShareRoleSchema, WhoAmISchema, type ShareRight } from './shares.js';
 
 /**
@@ -174,6 +175,13 @@ export const Commands = {
   'session:delete': command('control', z.object({ sessionId }), z.object({})),
   /** Discards the conversation without memory consolidation (the TUI asks for confirmation first). */
   'session:clear': command('driver', z.object({ sessionId }), z.object({})),
+  /** What the session's turns used and cost so far, per model that answered and in total (the TUI's `/cost`). */
+  'session:usage': command('any', z.object({ sessionId }), z.object({ total: SessionUsageSchema, models: z.array(SessionUsageSchema) })),
+  /**
+   * The next turn builds the system prompt anew (AGENTS.md, the date, memory) instead of the one
+   * frozen at the session's start; the provider's prompt cache is then written again once.
+   */
+  'session:reload': command('driver', z.object({ sessionId }), z.object({})),
   /** What `tandem status` shows: the server's identity, uptime and which providers have a key (names only). */
   'server:status': command(
     'any',

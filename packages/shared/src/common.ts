@@ -55,7 +55,19 @@ export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 export const ClientInfoSchema = z.object({ id: z.string(), name: z.string(), role: RoleSchema, shareRole: ShareRoleSchema.optional() });
 export type ClientInfo = z.infer<typeof ClientInfoSchema>;
 
-export const UsageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number() });
+/**
+ * Tokens a turn (or a request) used. `inputTokens` counts every prompt token, cached or not;
+ * `cacheReadTokens` / `cacheWriteTokens` are the parts of it read from and written to the
+ * provider's prompt cache; `costUsd` is its price from the model catalog (absent when a model
+ * that answered has no price there). The last three are absent from older servers' events.
+ */
+export const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number().optional(),
+  cacheWriteTokens: z.number().optional(),
+  costUsd: z.number().optional(),
+});
 export type Usage = z.infer<typeof UsageSchema>;
 
 export const AuditRecordSchema = z.object({
@@ -80,6 +92,12 @@ export const AuditRecordSchema = z.object({
    * `refused` (the path sandbox or the session's approval mode). Every call leaves one record.
    */
   outcome: z.enum(['ok', 'error', 'denied', 'cancelled', 'timeout', 'blocked', 'refused']).optional(),
+  /**
+   * The model request whose reply asked for this call: its tokens and cost. The calls of one reply
+   * share that request; only the first of them carries it, so a sum over records counts each
+   * request once.
+   */
+  usage: UsageSchema.optional(),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 

@@ -54,6 +54,8 @@ export const EventSchemas = {
     reason: z.string().optional(),
     /** For commands: the OS sandbox they run in (`bubblewrap`, `bubblewrap (no network)`, `off: reason`). */
     sandbox: z.string().optional(),
+    /** On the first call of a reply: what the model request that asked for the reply's calls used and cost. */
+    usage: UsageSchema.optional(),
   }),
   command_output: event('command_output', { callId, data: z.string() }),
   command_input: event('command_input', { callId, data: z.string(), by: z.string() }),
@@ -152,7 +154,16 @@ export const EventSchemas = {
   model_fallback: event('model_fallback', { from: z.string(), to: z.string(), reason: z.string() }),
   model_retry: event('model_retry', { model: z.string(), attempt: z.number().int(), delayMs: z.number(), reason: z.string() }),
   model_warning: event('model_warning', { model: z.string(), message: z.string() }),
-  usage: event('usage', { turnId, model: z.string(), inputTokens: z.number(), outputTokens: z.number() }),
+  /** A turn's tokens (every request's), the parts read from and written to the prompt cache, and its cost (see `UsageSchema`). */
+  usage: event('usage', {
+    turnId,
+    model: z.string(),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadTokens: z.number().optional(),
+    cacheWriteTokens: z.number().optional(),
+    costUsd: z.number().optional(),
+  }),
 
   // context and memory
   context_usage: event('context_usage', { usedTokens: z.number(), windowTokens: z.number(), percent: z.number() }),

@@ -5,3 +5,4 @@ export * from './events.js';
 export * from './commands.js';
 export * from './shares.js';
 export * from './custom-commands.js';
+export * from './session-usage.js';

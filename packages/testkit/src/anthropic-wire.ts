@@ -1,4 +1,4 @@
-import { estimateUsage, rawArgs, replyDeltas, replyText, splitArgs, type FakeReply, type FakeRequest } from './fake-reply.js';
+import { rawArgs, replyDeltas, replyText, splitArgs, wireUsage, type FakeReply, type FakeRequest, type WireUsage } from './fake-reply.js';
 
 /** One SSE event of the Anthropic Messages stream: its `event:` name and JSON data. */
 export interface NamedEvent {
@@ -6,9 +6,21 @@ export interface NamedEvent {
   data: string;
 }
 
-/** Renders a reply in the Anthropic Messages streaming format. */
-export function anthropicStreamEvents(request: FakeRequest, reply: FakeReply, seq: number): NamedEvent[] {
-  const usage = estimateUsage(request, reply);
+/**
+ * The usage object of the Messages API: `input_tokens` is only the part neither read from nor
+ * written to the cache; the cache's parts are counted apart.
+ */
+function anthropicUsage(usage: WireUsage, output: number): object {
+  return {
+    input_tokens: Math.max(0, usage.input - usage.cacheRead - usage.cacheWrite),
+    cache_creation_input_tokens: usage.cacheWrite,
+    cache_read_input_tokens: usage.cacheRead,
+    output_tokens: output,
+  };
+}
+
+/** Renders a reply in the Anthropic Messages streaming format (`usage`: default, the estimate with no cache). */
+export function anthropicStreamEvents(request: FakeRequest, reply: FakeReply, seq: number, usage: WireUsage = wireUsage(request, reply)): NamedEvent[] {
   const ev = (event: string, data: object): NamedEvent => ({ event, data: JSON.stringify({ type: event, ...data }) });
   const events: NamedEvent[] = [
     ev('message_start', {
@@ -20,7 +32,7 @@ export function anthropicStreamEvents(request: FakeRequest, reply: FakeReply, se
         model: request.model ?? 'fake',
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: usage.input, output_tokens: 1 },
+        usage: anthropicUsage(usage, 1),
       },
     }),
   ];
@@ -47,8 +59,7 @@ export function anthropicStreamEvents(request: FakeRequest, reply: FakeReply, se
   return events;
 }
 
-export function anthropicJson(request: FakeRequest, reply: FakeReply, seq: number): object {
-  const usage = estimateUsage(request, reply);
+export function anthropicJson(request: FakeRequest, reply: FakeReply, seq: number, usage: WireUsage = wireUsage(request, reply)): object {
   const text = replyText(reply);
   const content: object[] = text ? [{ type: 'text', text }] : [];
   (reply.toolCalls ?? []).forEach((call, n) => {
@@ -68,7 +79,7 @@ export function anthropicJson(request: FakeRequest, reply: FakeReply, seq: numbe
     content,
     stop_reason: reply.toolCalls?.length ? 'tool_use' : 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: usage.input, output_tokens: usage.output },
+    usage: anthropicUsage(usage, usage.output),
   };
 }
 

@@ -1,13 +1,21 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicErrorBody, anthropicJson, anthropicStreamEvents } from './anthropic-wire.js';
-import type { FakeReply, FakeReplyHandler, FakeRequest, FakeRouteHandler } from './fake-reply.js';
+import { wireUsage, type FakeReply, type FakeReplyHandler, type FakeRequest, type FakeRouteHandler } from './fake-reply.js';
 import { openaiErrorBody, openaiJson, openaiStreamEvents } from './openai-wire.js';
+import { PromptCacheSim, type PromptCacheOptions } from './prompt-cache.js';
 import { writeSse, type SseEvent } from './sse-writer.js';
 
 export interface FakeModelServerOptions {
   /** Extra endpoints, keyed `'METHOD /path'`, e.g. `'GET /api/show'` for an Ollama probe. */
   routes?: Record<string, FakeRouteHandler>;
+  /**
+   * The prompt cache the server simulates in both wire formats (prompt-cache.ts): Anthropic's
+   * `cache_control` breakpoints and OpenAI's automatic prefix cache, reported in each reply's
+   * usage. Default: on, caching prompts of any length; `realisticPromptCache()` for the providers'
+   * rules; `false` for none.
+   */
+  cache?: PromptCacheOptions | false;
 }
 
 export interface FakeModelServer {
@@ -27,6 +35,8 @@ export interface FakeModelServer {
   setHandler(handler: FakeReplyHandler | undefined): void;
   /** Replies still queued (all models). */
   pending(): number;
+  /** Forgets the simulated prompt cache (runs that must not read each other's prefixes). */
+  clearCache(): void;
   close(): Promise<void>;
 }
 
@@ -41,6 +51,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
   let handler: FakeReplyHandler | undefined;
   let closing = false;
   let seq = 0;
+  const cache = options.cache === false ? undefined : new PromptCacheSim(options.cache);
   const timers = new Set<NodeJS.Timeout>();
 
   const sleep = (ms: number) =>
@@ -82,11 +93,14 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       return;
     }
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    const usage = wireUsage(req, reply, cache?.use(req));
+    req.cache = { read: usage.cacheRead, write: usage.cacheWrite };
+    req.usage = usage;
     if (!req.stream) {
-      sendJson(res, 200, anthropic ? anthropicJson(req, reply, n) : openaiJson(req, reply, n));
+      sendJson(res, 200, anthropic ? anthropicJson(req, reply, n, usage) : openaiJson(req, reply, n, usage));
       return;
     }
-    const events: SseEvent[] = anthropic ? anthropicStreamEvents(req, reply, n) : openaiStreamEvents(req, reply, n).map((data) => ({ data }));
+    const events: SseEvent[] = anthropic ? anthropicStreamEvents(req, reply, n, usage) : openaiStreamEvents(req, reply, n, usage).map((data) => ({ data }));
     await writeSse(res, events, {
       ...(reply.chunkDelayMs !== undefined ? { chunkDelayMs: reply.chunkDelayMs } : {}),
       ...(reply.cutAfterChunks !== undefined ? { cutAfterChunks: reply.cutAfterChunks } : {}),
@@ -117,6 +131,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       path,
       headers: { ...incoming.headers },
       body,
+      rawBody: raw,
       model: typeof body?.model === 'string' ? body.model : undefined,
       format,
       stream: body?.stream === true,
@@ -166,6 +181,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       handler = h;
     },
     pending: () => defaultQueue.length + [...modelQueues.values()].reduce((n, q) => n + q.length, 0),
+    clearCache: () => cache?.clear(),
     async close() {
       closing = true;
       for (const t of timers) clearTimeout(t);

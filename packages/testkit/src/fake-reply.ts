@@ -25,7 +25,21 @@ export interface FakeReply {
   cutAfterChunks?: number;
   /** Never answer; the request stays open until the client aborts or the server closes. */
   hang?: boolean;
-  usage?: { input: number; output: number };
+  /**
+   * Token counts to report instead of the estimate and the cache simulation. `input` counts every
+   * prompt token, cached or not; `cacheRead` / `cacheWrite` (default 0) are the parts of it read
+   * from and written to the cache. Scripted figures stand whole: a test that scripts them gets
+   * them back whatever earlier requests left in the simulated cache.
+   */
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+}
+
+/** The usage a reply reports: every prompt token (`input`), and the parts of it read from and written to the cache. */
+export interface WireUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
 }
 
 /** One request the server received, as tests inspect it. */
@@ -36,10 +50,16 @@ export interface FakeRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body; `undefined` when the body was empty or not JSON. */
   body: any;
+  /** The body exactly as received (UTF-8), for checks on bytes such as a stable prefix. */
+  rawBody: string;
   /** `body.model` when present. */
   model: string | undefined;
   format: 'openai' | 'anthropic' | 'route';
   stream: boolean;
+  /** What the reply reported as read from and written to the prompt cache (model requests only). */
+  cache?: { read: number; write: number };
+  /** The whole usage the reply reported (model requests only): every prompt token, the cache's parts, the output. */
+  usage?: WireUsage;
 }
 
 export type FakeReplyHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
@@ -80,4 +100,18 @@ export function estimateUsage(request: FakeRequest, reply: FakeReply): { input: 
   const input = Math.max(1, Math.ceil(JSON.stringify(request.body ?? {}).length / 4));
   const outChars = replyText(reply).length + (reply.toolCalls ?? []).reduce((n, c) => n + rawArgs(c).length + c.name.length, 0);
   return { input, output: Math.max(1, Math.ceil(outChars / 4)) };
+}
+
+/**
+ * What a reply reports: the script's figures (its cache parts 0 unless scripted), else the
+ * prompt's tokens as the cache simulation counted them (`countPrompt`) or the estimate, with
+ * the cache's parts the simulation found (`cache`). The prompt total is never below its cached
+ * parts.
+ */
+export function wireUsage(request: FakeRequest, reply: FakeReply, cache: { read: number; write: number; prompt?: number } = { read: 0, write: 0 }): WireUsage {
+  const estimate = estimateUsage(request, reply);
+  if (!reply.usage && cache.prompt !== undefined) estimate.input = cache.prompt;
+  const cacheRead = reply.usage ? (reply.usage.cacheRead ?? 0) : cache.read;
+  const cacheWrite = reply.usage ? (reply.usage.cacheWrite ?? 0) : cache.write;
+  return { input: Math.max(estimate.input, cacheRead + cacheWrite), output: estimate.output, cacheRead, cacheWrite };
 }

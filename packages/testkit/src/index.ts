@@ -7,3 +7,4 @@ export * from './seeded-random.js';
 export * from './session-log-lines.js';
 export * from './self-signed-cert.js';
 export * from './git-repos.js';
+export * from './prompt-cache.js';

@@ -1,7 +1,17 @@
-import { estimateUsage, rawArgs, replyDeltas, replyText, splitArgs, type FakeReply, type FakeRequest } from './fake-reply.js';
+import { rawArgs, replyDeltas, replyText, splitArgs, wireUsage, type FakeReply, type FakeRequest, type WireUsage } from './fake-reply.js';
 
-/** Renders a reply in the OpenAI Chat Completions format (streamed chunks or one JSON body). */
-export function openaiStreamEvents(request: FakeRequest, reply: FakeReply, seq: number): string[] {
+/** The usage object of Chat Completions: `prompt_tokens` counts every prompt token; the cached part is in its details. */
+function openaiUsage(usage: WireUsage): object {
+  return {
+    prompt_tokens: usage.input,
+    completion_tokens: usage.output,
+    total_tokens: usage.input + usage.output,
+    prompt_tokens_details: { cached_tokens: usage.cacheRead },
+  };
+}
+
+/** Renders a reply in the OpenAI Chat Completions format (streamed chunks or one JSON body; `usage`: default, the estimate with no cache). */
+export function openaiStreamEvents(request: FakeRequest, reply: FakeReply, seq: number, usage: WireUsage = wireUsage(request, reply)): string[] {
   const id = `chatcmpl-fake-${seq}`;
   const model = request.model ?? 'fake';
   const created = Math.floor(Date.now() / 1000);
@@ -17,16 +27,12 @@ export function openaiStreamEvents(request: FakeRequest, reply: FakeReply, seq: 
   });
   const finish = reply.toolCalls?.length ? 'tool_calls' : 'stop';
   events.push(delta({}, finish));
-  if (request.body?.stream_options?.include_usage) {
-    const usage = estimateUsage(request, reply);
-    events.push(chunk([], { usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }));
-  }
+  if (request.body?.stream_options?.include_usage) events.push(chunk([], { usage: openaiUsage(usage) }));
   events.push('[DONE]');
   return events;
 }
 
-export function openaiJson(request: FakeRequest, reply: FakeReply, seq: number): object {
-  const usage = estimateUsage(request, reply);
+export function openaiJson(request: FakeRequest, reply: FakeReply, seq: number, usage: WireUsage = wireUsage(request, reply)): object {
   const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
     id: call.id ?? `call_${seq}_${index}`,
     type: 'function',
@@ -50,7 +56,7 @@ export function openaiJson(request: FakeRequest, reply: FakeReply, seq: number):
         logprobs: null,
       },
     ],
-    usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+    usage: openaiUsage(usage),
   };
 }
 

@@ -37,8 +37,23 @@ describe('fake model server, OpenAI format', () => {
     expect(toolDeltas.length).toBeGreaterThan(2);
     expect(toolDeltas.map((t: any) => t.function.arguments).join('')).toBe('{"path":"a.txt"}');
     expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason).toBe('tool_calls');
-    expect(chunks.at(-1).usage).toEqual({ prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 });
+    expect(chunks.at(-1).usage).toEqual({ prompt_tokens: 7, completion_tokens: 3, total_tokens: 10, prompt_tokens_details: { cached_tokens: 0 } });
     expect(server.requests[0]).toMatchObject({ path: '/v1/chat/completions', model: 'm', format: 'openai', stream: true });
+  });
+
+  it('reports the prefix a request shares with the one before as cached_tokens, and keeps each body as received', async () => {
+    server = await startFakeModelServer();
+    server.enqueue({ text: 'a' }, { text: 'b' }, { text: 'c' });
+    const first = { model: 'm', messages: [{ role: 'user', content: 'x'.repeat(400) }] };
+    const json = async (body: object): Promise<any> => (await post('/v1/chat/completions', body)).json();
+    expect((await json(first)).usage.prompt_tokens_details).toEqual({ cached_tokens: 0 });
+    const second: any = await json({ ...first, messages: [...first.messages, { role: 'assistant', content: 'a' }] });
+    expect(second.usage.prompt_tokens_details.cached_tokens).toBeGreaterThan(100);
+    expect(second.usage.prompt_tokens).toBeGreaterThanOrEqual(second.usage.prompt_tokens_details.cached_tokens);
+    expect(server.requests[1]!.cache).toEqual({ read: second.usage.prompt_tokens_details.cached_tokens, write: 0 });
+    expect(server.requests[0]!.rawBody).toBe(JSON.stringify(first));
+    server.clearCache();
+    expect((await json(first)).usage.prompt_tokens_details.cached_tokens).toBe(0);
   });
 
   it('answers non-streaming requests with one JSON completion', async () => {
@@ -116,6 +131,27 @@ describe('fake model server, Anthropic format', () => {
       .join('');
     expect(partial).toBe('{"dir":');
     expect(data.find((d) => d.type === 'message_delta').delta.stop_reason).toBe('tool_use');
+  });
+
+  it('reports cache reads and writes at cache_control breakpoints in message_start usage', async () => {
+    server = await startFakeModelServer();
+    server.enqueue({ text: 'a' }, { text: 'b' });
+    const system = [{ type: 'text', text: 's'.repeat(800), cache_control: { type: 'ephemeral' } }];
+    const usageOf = async (messages: object[]) => {
+      const text = await (await post('/v1/messages', { model: 'claude', max_tokens: 10, system, messages, stream: true })).text();
+      return sseData(text).map((d) => JSON.parse(d))[0].message.usage;
+    };
+    const first = await usageOf([{ role: 'user', content: 'hello' }]);
+    expect(first.cache_read_input_tokens).toBe(0);
+    expect(first.cache_creation_input_tokens).toBeGreaterThan(200);
+    const second = await usageOf([{ role: 'user', content: [{ type: 'text', text: 'hello again', cache_control: { type: 'ephemeral' } }] }]);
+    expect(second.cache_read_input_tokens).toBe(first.cache_creation_input_tokens);
+    expect(second.cache_creation_input_tokens).toBeGreaterThan(0);
+    expect(second.input_tokens).toBeGreaterThanOrEqual(0);
+    expect(server.requests.map((r) => r.cache)).toEqual([
+      { read: 0, write: first.cache_creation_input_tokens },
+      { read: second.cache_read_input_tokens, write: second.cache_creation_input_tokens },
+    ]);
   });
 
   it('uses Anthropic error bodies', async () => {

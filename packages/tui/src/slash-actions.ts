@@ -1,6 +1,7 @@
 import { APPROVAL_MODES, type ApprovalMode, type ShareRole } from '@tandem/shared';
 import type { InputCommand } from './input/slash-commands.js';
 import { runningCommand } from './state/reducer.js';
+import { formatSessionCost } from './views/format-cost.js';
 import { shareSummary } from './state/access.js';
 import { shareInvite } from './share-invite.js';
 import type { TuiController } from './tui-controller.js';
@@ -68,6 +69,17 @@ export function runSlashCommand(tui: TuiController, command: InputCommand): void
       });
     case 'workers':
       return tui.toggleHidden();
+    case 'cost':
+      void tui.run('/cost', async () => {
+        for (const line of formatSessionCost(await tui.request('session:usage', { sessionId }))) tui.notice('info', line);
+      });
+      return;
+    case 'reload':
+      void tui.run('/reload', async () => {
+        await tui.request('session:reload', { sessionId });
+        tui.notice('info', '/reload: the next turn reads AGENTS.md and memory again (its prompt is written to the cache anew once)');
+      });
+      return;
     case 'share':
       return createShare(tui, command.role, command.name);
     case 'undo':

@@ -21,10 +21,11 @@ const TURN_LIMIT_MS = 600_000;
  * attaches as driver, sends, waits for turn_done. Wall time covers send → turn_done as the
  * client saw it; the server's CPU time is read from /proc just before `go` and just after
  * `done`; peak RSS is the server's high-water mark after the turn (with `resetPeak`, of this turn
- * only: the mark is set back to the current RSS just before `go`).
+ * only: the mark is set back to the current RSS just before `go`). `turns` > 1 sends that many
+ * turns one after another in the same session; the figures then cover them all.
  */
-export async function driveOneTurn(server: ServeProcess, expectedIterations: number, { resetPeak = false } = {}): Promise<RunFigures> {
-  const client = fork(join(REPO_ROOT, 'packages/bench/dist/serve-client-main.js'), [server.url, BENCH_TOKEN, server.workspace], {
+export async function driveOneTurn(server: ServeProcess, expectedIterations: number, { resetPeak = false, turns = 1 } = {}): Promise<RunFigures> {
+  const client = fork(join(REPO_ROOT, 'packages/bench/dist/serve-client-main.js'), [server.url, BENCH_TOKEN, server.workspace, String(turns)], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

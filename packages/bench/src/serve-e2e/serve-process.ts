@@ -18,12 +18,17 @@ export interface ServeProcessOptions {
   fromSource?: boolean;
   /** Write a V8 CPU profile of the server into this directory when it exits. */
   cpuProfDir?: string;
+  /** More environment, last (e.g. an Anthropic model: TANDEM_MODEL, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY). */
+  env?: Record<string, string>;
 }
 
 export interface ServeProcess {
   url: string;
   pid: number;
   workspace: string;
+  /** Its data directory (server.json, tokens) and HOME, for clients started beside it. */
+  dataDir: string;
+  home: string;
   stop(): Promise<void>;
 }
 
@@ -60,6 +65,7 @@ export async function startServeProcess(options: ServeProcessOptions): Promise<S
       OPENAI_API_KEY: 'sk-bench-0123456789abcdefghijklmnop',
       TANDEM_MODEL: 'openai/bench-model',
       NODE_ENV: 'production',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -72,6 +78,8 @@ export async function startServeProcess(options: ServeProcessOptions): Promise<S
     url,
     pid: child.pid!,
     workspace,
+    dataDir,
+    home,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -1,8 +1,9 @@
-import { runTui, TandemClient } from '@tandem/tui';
+import { TandemClient } from '@tandem/tui/client';
 import type { WhoAmI } from '@tandem/shared';
 import { resolveConnection } from '../connection-args.js';
 import { envMismatch } from '../env-check.js';
 import { pickSession } from '../session-pick.js';
+import { loadTui } from './open.js';
 import { workspaceDir } from '../workspace.js';
 
 export interface AttachOptions {
@@ -31,6 +32,8 @@ export interface AttachOptions {
 export async function attach(options: AttachOptions): Promise<number> {
   const err = options.err ?? process.stderr;
   const cwd = workspaceDir(options.cwd);
+  // The screen's modules load while the server is reached and the session picked.
+  const tui = loadTui();
   const { url, token, ca } = await resolveConnection(options);
   const client = new TandemClient(url, { token, name: options.name, ...(ca ? { ca } : {}) });
   let sessionId: string;
@@ -56,6 +59,7 @@ export async function attach(options: AttachOptions): Promise<number> {
   } finally {
     client.close();
   }
+  const { runTui } = await tui;
   return runTui({ url, token, name: options.name, sessionId, viewer, ca });
 }
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { canonicalWorkspace, ensureMemoryDir, memoryFilePath } from '@tandem/server';
-import { chooseSession } from '@tandem/tui';
+import { chooseSession } from '@tandem/tui/session-choice';
 import type { ConnectionArgs } from '../connection-args.js';
 import { withClient } from './with-client.js';
 

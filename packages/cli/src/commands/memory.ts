@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '@tandem/server';
-import { chooseSession } from '@tandem/tui';
+import { chooseSession } from '@tandem/tui/session-choice';
 import type { ConnectionArgs } from '../connection-args.js';
 import { withClient } from './with-client.js';
 

@@ -1,5 +1,6 @@
-import { loadTokens } from '@tandem/server';
-import { mostRecent, runTui, TandemClient } from '@tandem/tui';
+import { loadTokens } from '@tandem/server/local';
+import { TandemClient } from '@tandem/tui/client';
+import { mostRecent } from '@tandem/tui/session-choice';
 import { envMismatch } from '../env-check.js';
 import { ensureLocalServer, localCa } from '../local-server.js';
 import { pickSession } from '../session-pick.js';
@@ -30,6 +31,8 @@ export interface OpenOptions {
 export async function openLocal(options: OpenOptions): Promise<number> {
   const err = options.err ?? process.stderr;
   const cwd = workspaceDir(options.cwd);
+  // The screen's modules (blessed, the views) load while the server is reached and the session picked.
+  const tui = loadTui();
   const { info, started } = await ensureLocalServer({ dataDir: options.dataDir, port: options.port });
   if (started) err.write(`tandem: started a server in the background at ${info.url} (pid ${info.pid}); \`tandem stop\` stops it\n`);
   const tokens = await loadTokens(options.dataDir);
@@ -45,6 +48,7 @@ export async function openLocal(options: OpenOptions): Promise<number> {
     if (picked.switched) err.write(`tandem: session ${picked.session.id.slice(0, 8)} now uses ${picked.session.model}\n`);
     return picked.session.id;
   });
+  const { runTui } = await tui;
   return runTui({ url: info.url, token: tokens.control, name: options.name, sessionId, ca });
 }
 
@@ -64,6 +68,17 @@ async function existingSession(client: TandemClient, cwd: string, options: OpenO
   const { pickToResume } = await import('../resume-picker.js');
   const io = options.picker ?? { input: process.stdin, output: process.stderr };
   return (await pickToResume(here, { ...io, folder: cwd })).id;
+}
+
+/**
+ * Starts loading the TUI (`@tandem/tui`: blessed, the views; a few hundred ms of a start-up) without
+ * waiting for it, so the network steps before the first screen run meanwhile. A failure to load
+ * surfaces when the TUI is awaited, not as an unhandled rejection before.
+ */
+export function loadTui(): Promise<typeof import('@tandem/tui')> {
+  const loading = import('@tandem/tui');
+  loading.catch(() => undefined);
+  return loading;
 }
 
 /** Runs `work` with a short-lived client of the local server, then closes it. */

@@ -1,4 +1,4 @@
-import { chooseSession } from '@tandem/tui';
+import { chooseSession } from '@tandem/tui/session-choice';
 import type { ConnectionArgs } from '../connection-args.js';
 import { withClient } from './with-client.js';
 

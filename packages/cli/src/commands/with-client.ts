@@ -1,4 +1,4 @@
-import { TandemClient } from '@tandem/tui';
+import { TandemClient } from '@tandem/tui/client';
 import { resolveConnection, type ConnectionArgs } from '../connection-args.js';
 import { defaultClientName } from '../client-name.js';
 

@@ -17,6 +17,36 @@ describe('TurnTracker', () => {
     expect(outcome).toEqual({ turnId: 't1', end: 'answered', answer: 'All done.', iterations: 2, usage: { inputTokens: 10, outputTokens: 3 }, denials: [] });
   });
 
+  it("keeps the cache reads, writes and cost of the turn's usage, and adds none the server did not send", () => {
+    const tracker = new TurnTracker('me', 'x');
+    tracker.started('turn', 't1');
+    tracker.feed(
+      at({
+        type: 'usage',
+        turnId: 't1',
+        model: 'anthropic/claude-sonnet-4-5',
+        inputTokens: 900,
+        outputTokens: 20,
+        cacheReadTokens: 700,
+        cacheWriteTokens: 150,
+        costUsd: 0.0012,
+      }),
+    );
+    expect(tracker.feed(at({ type: 'turn_done', turnId: 't1', iterations: 1, outcome: 'answered' }))?.usage).toEqual({
+      inputTokens: 900,
+      outputTokens: 20,
+      cacheReadTokens: 700,
+      cacheWriteTokens: 150,
+      costUsd: 0.0012,
+    });
+    const unpriced = new TurnTracker('me', 'y');
+    unpriced.started('turn', 't2');
+    const outcome = unpriced.feed(
+      at({ type: 'turn_done', turnId: 't2', iterations: 1, outcome: 'answered', usage: { inputTokens: 5, outputTokens: 1, cacheReadTokens: 0 } }),
+    );
+    expect(outcome?.usage).toEqual({ inputTokens: 5, outputTokens: 1, cacheReadTokens: 0 });
+  });
+
   it('records an agent error and the way the turn stopped', () => {
     const tracker = new TurnTracker('me', 'x');
     tracker.started('turn', 't1');

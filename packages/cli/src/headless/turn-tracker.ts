@@ -103,7 +103,7 @@ export class TurnTracker {
         if (event.turnId === this.turnId && !event.taskId) this.answer = event.text;
         return undefined;
       case 'usage':
-        if (event.turnId === this.turnId && !event.taskId) this.usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
+        if (event.turnId === this.turnId && !event.taskId) this.usage = usageOf(event);
         return undefined;
       case 'agent_error':
         if (event.turnId === this.turnId) this.error = { code: event.code, message: event.message };
@@ -126,7 +126,7 @@ export class TurnTracker {
       case 'turn_done':
         if (event.turnId !== this.turnId) return undefined;
         this.iterations = event.iterations;
-        if (event.usage) this.usage = { inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens };
+        if (event.usage) this.usage = usageOf(event.usage);
         if (this.steering && !this.folded) {
           // Our message came too late for this turn: the server starts the next one with it.
           this.turnId = undefined;
@@ -172,4 +172,19 @@ export class TurnTracker {
     };
     return this.outcome;
   }
+}
+
+/**
+ * The usage a run reports: tokens in and out, and, when the server knows them, the prompt tokens
+ * read from and written to the provider's cache and the cost in US dollars (absent, never 0, when
+ * the model has no price).
+ */
+function usageOf(source: Usage): Usage {
+  return {
+    inputTokens: source.inputTokens,
+    outputTokens: source.outputTokens,
+    ...(source.cacheReadTokens !== undefined ? { cacheReadTokens: source.cacheReadTokens } : {}),
+    ...(source.cacheWriteTokens !== undefined ? { cacheWriteTokens: source.cacheWriteTokens } : {}),
+    ...(source.costUsd !== undefined ? { costUsd: source.costUsd } : {}),
+  };
 }

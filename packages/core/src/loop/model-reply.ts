@@ -1,6 +1,7 @@
 import type { ToolCall } from '../messages.js';
 import { ProviderError } from '../providers/provider-error.js';
-import type { ModelClient, ModelRequest, StopReason } from '../providers/types.js';
+import { emptyUsage, sumUsage } from '../providers/index.js';
+import type { ModelClient, ModelRequest, ModelUsage, StopReason } from '../providers/types.js';
 import { errorMessage } from './argument-errors.js';
 
 export interface ModelReply {
@@ -8,6 +9,8 @@ export interface ModelReply {
   toolCalls: ToolCall[];
   inputTokens: number;
   outputTokens: number;
+  /** Every usage the request reported, its cache parts and its price (see `ModelUsage`). */
+  usage: ModelUsage;
   stopReason: StopReason;
   /** Set when the call failed; `text` then holds whatever streamed before the failure. */
   error?: ProviderError | { kind: 'model_error'; message: string };
@@ -18,7 +21,7 @@ export interface ModelReply {
  * A failure is returned, not thrown, together with the partial text.
  */
 export async function readModelReply(model: ModelClient, request: ModelRequest, signal: AbortSignal, onDelta: (delta: string) => void): Promise<ModelReply> {
-  const reply: ModelReply = { text: '', toolCalls: [], inputTokens: 0, outputTokens: 0, stopReason: 'stop' };
+  const reply: ModelReply = { text: '', toolCalls: [], inputTokens: 0, outputTokens: 0, usage: emptyUsage(), stopReason: 'stop' };
   try {
     for await (const event of model.stream(request, signal)) {
       if (event.type === 'text_delta') {
@@ -29,6 +32,8 @@ export async function readModelReply(model: ModelClient, request: ModelRequest, 
       } else if (event.type === 'usage') {
         reply.inputTokens += event.inputTokens;
         reply.outputTokens += event.outputTokens;
+        const { type: _usage, ...used } = event;
+        reply.usage = sumUsage(reply.usage, used);
       } else if (event.type === 'done') {
         reply.stopReason = event.stopReason;
       }

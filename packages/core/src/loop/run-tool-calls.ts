@@ -6,6 +6,7 @@ import { LOOP_WARN_AT, type LoopDetector, type LoopVerdict } from './loop-detect
 import { planBatches } from './parallel-batches.js';
 import { NOT_RUN_OUTPUT, type TurnEnd } from './turn-end.js';
 import { imagesForEvent } from '../base/tool-image.js';
+import type { ModelUsage } from '../providers/types.js';
 
 export interface CallsContext {
   turnId: string;
@@ -16,6 +17,8 @@ export interface CallsContext {
   emit(event: EngineEvent): void;
   /** Resolves once the consumer has handled every event emitted so far (so a call is logged before its question). */
   settled?: () => Promise<void>;
+  /** What the model request whose reply asked for these calls used; the first call's tool_call carries it (the audit keeps it). */
+  usage?: ModelUsage;
 }
 
 interface Planned {
@@ -30,6 +33,7 @@ interface Planned {
  */
 export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext): Promise<TurnEnd | undefined> {
   const planned: Planned[] = calls.map((call) => ({ call, verdict: ctx.detector.observe(call) }));
+  const first = calls[0]?.id;
   const stopAt = planned.findIndex((p) => p.verdict.action === 'stop');
   const runnable = stopAt === -1 ? planned : planned.slice(0, stopAt);
   const batches = planBatches(runnable, (p) => ctx.env.tools.get(p.call.name)?.readOnly === true);
@@ -40,7 +44,7 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
     // its tool_call says why it runs without asking (or why it is refused) and no question is
     // ever raised for a call that would be refused anyway.
     const prepared = await Promise.all(batch.map((p) => prepareCall(p.call, ctx.env)));
-    batch.forEach((p, i) => announce(p, prepared[i] as PreparedCall, ctx));
+    batch.forEach((p, i) => announce(p, prepared[i] as PreparedCall, ctx, p.call.id === first));
     // The tool_call is recorded before the gate may emit a permission_request about it.
     await ctx.settled?.();
     const results = await Promise.all(batch.map((p, i) => executeCall(p.call, ctx.env, prepared[i])));
@@ -68,7 +72,7 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
 
   const stopped = planned[stopAt] as Planned;
   const verdict = stopped.verdict as Extract<LoopVerdict, { action: 'stop' }>;
-  emitCall(stopped.call, ctx);
+  emitCall(stopped.call, ctx, undefined, stopped.call.id === first);
   ctx.emit({ type: 'loop_warning', tool: stopped.call.name, count: verdict.count, stopped: true });
   record(stopped.call, { output: verdict.reason, isError: true, durationMs: 0, outcome: 'refused' }, ctx);
   skipRest(planned.slice(stopAt + 1), ctx);
@@ -80,13 +84,14 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
   };
 }
 
-function announce(p: Planned, prepared: PreparedCall, ctx: CallsContext): void {
-  emitCall(p.call, ctx, prepared.announce);
+function announce(p: Planned, prepared: PreparedCall, ctx: CallsContext, first: boolean): void {
+  emitCall(p.call, ctx, prepared.announce, first);
   if (p.verdict.action === 'warn' && p.verdict.count === LOOP_WARN_AT)
     ctx.emit({ type: 'loop_warning', tool: p.call.name, count: p.verdict.count, stopped: false });
 }
 
-function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['announce']): void {
+/** A call's tool_call; the reply's first call carries the usage of the request that asked for the calls (`first`). */
+function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['announce'], first = false): void {
   ctx.emit({
     type: 'tool_call',
     turnId: ctx.turnId,
@@ -97,6 +102,7 @@ function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['annou
     danger: shown?.danger ?? callDanger(ctx.env.tools.get(call.name), call.args),
     ...(call.args === undefined ? { rawArgs: call.rawArgs } : {}),
     ...(shown?.reason ? { reason: shown.reason } : {}),
+    ...(first && ctx.usage ? { usage: ctx.usage } : {}),
   });
 }
 

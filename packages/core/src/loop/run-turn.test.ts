@@ -105,7 +105,7 @@ describe('runTurn', () => {
       iterations: 1,
       outcome: 'answered',
       model: 'openai/fake-gpt',
-      usage: { inputTokens: 11, outputTokens: 2 },
+      usage: { inputTokens: 11, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 },
     });
     expect(opts.conversation).toEqual([
       { role: 'user', text: 'please do it' },

@@ -5,7 +5,8 @@ import { systemClock } from '../ports/clock.js';
 import { allowAllGate } from '../ports/tool-gate.js';
 import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
 import { sameItems } from '../base/same-items.js';
-import type { ModelRequest, ToolSpec } from '../providers/types.js';
+import { emptyUsage, sumUsage } from '../providers/index.js';
+import type { ModelRequest, ModelUsage, ToolSpec } from '../providers/types.js';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { isOffered } from '../tools/tool-setup.js';
 import { errorMessage } from './argument-errors.js';
@@ -50,7 +51,7 @@ interface TurnIo {
 
 async function driveTurn(opts: TurnOptions, signal: AbortSignal, io: TurnIo): Promise<void> {
   const { emit } = io;
-  const usage = { inputTokens: 0, outputTokens: 0 };
+  const usage: TurnUsage = { total: emptyUsage() };
   // `start` is where a cancel truncates back to; a compaction during the turn moves it.
   const state: TurnState = { iterations: 0, start: opts.conversation.length };
   opts.conversation.push({ role: 'user', text: opts.user.text });
@@ -65,7 +66,7 @@ async function driveTurn(opts: TurnOptions, signal: AbortSignal, io: TurnIo): Pr
       : { kind: 'error', outcome: 'error', code: 'internal', message: `The agent loop failed unexpectedly: ${errorMessage(err)}` };
   }
 
-  emit({ type: 'usage', turnId: opts.turnId, model: opts.model.lastModel ?? opts.model.id, ...usage });
+  emit({ type: 'usage', turnId: opts.turnId, model: opts.model.lastModel ?? opts.model.id, ...usage.total });
   if (end.kind === 'cancelled') {
     opts.conversation.length = Math.min(state.start, opts.conversation.length);
     emit({ type: 'turn_cancelled', turnId: opts.turnId, note: CANCEL_NOTE });
@@ -78,17 +79,11 @@ async function driveTurn(opts: TurnOptions, signal: AbortSignal, io: TurnIo): Pr
     iterations: state.iterations,
     outcome: end.kind === 'answered' ? 'answered' : end.outcome,
     model: opts.model.lastModel ?? opts.model.id,
-    usage: { ...usage },
+    usage: { ...usage.total },
   });
 }
 
-async function loop(
-  opts: TurnOptions,
-  signal: AbortSignal,
-  io: TurnIo,
-  usage: { inputTokens: number; outputTokens: number },
-  state: TurnState,
-): Promise<TurnEnd> {
+async function loop(opts: TurnOptions, signal: AbortSignal, io: TurnIo, usage: TurnUsage, state: TurnState): Promise<TurnEnd> {
   const { emit } = io;
   const { environment } = opts;
   const limits = { ...DEFAULT_LIMITS, ...environment.limits };
@@ -139,14 +134,15 @@ async function loop(
       messages: opts.conversation,
       tools: specs,
       temperature: environment.temperature ?? DEFAULT_TEMPERATURE,
+      // The session's conversation goes on: its prefix is worth caching (cache_control, prompt_cache_key).
+      cacheKey: environment.sessionId,
     };
     if (environment.context) {
       await runContextStep(environment.context, request, signal, contextIo);
       if (signal.aborted) return { kind: 'cancelled' };
     }
     const reply = await readModelReply(model, request, signal, (delta) => emit({ type: 'text_delta', turnId: opts.turnId, delta }));
-    usage.inputTokens += reply.inputTokens;
-    usage.outputTokens += reply.outputTokens;
+    usage.total = sumUsage(usage.total, reply.usage);
     if (signal.aborted) return { kind: 'cancelled' };
     if (environment.context && !reply.error) environment.context.afterReply({ inputTokens: reply.inputTokens, model: model.lastModel ?? model.id });
 
@@ -167,9 +163,23 @@ async function loop(
       if (await foldSteering()) continue;
       return { kind: 'answered' };
     }
-    const stop = await runToolCalls(calls, { turnId: opts.turnId, iteration, env, detector, conversation: opts.conversation, emit, settled: io.settled });
+    const stop = await runToolCalls(calls, {
+      turnId: opts.turnId,
+      iteration,
+      env,
+      detector,
+      conversation: opts.conversation,
+      emit,
+      settled: io.settled,
+      usage: reply.usage,
+    });
     if (stop) return stop;
   }
+}
+
+/** The turn's usage so far: every request's tokens, cache parts and price (the price unknown once one request had none). */
+interface TurnUsage {
+  total: ModelUsage;
 }
 
 interface TurnState {
@@ -230,13 +240,19 @@ function refreshDynamicTools(environment: TurnEnvironment, tools: Map<string, An
   if (last && sameItems(extra.tools, last.tools) && sameItems(extra.notices, last.notices)) return last;
   tools.clear();
   for (const t of environment.tools) tools.set(t.name, t);
-  for (const t of extra.tools) if (!tools.has(t.name)) tools.set(t.name, t);
+  // By name, so the request's tool list (and the prompt prefix it starts) does not depend on
+  // which server answered first or listed its tools in what order.
+  for (const t of [...extra.tools].sort(byName)) if (!tools.has(t.name)) tools.set(t.name, t);
   return {
     tools: extra.tools,
     notices: extra.notices,
     specs: offeredSpecs(tools.values(), environment),
     system: extra.notices.length > 0 ? `${system}\n\n${extra.notices.join('\n')}` : system,
   };
+}
+
+function byName(a: AnyTool, b: AnyTool): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function callEnvironment(

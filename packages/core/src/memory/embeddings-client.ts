@@ -1,4 +1,8 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { loadOnce } from '../base/load-once.js';
+
+/** The OpenAI SDK, loaded with the first embedding: a server without embeddings never loads it here. */
+const loadOpenAISdk = loadOnce(async (): Promise<typeof OpenAI> => (await import('openai')).default);
 
 /** Turns texts into vectors. Throws on failure; recall then falls back to BM25 alone. */
 export interface EmbeddingsClient {
@@ -22,12 +26,22 @@ export interface OpenAIEmbeddingsOptions {
 
 /** An EmbeddingsClient over an OpenAI-compatible /v1/embeddings endpoint, via the official SDK. */
 export function createOpenAIEmbeddings(options: OpenAIEmbeddingsOptions): EmbeddingsClient {
-  const client = new OpenAI({
-    apiKey: options.apiKey || 'no-key-needed',
-    maxRetries: 1,
-    timeout: options.timeoutMs ?? 15_000,
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-  });
+  // The SDK loads with the first embedding; the client is made once.
+  let made: Promise<OpenAI> | undefined;
+  const clientOf = (): Promise<OpenAI> =>
+    (made ??= loadOpenAISdk().then(
+      (Sdk) =>
+        new Sdk({
+          apiKey: options.apiKey || 'no-key-needed',
+          maxRetries: 1,
+          timeout: options.timeoutMs ?? 15_000,
+          ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+        }),
+      (error: unknown) => {
+        made = undefined;
+        throw error;
+      },
+    ));
   const batch = Math.max(1, options.batchSize ?? 64);
   return {
     id: options.id,
@@ -35,7 +49,7 @@ export function createOpenAIEmbeddings(options: OpenAIEmbeddingsOptions): Embedd
       const out: number[][] = [];
       for (let i = 0; i < texts.length; i += batch) {
         const input = texts.slice(i, i + batch);
-        const res = await client.embeddings.create(
+        const res = await (await clientOf()).embeddings.create(
           {
             model: options.model,
             input,

@@ -20,6 +20,11 @@ export interface AdapterOptions {
   maxTokensField?: 'max_completion_tokens' | 'max_tokens';
   /** False for models without vision: a tool's images reach them as one-line notes. Default true. */
   supportsImages?: boolean;
+  /**
+   * Send `prompt_cache_key` (the request's `cacheKey`, the session id) with a session's requests.
+   * Only for providers that accept the field; some reject unknown fields. OpenAI-compatible adapter only.
+   */
+  promptCacheKey?: boolean;
 }
 
 /**

@@ -17,7 +17,7 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
     expect(events).toEqual([
       { type: 'text_delta', delta: 'Hel' },
       { type: 'text_delta', delta: 'lo' },
-      { type: 'usage', inputTokens: 20, outputTokens: 6 },
+      { type: 'usage', inputTokens: 20, outputTokens: 6, cacheReadTokens: 0, cacheWriteTokens: 0 },
       { type: 'done', stopReason: 'stop' },
     ]);
   });

@@ -4,6 +4,7 @@ import { parseToolArgs } from '../base/tool-args.js';
 import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-options.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
+import { placeBreakpoints } from './anthropic-cache.js';
 import { toAnthropicMessages, toAnthropicTools } from './anthropic-request.js';
 import { loadAnthropicSdk } from './anthropic-sdk.js';
 import { midStreamError } from './openai-chat.js';
@@ -11,7 +12,7 @@ import { RequestBytes } from './request-bytes.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
 
 /** The Anthropic adapter sends no temperature and always uses `max_tokens`. */
-export type AnthropicClientOptions = Omit<AdapterOptions, 'supportsTemperature' | 'maxTokensField'>;
+export type AnthropicClientOptions = Omit<AdapterOptions, 'supportsTemperature' | 'maxTokensField' | 'promptCacheKey'>;
 
 /**
  * The Messages API requires max_tokens; a main turn gets a generous one (requirements A11).
@@ -53,10 +54,20 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
       max_tokens: request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
       stream: true,
     };
-    if (request.system.trim() !== '') fields.system = request.system;
+    let messages = toAnthropicMessages(request.messages, { images: options.supportsImages !== false });
+    let tools = toAnthropicTools(request.tools);
+    if (request.cacheKey !== undefined) {
+      // A session's conversation: breakpoints so each request reads the previous one's prefix (anthropic-cache.ts).
+      const cached = placeBreakpoints(request.system, tools, messages);
+      if (cached.system) fields.system = cached.system;
+      messages = cached.messages;
+      tools = cached.tools;
+    } else if (request.system.trim() !== '') {
+      fields.system = request.system;
+    }
     const body = bodies.body(fields, [
-      { name: 'messages', key: request.messages, items: toAnthropicMessages(request.messages, { images: options.supportsImages !== false }) },
-      { name: 'tools', key: toolsKey, items: toAnthropicTools(request.tools) },
+      { name: 'messages', key: request.messages, items: messages },
+      { name: 'tools', key: toolsKey, items: tools },
     ]);
     try {
       let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
@@ -74,7 +85,10 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
       }
 
       const blocks = new Map<number, OpenBlock>();
+      // Every prompt token, and the parts of it read from and written to the cache (the API counts them apart).
       let inputTokens = 0;
+      let cacheReadTokens = 0;
+      let cacheWriteTokens = 0;
       let outputTokens = 0;
       let stopReason: string | null | undefined;
       let stopped = false;
@@ -83,7 +97,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
           switch (event.type) {
             case 'message_start': {
               const u = event.message.usage;
-              inputTokens = (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+              cacheReadTokens = u.cache_read_input_tokens ?? 0;
+              cacheWriteTokens = u.cache_creation_input_tokens ?? 0;
+              inputTokens = (u.input_tokens ?? 0) + cacheWriteTokens + cacheReadTokens;
               outputTokens = u.output_tokens ?? 0;
               break;
             }
@@ -120,9 +136,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
             case 'message_delta': {
               stopReason = event.delta.stop_reason ?? stopReason;
               const u = event.usage;
-              if (u.input_tokens != null) {
-                inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
-              }
+              if (u.cache_read_input_tokens != null) cacheReadTokens = u.cache_read_input_tokens;
+              if (u.cache_creation_input_tokens != null) cacheWriteTokens = u.cache_creation_input_tokens;
+              if (u.input_tokens != null) inputTokens = u.input_tokens + cacheWriteTokens + cacheReadTokens;
               outputTokens = u.output_tokens ?? outputTokens;
               break;
             }
@@ -141,7 +157,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
       if (stopReason === 'refusal' && !afterContent) {
         throw new ProviderError('content_policy', describeProviderError('content_policy', ctx), { ...ctx, afterContent });
       }
-      yield { type: 'usage', inputTokens, outputTokens };
+      yield { type: 'usage', inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens };
       yield { type: 'done', stopReason: stopReasonOf(stopReason) };
     } finally {
       // Its memory is used again once no transport still sends it (body-lease.ts).

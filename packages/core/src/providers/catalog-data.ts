@@ -7,9 +7,29 @@ import type { CatalogEntry } from './catalog-entry.js';
  */
 type Entry = Omit<CatalogEntry, 'provider' | 'protocol'>;
 
+/**
+ * Prices in US dollars per million tokens. CHECKED: compared on that day with the providers'
+ * published price lists (the copies this project could read then); KNOWN: the providers'
+ * published prices as of that day, not checked again since. A model whose price is unsure has
+ * none (its cost shows as unknown). Cache prices: Anthropic's 5-minute cache write and cache
+ * read; OpenAI's cached input (writing its automatic cache costs nothing extra); a provider that
+ * discounts cached tokens by an amount not known here has no cache price (cached tokens are then
+ * counted at the input price, an upper bound).
+ */
+const CHECKED = '2026-12-05';
+const KNOWN = '2025-10-01';
+
+function P(input: number, output: number, cache: { cacheRead?: number; cacheWrite?: number } = {}, checked = CHECKED): NonNullable<CatalogEntry['price']> {
+  return { input, output, ...cache, checked };
+}
+
+/** A model on the user's own machine costs no money per token. */
+const LOCAL = P(0, 0);
+
 const openai: Entry[] = [
   {
     id: 'openai/gpt-5',
+    price: P(1.25, 10, { cacheRead: 0.125 }),
     label: 'GPT-5',
     contextWindow: 400_000,
     maxOutput: 128_000,
@@ -21,6 +41,7 @@ const openai: Entry[] = [
   },
   {
     id: 'openai/gpt-5-mini',
+    price: P(0.25, 2, { cacheRead: 0.025 }),
     label: 'GPT-5 mini',
     contextWindow: 400_000,
     maxOutput: 128_000,
@@ -32,6 +53,7 @@ const openai: Entry[] = [
   },
   {
     id: 'openai/gpt-4.1',
+    price: P(2, 8, { cacheRead: 0.5 }),
     label: 'GPT-4.1',
     contextWindow: 1_047_576,
     maxOutput: 32_768,
@@ -42,6 +64,7 @@ const openai: Entry[] = [
   },
   {
     id: 'openai/gpt-4.1-mini',
+    price: P(0.4, 1.6, { cacheRead: 0.1 }),
     label: 'GPT-4.1 mini',
     contextWindow: 1_047_576,
     maxOutput: 32_768,
@@ -52,6 +75,7 @@ const openai: Entry[] = [
   },
   {
     id: 'openai/gpt-4o',
+    price: P(2.5, 10, { cacheRead: 1.25 }),
     label: 'GPT-4o',
     contextWindow: 128_000,
     maxOutput: 16_384,
@@ -62,6 +86,7 @@ const openai: Entry[] = [
   },
   {
     id: 'openai/gpt-4o-mini',
+    price: P(0.15, 0.6, { cacheRead: 0.075 }),
     label: 'GPT-4o mini',
     contextWindow: 128_000,
     maxOutput: 16_384,
@@ -72,6 +97,7 @@ const openai: Entry[] = [
   },
   {
     id: 'openai/o4-mini',
+    price: P(1.1, 4.4, { cacheRead: 0.275 }),
     label: 'o4-mini',
     contextWindow: 200_000,
     maxOutput: 100_000,
@@ -83,6 +109,7 @@ const openai: Entry[] = [
   },
   {
     id: 'openai/o3',
+    price: P(2, 8, { cacheRead: 0.5 }),
     label: 'o3',
     contextWindow: 200_000,
     maxOutput: 100_000,
@@ -94,6 +121,7 @@ const openai: Entry[] = [
   },
   {
     id: 'openai/gpt-4.1-nano',
+    price: P(0.1, 0.4, { cacheRead: 0.025 }),
     label: 'GPT-4.1 nano',
     contextWindow: 1_047_576,
     maxOutput: 32_768,
@@ -108,6 +136,7 @@ const openai: Entry[] = [
 const anthropic: Entry[] = [
   {
     id: 'anthropic/claude-sonnet-4-5',
+    price: P(3, 15, { cacheRead: 0.3, cacheWrite: 3.75 }),
     label: 'Claude Sonnet 4.5',
     contextWindow: 200_000,
     maxOutput: 64_000,
@@ -118,6 +147,7 @@ const anthropic: Entry[] = [
   },
   {
     id: 'anthropic/claude-opus-4-1',
+    price: P(15, 75, { cacheRead: 1.5, cacheWrite: 18.75 }),
     label: 'Claude Opus 4.1',
     contextWindow: 200_000,
     maxOutput: 32_000,
@@ -128,6 +158,7 @@ const anthropic: Entry[] = [
   },
   {
     id: 'anthropic/claude-sonnet-4-0',
+    price: P(3, 15, { cacheRead: 0.3, cacheWrite: 3.75 }),
     label: 'Claude Sonnet 4',
     contextWindow: 200_000,
     maxOutput: 64_000,
@@ -138,6 +169,7 @@ const anthropic: Entry[] = [
   },
   {
     id: 'anthropic/claude-haiku-4-5',
+    price: P(1, 5, { cacheRead: 0.1, cacheWrite: 1.25 }),
     label: 'Claude Haiku 4.5',
     contextWindow: 200_000,
     maxOutput: 64_000,
@@ -148,6 +180,7 @@ const anthropic: Entry[] = [
   },
   {
     id: 'anthropic/claude-3-5-haiku-latest',
+    price: P(0.8, 4, { cacheRead: 0.08, cacheWrite: 1 }),
     label: 'Claude Haiku 3.5',
     contextWindow: 200_000,
     maxOutput: 8_192,
@@ -162,6 +195,7 @@ const anthropic: Entry[] = [
 const gemini: Entry[] = [
   {
     id: 'gemini/gemini-2.5-pro',
+    price: P(1.25, 10),
     label: 'Gemini 2.5 Pro',
     contextWindow: 1_048_576,
     maxOutput: 65_536,
@@ -172,6 +206,7 @@ const gemini: Entry[] = [
   },
   {
     id: 'gemini/gemini-2.5-flash',
+    price: P(0.3, 2.5, {}, KNOWN),
     label: 'Gemini 2.5 Flash',
     contextWindow: 1_048_576,
     maxOutput: 65_536,
@@ -182,6 +217,7 @@ const gemini: Entry[] = [
   },
   {
     id: 'gemini/gemini-2.5-flash-lite',
+    price: P(0.1, 0.4, {}, KNOWN),
     label: 'Gemini 2.5 Flash-Lite',
     contextWindow: 1_048_576,
     maxOutput: 65_536,
@@ -196,6 +232,7 @@ const gemini: Entry[] = [
 const groq: Entry[] = [
   {
     id: 'groq/llama-3.3-70b-versatile',
+    price: P(0.59, 0.79, {}, KNOWN),
     label: 'Llama 3.3 70B (Groq)',
     contextWindow: 131_072,
     maxOutput: 32_768,
@@ -207,6 +244,7 @@ const groq: Entry[] = [
   },
   {
     id: 'groq/openai/gpt-oss-120b',
+    price: P(0.15, 0.75, {}, KNOWN),
     label: 'gpt-oss-120b (Groq)',
     contextWindow: 131_072,
     maxOutput: 65_536,
@@ -218,6 +256,7 @@ const groq: Entry[] = [
   },
   {
     id: 'groq/moonshotai/kimi-k2-instruct-0905',
+    price: P(1, 3, {}, KNOWN),
     label: 'Kimi K2 (Groq)',
     contextWindow: 262_144,
     maxOutput: 16_384,
@@ -229,6 +268,7 @@ const groq: Entry[] = [
   },
   {
     id: 'groq/llama-3.1-8b-instant',
+    price: P(0.05, 0.08, {}, KNOWN),
     label: 'Llama 3.1 8B (Groq)',
     contextWindow: 131_072,
     maxOutput: 131_072,
@@ -243,6 +283,7 @@ const groq: Entry[] = [
 const openrouter: Entry[] = [
   {
     id: 'openrouter/anthropic/claude-sonnet-4.5',
+    price: P(3, 15, { cacheRead: 0.3, cacheWrite: 3.75 }),
     label: 'Claude Sonnet 4.5 (OpenRouter)',
     contextWindow: 1_000_000,
     maxOutput: 64_000,
@@ -253,6 +294,7 @@ const openrouter: Entry[] = [
   },
   {
     id: 'openrouter/openai/gpt-4.1',
+    price: P(2, 8, { cacheRead: 0.5 }),
     label: 'GPT-4.1 (OpenRouter)',
     contextWindow: 1_047_576,
     maxOutput: 32_768,
@@ -263,6 +305,7 @@ const openrouter: Entry[] = [
   },
   {
     id: 'openrouter/google/gemini-2.5-pro',
+    price: P(1.25, 10),
     label: 'Gemini 2.5 Pro (OpenRouter)',
     contextWindow: 1_048_576,
     maxOutput: 65_536,
@@ -297,6 +340,7 @@ const openrouter: Entry[] = [
 const xai: Entry[] = [
   {
     id: 'xai/grok-4',
+    price: P(3, 15, { cacheRead: 0.75 }, KNOWN),
     label: 'Grok 4',
     contextWindow: 256_000,
     maxOutput: 64_000,
@@ -307,6 +351,7 @@ const xai: Entry[] = [
   },
   {
     id: 'xai/grok-4-fast-reasoning',
+    price: P(0.2, 0.5, { cacheRead: 0.05 }, KNOWN),
     label: 'Grok 4 Fast',
     contextWindow: 2_000_000,
     maxOutput: 30_000,
@@ -317,6 +362,7 @@ const xai: Entry[] = [
   },
   {
     id: 'xai/grok-code-fast-1',
+    price: P(0.2, 1.5, { cacheRead: 0.02 }, KNOWN),
     label: 'Grok Code Fast',
     contextWindow: 256_000,
     maxOutput: 10_000,
@@ -328,6 +374,7 @@ const xai: Entry[] = [
   },
   {
     id: 'xai/grok-3-mini',
+    price: P(0.3, 0.5, { cacheRead: 0.075 }, KNOWN),
     label: 'Grok 3 mini',
     contextWindow: 131_072,
     maxOutput: 16_384,
@@ -341,6 +388,7 @@ const xai: Entry[] = [
 const local: Entry[] = [
   {
     id: 'ollama/qwen2.5-coder',
+    price: LOCAL,
     label: 'Qwen2.5 Coder (Ollama)',
     contextWindow: 32_768,
     maxOutput: 8_192,
@@ -351,6 +399,7 @@ const local: Entry[] = [
   },
   {
     id: 'ollama/llama3.1',
+    price: LOCAL,
     label: 'Llama 3.1 (Ollama)',
     contextWindow: 131_072,
     maxOutput: 8_192,
@@ -361,6 +410,7 @@ const local: Entry[] = [
   },
   {
     id: 'ollama/gpt-oss',
+    price: LOCAL,
     label: 'gpt-oss 20B (Ollama)',
     contextWindow: 131_072,
     maxOutput: 32_768,
@@ -371,6 +421,7 @@ const local: Entry[] = [
   },
   {
     id: 'ollama/gemma3',
+    price: LOCAL,
     label: 'Gemma 3 (Ollama)',
     contextWindow: 131_072,
     maxOutput: 8_192,
@@ -380,6 +431,7 @@ const local: Entry[] = [
   },
   {
     id: 'llamacpp/local',
+    price: LOCAL,
     label: 'llama.cpp server',
     contextWindow: 8_192,
     maxOutput: 4_096,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelPriceSchema } from './model-price.js';
 
 /** One model in the catalog (requirements M2). `id` is `provider/model`; the model part may contain `/`. */
 export const CatalogEntrySchema = z
@@ -23,6 +24,8 @@ export const CatalogEntrySchema = z
     temperature: z.boolean().optional(),
     /** False for models without vision: a tool's images reach them as one-line notes instead. */
     images: z.boolean().optional(),
+    /** US dollars per million tokens (input, output, cache read, cache write) and the day they were checked; absent: cost unknown. */
+    price: ModelPriceSchema.optional(),
   })
   .refine((e) => e.id.startsWith(`${e.provider}/`), {
     message: 'the id must start with the provider, e.g. "ollama/qwen3" for provider "ollama"',

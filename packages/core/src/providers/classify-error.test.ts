@@ -2,15 +2,17 @@ import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAnthropicSdk } from './anthropic-sdk.js';
+import { loadOpenAISdk } from './openai-sdk.js';
 import { classifyProviderError, retryAfterMs } from './classify-error.js';
 import type { ProviderError } from './provider-error.js';
 
 const ctx = { provider: 'openai', model: 'gpt-4.1' };
 
-// The product loads the Anthropic SDK before its first request, so before any of its errors
-// exist; this file makes them directly, so it loads it the same way first.
+// The product loads each SDK before its first request, so before any of its errors exist; this
+// file makes them directly, so it loads them the same way first.
 beforeAll(async () => {
   expect(await loadAnthropicSdk()).toBe(Anthropic);
+  expect(await loadOpenAISdk()).toBe(OpenAI);
 });
 const headers = (h: Record<string, string> = {}) => new Headers(h);
 

@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type Anthropic from '@anthropic-ai/sdk';
 import { loadedAnthropicSdk } from './anthropic-sdk.js';
+import { loadedOpenAISdk } from './openai-sdk.js';
 import { ProviderError, type ProviderErrorKind } from './provider-error.js';
 
 export interface ClassifyContext {
@@ -12,20 +13,23 @@ export interface ClassifyContext {
 
 type SdkApiError = InstanceType<typeof OpenAI.APIError> | InstanceType<typeof Anthropic.APIError>;
 
-// The Anthropic SDK is loaded on first use (anthropic-sdk.ts); until then none of its errors exist.
+// Both SDKs are loaded on first use (anthropic-sdk.ts, openai-sdk.ts); until then none of their errors exist.
 function isApiError(err: unknown): err is SdkApiError {
+  const openai = loadedOpenAISdk();
   const anthropic = loadedAnthropicSdk();
-  return err instanceof OpenAI.APIError || (anthropic !== undefined && err instanceof anthropic.APIError);
+  return (openai !== undefined && err instanceof openai.APIError) || (anthropic !== undefined && err instanceof anthropic.APIError);
 }
 
 function isConnectionError(err: unknown): boolean {
+  const openai = loadedOpenAISdk();
   const anthropic = loadedAnthropicSdk();
-  return err instanceof OpenAI.APIConnectionError || (anthropic !== undefined && err instanceof anthropic.APIConnectionError);
+  return (openai !== undefined && err instanceof openai.APIConnectionError) || (anthropic !== undefined && err instanceof anthropic.APIConnectionError);
 }
 
 function isUserAbort(err: unknown): boolean {
+  const openai = loadedOpenAISdk();
   const anthropic = loadedAnthropicSdk();
-  return err instanceof OpenAI.APIUserAbortError || (anthropic !== undefined && err instanceof anthropic.APIUserAbortError);
+  return (openai !== undefined && err instanceof openai.APIUserAbortError) || (anthropic !== undefined && err instanceof anthropic.APIUserAbortError);
 }
 
 /** Parses Retry-After (seconds or an HTTP date) and retry-after-ms into milliseconds. */

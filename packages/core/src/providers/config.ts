@@ -21,6 +21,12 @@ export const ProviderSettingsSchema = z.object({
     .optional(),
   /** Models this provider offers, listed by `tandem models` and `/model` (any other id still works, with default limits). */
   models: z.array(CustomModelSchema).optional(),
+  /**
+   * Send `prompt_cache_key` (the session id) with a session's requests, so the provider keeps them
+   * on one prompt cache. Default: on for OpenAI, off for every other provider (some refuse
+   * fields they do not know). OpenAI-format providers only.
+   */
+  promptCacheKey: z.boolean().optional(),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 

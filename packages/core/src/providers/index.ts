@@ -3,6 +3,7 @@ export * from './provider-error.js';
 export * from './classify-error.js';
 export * from './registry.js';
 export * from './catalog-entry.js';
+export * from './model-price.js';
 export * from './catalog-data.js';
 export * from './catalog.js';
 export * from './config.js';

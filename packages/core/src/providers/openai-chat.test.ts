@@ -13,7 +13,7 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
     fake.server.enqueue({ chunks: ['Hel', 'lo ', 'there'], usage: { input: 12, output: 4 } });
     const events = await collectStream(client().stream(sampleRequest(), new AbortController().signal));
     expect(events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta)).toEqual(['Hel', 'lo ', 'there']);
-    expect(events.at(-2)).toEqual({ type: 'usage', inputTokens: 12, outputTokens: 4 });
+    expect(events.at(-2)).toEqual({ type: 'usage', inputTokens: 12, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 });
     expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'stop' });
   });
 

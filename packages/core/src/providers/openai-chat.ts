@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { Stream } from 'openai/streaming';
 import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
 import { parseToolArgs } from '../base/tool-args.js';
@@ -7,8 +7,9 @@ import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-request.js';
+import { loadOpenAISdk } from './openai-sdk.js';
 import { RequestBytes } from './request-bytes.js';
-import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
+import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './types.js';
 
 /** The OpenAI-compatible adapter takes every adapter option. */
 export type OpenAIChatClientOptions = AdapterOptions;
@@ -21,7 +22,16 @@ interface PendingCall {
 
 /** A ModelClient over the OpenAI Chat Completions API (OpenAI and every compatible gateway). */
 export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelClient {
-  const client = new OpenAI(sdkClientSettings(options));
+  // The SDK loads with the first request (openai-sdk.ts); the client is made once.
+  let client: Promise<OpenAI> | undefined;
+  const clientOf = (): Promise<OpenAI> =>
+    (client ??= loadOpenAISdk().then(
+      (Sdk) => new Sdk(sdkClientSettings(options)),
+      (error: unknown) => {
+        client = undefined;
+        throw error;
+      },
+    ));
   const ctx = errorContext(options);
   const bodies = new RequestBytes();
   const toolsKey = {};
@@ -38,6 +48,8 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
     };
     if (options.supportsTemperature !== false) fields.temperature = request.temperature ?? DEFAULT_TEMPERATURE;
     if (request.maxOutputTokens !== undefined) fields[options.maxTokensField ?? 'max_completion_tokens'] = request.maxOutputTokens;
+    // The provider caches a byte-identical prefix by itself; the key keeps a session's requests on the same cache.
+    if (request.cacheKey !== undefined && options.promptCacheKey) fields.prompt_cache_key = request.cacheKey;
     const body = bodies.body(fields, [
       { name: 'messages', key: request.messages, items: toOpenAIMessages(request.system, request.messages, { images: options.supportsImages !== false }) },
       { name: 'tools', key: toolsKey, items: toOpenAITools(request.tools) },
@@ -46,7 +58,7 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
       let chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
       try {
         // What `chat.completions.create` does with an object body, given its JSON bytes instead.
-        chunks = await client.post<Stream<OpenAI.Chat.Completions.ChatCompletionChunk>>('/chat/completions', {
+        chunks = await (await clientOf()).post<Stream<OpenAI.Chat.Completions.ChatCompletionChunk>>('/chat/completions', {
           body,
           headers: { 'content-type': 'application/json' },
           stream: true,
@@ -58,10 +70,10 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
 
       const calls = new Map<number, PendingCall>();
       let finish: string | undefined;
-      let usage: { inputTokens: number; outputTokens: number } | undefined;
+      let usage: ModelUsage | undefined;
       try {
         for await (const chunk of chunks) {
-          if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+          if (chunk.usage) usage = usageOf(chunk.usage);
           const choice = chunk.choices?.[0];
           if (!choice) continue;
           const delta = choice.delta;
@@ -105,6 +117,20 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
   }
 
   return { id: options.id, stream: (request, signal) => stream(request, signal) };
+}
+
+/**
+ * `prompt_tokens` counts every prompt token; the part read from the cache is
+ * `prompt_tokens_details.cached_tokens`, and a gateway that writes caches explicitly (OpenRouter
+ * to Anthropic) says how much it wrote in `cache_write_tokens`.
+ */
+function usageOf(u: OpenAI.Completions.CompletionUsage): ModelUsage {
+  return {
+    inputTokens: u.prompt_tokens ?? 0,
+    outputTokens: u.completion_tokens ?? 0,
+    cacheReadTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+    cacheWriteTokens: u.prompt_tokens_details?.cache_write_tokens ?? 0,
+  };
 }
 
 /** Some OpenAI-compatible servers omit call ids; a made-up one must still be unique in the conversation. */

@@ -17,6 +17,11 @@ export interface ProviderInfo {
   baseURLFromEnv?: (value: string) => string;
   /** Runs on the user's machine: no key, and its context window can be asked of the server. */
   local?: 'ollama' | 'llamacpp';
+  /**
+   * Accepts `prompt_cache_key` in a request (OpenAI-format providers only). Off for providers that
+   * reject fields they do not know; config.json `providers.NAME.promptCacheKey` overrides it.
+   */
+  promptCacheKey?: boolean;
 }
 
 function withScheme(host: string): string {
@@ -47,6 +52,7 @@ const PROVIDER_LIST: readonly ProviderInfo[] = [
     defaultBaseURL: 'https://api.openai.com/v1',
     keyEnv: ['OPENAI_API_KEY'],
     baseURLEnv: 'OPENAI_BASE_URL',
+    promptCacheKey: true,
   },
   {
     name: 'anthropic',
@@ -114,4 +120,9 @@ export function providerNames(): string[] {
 
 export function findProvider(name: string): ProviderInfo | undefined {
   return PROVIDERS.get(name);
+}
+
+/** Whether a session's requests to `provider` carry `prompt_cache_key`: config.json first, then the provider table (default off). */
+export function sendsPromptCacheKey(provider: string, settings: { promptCacheKey?: boolean | undefined } | undefined): boolean {
+  return settings?.promptCacheKey ?? findProvider(provider)?.promptCacheKey ?? false;
 }

@@ -14,7 +14,8 @@ import { discoverContextWindow } from './local-context.js';
 import { ProviderError } from './provider-error.js';
 import { fitRequest, RequestSizer, type TokenEstimator } from './request-budget.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from './types.js';
-import { findProvider } from './registry.js';
+import { findProvider, sendsPromptCacheKey } from './registry.js';
+import { costOf } from './model-price.js';
 import { failureReason, chainExhausted, noKeyAnywhere } from './failure-text.js';
 import { DEFAULT_STALL_LIMITS, guardStalls, StallError, type StallLimits } from './stall-guard.js';
 
@@ -160,7 +161,9 @@ export class ResilientModelClient implements ModelClient {
             content = true;
             this.lastModel = entry.id;
           }
-          yield event;
+          // Priced by the model that answered (after a fallback, not the one asked for).
+          if (event.type === 'usage' && entry.price) yield { ...event, costUsd: costOf(event, entry.price) };
+          else yield event;
         }
         this.lastModel = entry.id;
         return { ok: true };
@@ -293,6 +296,7 @@ export class ResilientModelClient implements ModelClient {
         supportsTemperature: entry.temperature !== false,
         supportsImages: entry.images !== false,
         maxTokensField: entry.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens',
+        promptCacheKey: sendsPromptCacheKey(entry.provider, this.o.config.providers?.[entry.provider]),
       });
       this.adapters.set(cacheKey, adapter);
     }

@@ -14,6 +14,27 @@ export interface ModelRequest {
   tools: ToolSpec[];
   maxOutputTokens?: number;
   temperature?: number;
+  /**
+   * Set for a conversation that goes on (a session's turns): the provider may keep its prefix
+   * cached. Anthropic requests then carry `cache_control` breakpoints, and OpenAI-format
+   * requests `prompt_cache_key` = this key where the provider accepts it (the session id). Absent
+   * for one-off requests (a summary, a consolidation): writing a cache nobody reads costs more.
+   */
+  cacheKey?: string;
+}
+
+/**
+ * What one model request used. `inputTokens` counts every prompt token, cached or not;
+ * `cacheReadTokens` and `cacheWriteTokens` are the parts of it read from and written to the
+ * provider's prompt cache. `costUsd` is the price of the request from the catalog (absent when
+ * the catalog has no price for the model that answered).
+ */
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd?: number;
 }
 
 export type StopReason = 'stop' | 'tool_use' | 'length' | 'error';
@@ -22,7 +43,7 @@ export type StopReason = 'stop' | 'tool_use' | 'length' | 'error';
 export type ModelStreamEvent =
   | { type: 'text_delta'; delta: string }
   | { type: 'tool_call'; call: ToolCall }
-  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  | ({ type: 'usage' } & ModelUsage)
   | { type: 'done'; stopReason: StopReason };
 
 /**

@@ -27,6 +27,8 @@ export interface AuditEntry {
   decidedBy?: string;
   /** How the call ended (`AuditRecord.outcome`). */
   outcome?: NonNullable<AuditRecord['outcome']>;
+  /** The model request that asked for the call: its tokens and cost (`AuditRecord.usage`). */
+  usage?: AuditRecord['usage'];
 }
 
 export interface AuditLogOptions {
@@ -133,6 +135,7 @@ export class AuditLog {
     if (entry.agent !== undefined) record.agent = entry.agent;
     if (entry.decidedBy !== undefined) record.decidedBy = entry.decidedBy;
     if (entry.outcome !== undefined) record.outcome = entry.outcome;
+    if (entry.usage !== undefined) record.usage = entry.usage;
     this.ring.push(record);
     if (this.closed) {
       this.onError(`audit log is closed; record ${record.id} kept in memory only`);

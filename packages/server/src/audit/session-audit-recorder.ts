@@ -1,4 +1,4 @@
-import type { AuditRecord, Danger } from '@tandem/shared';
+import type { AuditRecord, Danger, Usage } from '@tandem/shared';
 import type { AuditLog } from './audit-log.js';
 import { STANDALONE_DECISIONS, standaloneRecord } from './standalone-decision.js';
 
@@ -13,6 +13,8 @@ interface OpenCall {
   danger: Danger;
   /** The tool_call event's time (ms), for the duration of a call the turn ended under. */
   startedAt?: number;
+  /** What the model request that asked for this call used (on a reply's first call only). */
+  usage?: Usage;
 }
 
 type ObservedEvent = { type: string; [field: string]: unknown };
@@ -76,6 +78,7 @@ export class SessionAuditRecorder {
       const call: OpenCall = { tool: String(event.tool), args: event.args, danger: isDanger(event.danger) ? event.danger : 'dangerous' };
       if (typeof event.turnId === 'string') call.turnId = event.turnId;
       if (typeof event.agent === 'string') call.agent = event.agent;
+      if (isUsage(event.usage)) call.usage = event.usage;
       const startedAt = timeOf(event);
       if (startedAt !== undefined) call.startedAt = startedAt;
       this.open.set(callId, call);
@@ -127,6 +130,7 @@ export class SessionAuditRecorder {
       decision: decided?.decision ?? 'not_checked',
       ...(decided ? { decidedBy: decided.decidedBy } : {}),
       outcome: end.outcome,
+      ...(call?.usage ? { usage: call.usage } : {}),
     });
   }
 }
@@ -134,6 +138,11 @@ export class SessionAuditRecorder {
 function timeOf(event: ObservedEvent): number | undefined {
   const ms = typeof event.ts === 'string' ? Date.parse(event.ts) : NaN;
   return Number.isFinite(ms) ? ms : undefined;
+}
+
+function isUsage(v: unknown): v is Usage {
+  const u = v as Partial<Usage> | null | undefined;
+  return typeof u === 'object' && u !== null && typeof u.inputTokens === 'number' && typeof u.outputTokens === 'number';
 }
 
 function isDanger(v: unknown): v is Danger {

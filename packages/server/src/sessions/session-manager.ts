@@ -57,6 +57,8 @@ export interface CreateSessionInput {
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
   private readonly snapshots = new Map<string, SnapshotWriter>();
+  /** Each open session's folded state (the snapshot's part), e.g. its usage totals. */
+  private readonly states = new Map<string, SessionStateFold>();
   private readonly index: SessionIndex;
 
   constructor(private readonly deps: SessionManagerDeps) {
@@ -137,6 +139,7 @@ export class SessionManager {
     this.sessions.delete(id);
     await this.snapshots.get(id)?.stop();
     this.snapshots.delete(id);
+    this.states.delete(id);
     await session.close();
     // Its checkpoints go with it: the refs in the workspace's shadow repository now, the records with the directory.
     await session.checkpoints?.remove();
@@ -153,6 +156,14 @@ export class SessionManager {
     const session = this.sessions.get(id);
     if (!session) throw new NotFoundError(`no session with id ${id}; session:list shows the ones this server has`);
     return session;
+  }
+
+  /** What a session's turns used and cost so far, per model and in total (`session:usage`). */
+  usage(id: string): ReturnType<SessionStateFold['usage']['current']> {
+    this.require(id);
+    const state = this.states.get(id);
+    if (!state) throw new NotFoundError(`no usage is known for session ${id}`);
+    return state.usage.current();
   }
 
   list(): SessionInfo[] {
@@ -249,6 +260,7 @@ export class SessionManager {
       snapshots.observe(event);
     });
     this.snapshots.set(meta.id, snapshots);
+    this.states.set(meta.id, loaded.state);
     this.sessions.set(meta.id, session);
     if (fresh || loaded.lastSeq === 0) {
       // A new session, or one whose log never reached the disk: the log starts with its info.

@@ -1,5 +1,6 @@
 import type { SessionEvent } from '@tandem/shared';
 import { TURN_END_TYPES } from './turn-end-types.js';
+import { UsageTotals, type UsageTotalsSnapshot } from './usage-totals.js';
 
 type SessionInfoEvent = Extract<SessionEvent, { type: 'session_info' }>;
 
@@ -12,6 +13,8 @@ export interface SessionStateSnapshot {
   info: SessionInfoEvent | null;
   openRequests: string[];
   stalePresence: boolean;
+  /** What the session's turns used, per model (absent from snapshots of older servers: the log is read whole then). */
+  usage?: UsageTotalsSnapshot;
 }
 
 /**
@@ -26,11 +29,14 @@ export class SessionStateFold {
   openTurnId: string | undefined;
   info: SessionInfoEvent | undefined;
   stalePresence = false;
+  /** Tokens and cost of every turn, per model that answered (`session:usage`). */
+  usage = new UsageTotals();
   /** Unresolved request ids, in the order a fold of every request/resolution leaves them. */
   private readonly openRequests = new Set<string>();
 
   observe(event: SessionEvent): void {
-    if (event.type === 'turn_started') this.openTurnId = event.turnId;
+    if (event.type === 'usage') this.usage.observe(event);
+    else if (event.type === 'turn_started') this.openTurnId = event.turnId;
     else if (TURN_END_TYPES.has(event.type)) this.openTurnId = undefined;
     else if (event.type === 'sandbox_granted') (event.write ? this.writeGranted : this.granted).push(event.path);
     else if (event.type === 'session_info') this.info ??= event;
@@ -52,6 +58,7 @@ export class SessionStateFold {
       info: this.info ?? null,
       openRequests: [...this.openRequests],
       stalePresence: this.stalePresence,
+      usage: this.usage.snapshot(),
     };
   }
 
@@ -76,6 +83,7 @@ export class SessionStateFold {
     fold.openTurnId = s.openTurnId ?? undefined;
     fold.info = s.info ?? undefined;
     fold.stalePresence = s.stalePresence;
+    fold.usage = UsageTotals.restore(s.usage);
     for (const id of s.openRequests) fold.openRequests.add(id);
     return fold;
   }

@@ -6,6 +6,7 @@ import {
   type Clock,
   COMMANDER,
   type EngineEvent,
+  isOffered,
   type Message,
   type ModelClient,
   runExternalTurn,
@@ -21,6 +22,7 @@ import { LedgerFile } from '../agents/ledger-file.js';
 import { SessionAgents } from '../agents/session-agents.js';
 import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
 import type { ModelFactory, SessionEngine } from './engine.js';
+import { FrozenPrompts } from './frozen-prompts.js';
 import { PartialText } from './partial-text.js';
 import { Presence } from './presence.js';
 import type { SessionBase } from './session-base.js';
@@ -88,6 +90,8 @@ export class Session {
   /** The commander, the defined agents and their workers; the floor. */
   readonly agents: SessionAgents;
   private readonly partial = new PartialText();
+  /** The system prompt and memory, frozen for the session so every request starts with the same bytes. */
+  private readonly prompts = new FrozenPrompts();
   private readonly turns: TurnRunner;
   private model: ModelClient | undefined;
   private closed = false;
@@ -142,6 +146,10 @@ export class Session {
       if (event.type === 'agent_error' && event.code === 'auth') this.dropModelClient();
     });
     base.pipeline.onVisible((event) => this.partial.observe(event));
+    // A fresh conversation (`/new`, `/clear`) starts from a fresh prompt: AGENTS.md, the date and memory read again.
+    base.pipeline.onStamped((event) => {
+      if (event.type === 'conversation_cleared') this.prompts.refresh();
+    });
   }
 
   get id(): string {
@@ -344,6 +352,11 @@ export class Session {
     return this.busy;
   }
 
+  /** Makes the next turn build its system prompt and recall memory anew (AGENTS.md or memory changed and should count now). */
+  reloadPrompt(): void {
+    this.prompts.refresh();
+  }
+
   /** Forgets the model client; the next turn builds one for `meta.model` (a model switch, a changed config.json). */
   dropModelClient(): void {
     this.model = undefined;
@@ -367,12 +380,12 @@ export class Session {
   private async turnOptions(spec: TurnSpec): Promise<TurnOptions> {
     // The prompt names the tools this turn offers: the agent's own, or web_search alone.
     const tools = toolsOfProfile(this.environment.tools, spec.profile);
-    const system = await this.parts.engine.systemPrompt({
-      cwd: this.meta.cwd,
-      tools: this.meta.searchOnly ? tools.filter(isSearchTool) : tools,
-      services: this.environment.services ?? {},
-      now: new Date(this.parts.clock.now()),
-    });
+    const offered = this.meta.searchOnly ? tools.filter(isSearchTool) : tools;
+    const services = this.environment.services ?? {};
+    // Made once per set of offered tools and kept (the date and AGENTS.md as at the session's first turn).
+    const system = await this.prompts.system(promptKey(offered, services), () =>
+      this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: offered, services, now: new Date(this.parts.clock.now()) }),
+    );
     const environment = spec.limits ? { ...this.environment, limits: { ...this.environment.limits, ...spec.limits } } : this.environment;
     let options: TurnOptions = {
       environment,
@@ -385,6 +398,12 @@ export class Session {
       control: { signal: spec.signal, ...(spec.takeSteering ? { takeSteering: spec.takeSteering } : {}) },
     };
     for (const step of this.parts.host.turnSteps) options = await step(options);
+    // The memory section of a conversation is recalled once and kept; a worker's run recalls for its own task.
+    const { memory } = options.prompt;
+    if (memory && !spec.worker) {
+      const holder = spec.profile.kind === 'agent' ? spec.profile.definition.name : COMMANDER;
+      options = { ...options, prompt: { ...options.prompt, memory: this.prompts.memory(holder, memory) } };
+    }
     const { agents } = this;
     options = shapeAgentTurn(options, spec.profile, {
       agents: agents.definitions(),
@@ -429,6 +448,11 @@ export class Session {
 function searchOnlyTurn(options: TurnOptions, system: string): TurnOptions {
   const { dynamicTools: _dropped, ...environment } = options.environment;
   return { ...options, prompt: { ...options.prompt, system }, environment: { ...environment, tools: environment.tools.filter(isSearchTool) } };
+}
+
+/** What a system prompt depends on besides the workspace: the tools named in it, and which of them wait for setting up. */
+function promptKey(tools: readonly TurnEnvironment['tools'][number][], services: ToolServices): string {
+  return tools.map((t) => (isOffered(t, services) ? t.name : `${t.name}?`)).join(',');
 }
 
 function isSearchTool(tool: { name: string }): boolean {

@@ -21,6 +21,10 @@ export type InputCommand =
   | { kind: 'search'; on: boolean | null }
   /** Show or hide anonymous workers' steps in this terminal (also Ctrl-O). */
   | { kind: 'workers' }
+  /** What the session's turns used and cost, per model. */
+  | { kind: 'cost' }
+  /** Read AGENTS.md and memory again into the session's frozen system prompt. */
+  | { kind: 'reload' }
   /** `/share [ROLE] [NAME]`: let one person into this session with a role (a link and an attach line). */
   | { kind: 'share'; role: ShareRole; name: string }
   /** `/export [FILE]`: the session's transcript as markdown (a `.json` FILE: the events as JSON) in a file. */
@@ -48,7 +52,8 @@ export const SLASH_HELP =
   'Ctrl-T (type into the running command; Ctrl-T or Esc back to chat) · ' +
   'Esc or Ctrl-C (cancel the running turn) · Ctrl-C (clear the input line; on an empty line, twice to quit) · ' +
   '/export [FILE] (the transcript as markdown, or JSON for FILE.json) · /init (the agent writes or improves AGENTS.md) · ' +
-  '@NAME message (to that agent; Tab completes the name) · /workers or Ctrl-O (show or hide anonymous workers\' steps) · /quit · //text sends "/text"';
+  "@NAME message (to that agent; Tab completes the name) · /workers or Ctrl-O (show or hide anonymous workers' steps) · " +
+  '/cost (tokens and money this session, cache reads apart) · /reload (read AGENTS.md and memory again into the prompt) · /quit · //text sends "/text"';
 
 export function parseInput(line: string): InputCommand {
   const text = line.trim();
@@ -78,6 +83,11 @@ export function parseInput(line: string): InputCommand {
     }
     case 'workers':
       return { kind: 'workers' };
+    case 'cost':
+    case 'usage':
+      return { kind: 'cost' };
+    case 'reload':
+      return { kind: 'reload' };
     case 'share':
       return parseShare(rest);
     case 'shares':

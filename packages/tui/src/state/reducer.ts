@@ -1,4 +1,4 @@
-import type { EventOf, JobInfo, Role, SessionEvent, SessionInfo, WhoAmI } from '@tandem/shared';
+import type { EventOf, JobInfo, Role, SessionEvent, SessionInfo, Usage, WhoAmI } from '@tandem/shared';
 import { applyWhoAmI } from './access.js';
 import { summarizeArgs } from './arg-summary.js';
 import { noticeFor } from './event-notices.js';
@@ -378,9 +378,16 @@ function endEarly(state: ViewState, turnId: string, outcome: string, text: strin
   return { ...next, run: null, turn: { phase: 'idle' }, pendingPermissions: [], lastUsage: run.usage ?? next.lastUsage, commandFocus: null };
 }
 
-function addUsage(previous: { inputTokens: number; outputTokens: number } | undefined, add: { inputTokens: number; outputTokens: number }) {
-  return {
+/** Two usages added; the cache parts and the cost only when either has them (the cost unknown once one part lacks it). */
+function addUsage(previous: Usage | undefined, add: Usage): Usage {
+  const sum: Usage = {
     inputTokens: (previous?.inputTokens ?? 0) + add.inputTokens,
     outputTokens: (previous?.outputTokens ?? 0) + add.outputTokens,
   };
+  if (previous?.cacheReadTokens !== undefined || add.cacheReadTokens !== undefined)
+    sum.cacheReadTokens = (previous?.cacheReadTokens ?? 0) + (add.cacheReadTokens ?? 0);
+  if (previous?.cacheWriteTokens !== undefined || add.cacheWriteTokens !== undefined)
+    sum.cacheWriteTokens = (previous?.cacheWriteTokens ?? 0) + (add.cacheWriteTokens ?? 0);
+  if (add.costUsd !== undefined && (previous === undefined || previous.costUsd !== undefined)) sum.costUsd = (previous?.costUsd ?? 0) + add.costUsd;
+  return sum;
 }

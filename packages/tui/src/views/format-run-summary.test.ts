@@ -35,7 +35,7 @@ describe('the run summary box', () => {
       '[1] read_file("internal/memory/store.go") → OK (20ms)',
       '[2] run_command("go test ./internal/memory/...") → ERROR (2.1s)',
       '',
-      'Final answer produced · 1200 in / 80 out tokens',
+      'Final answer produced · 1,200 in / 80 out tokens',
     ]);
     const widths = new Set(lines.map((line) => [...line].length));
     expect(widths.size).toBe(1);

@@ -1,5 +1,6 @@
 import { formatDuration } from '../state/arg-summary.js';
 import type { RunAgent, RunCall, RunSummaryItem } from '../state/types.js';
+import { formatUsage } from './format-cost.js';
 import { color, dim, esc } from './tags.js';
 
 /** Widest the box gets (border included); longer lines are cut with … so the box never wraps. */
@@ -13,10 +14,10 @@ export function formatRunCall(call: RunCall, index: number): string {
   return `[${index + 1}] ${call.tool}(${JSON.stringify(call.summary)}) → ${outcome}${took}`;
 }
 
-/** `reviewer (task-1) → DONE · 3 iterations · 1200 in / 300 out tokens` */
+/** `reviewer (task-1) → DONE · 3 iterations · 1,200 in / 300 out tokens · $0.0081` */
 export function formatRunAgent(agent: RunAgent): string {
   const iterations = agent.iterations > 0 ? ` · ${agent.iterations} iteration${agent.iterations === 1 ? '' : 's'}` : '';
-  const usage = agent.usage ? ` · ${agent.usage.inputTokens} in / ${agent.usage.outputTokens} out tokens` : '';
+  const usage = agent.usage ? ` · ${formatUsage(agent.usage)}` : '';
   return `${agent.agent} (${agent.taskId}) → ${agent.status.toUpperCase()}${iterations}${usage}`;
 }
 
@@ -33,7 +34,7 @@ const FINAL: Record<string, string> = {
 /**
  * The boxed run summary closing every turn (the agent-run box of the requirements): the model that answered,
  * the iterations, one line per tool call with its outcome and time, and the final line with
- * the tokens used. Plain text is measured before tags go on, so the right border lines up.
+ * the tokens used (the parts read from and written to the prompt cache) and the cost. Plain text is measured before tags go on, so the right border lines up.
  */
 export function formatRunSummary(item: RunSummaryItem): string[] {
   const rows: Array<{ text: string; tint?: string }> = [{ text: `Model: ${item.model}` }];
@@ -53,7 +54,7 @@ export function formatRunSummary(item: RunSummaryItem): string[] {
     }
   }
   rows.push({ text: '' });
-  const usage = item.usage ? ` · ${item.usage.inputTokens} in / ${item.usage.outputTokens} out tokens` : '';
+  const usage = item.usage ? ` · ${formatUsage(item.usage)}` : '';
   const final = FINAL[item.outcome] ?? `Stopped: ${item.outcome}`;
   rows.push({ text: `${final}${usage}`, ...(item.outcome === 'answered' ? {} : { tint: 'yellow' }) });
 
