@@ -4,3 +4,4 @@ export * from './common.js';
 export * from './events.js';
 export * from './commands.js';
 export * from './shares.js';
+export * from './tool-calls.js';

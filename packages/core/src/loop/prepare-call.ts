@@ -2,7 +2,7 @@ import type { Danger } from '@tandem/shared';
 import type { ToolCall } from '../messages.js';
 import type { GateCall, RefusalOutcome } from '../ports/tool-gate.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
-import { dangerOf, type AnyTool, type PathResolver } from '../tools/define.js';
+import { dangerOf, describeCall, type AnyTool, type PathResolver } from '../tools/define.js';
 import { describeZodError, errorMessage, excerpt } from './argument-errors.js';
 
 /** How a call ended (AuditRecord.outcome, tool_result.outcome). */
@@ -63,7 +63,13 @@ export async function prepareCall(call: ToolCall, env: PrepareEnvironment): Prom
   const checked = await sandboxPaths(tool, args, env.paths);
   if (checked.refusal) return refuse(`Refused by the path sandbox: ${checked.refusal} Nothing was asked or run.`, 'refused', danger);
 
-  const gateCall: GateCall = { turnId: env.turnId, callId: call.id, tool: tool.name, args, danger, readOnly: tool.readOnly };
+  let described: ReturnType<typeof describeCall>;
+  try {
+    described = describeCall(tool, args);
+  } catch (err) {
+    return refuse(`Tool ${tool.name} could not say what this call is about: ${errorMessage(err)}; it was not run.`, 'error', danger);
+  }
+  const gateCall: GateCall = { turnId: env.turnId, callId: call.id, tool: tool.name, args, danger, readOnly: tool.readOnly, ...described };
   if (checked.paths) gateCall.paths = checked.paths;
   const base = { tool, args, gateCall };
   if (!env.gate.screen) return { ...base, announce: { danger } };

@@ -6,6 +6,7 @@ import { LOOP_WARN_AT, type LoopDetector, type LoopVerdict } from './loop-detect
 import { planBatches } from './parallel-batches.js';
 import { NOT_RUN_OUTPUT, type TurnEnd } from './turn-end.js';
 import { imagesForEvent } from '../base/tool-image.js';
+import { summaryOf } from '../tools/define.js';
 
 export interface CallsContext {
   turnId: string;
@@ -79,12 +80,13 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
 }
 
 function announce(p: Planned, prepared: PreparedCall, ctx: CallsContext): void {
-  emitCall(p.call, ctx, prepared.announce);
+  emitCall(p.call, ctx, prepared.announce, prepared.gateCall?.summary);
   if (p.verdict.action === 'warn' && p.verdict.count === LOOP_WARN_AT)
     ctx.emit({ type: 'loop_warning', tool: p.call.name, count: p.verdict.count, stopped: false });
 }
 
-function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['announce']): void {
+function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['announce'], summary?: string): void {
+  const tool = ctx.env.tools.get(call.name);
   ctx.emit({
     type: 'tool_call',
     turnId: ctx.turnId,
@@ -95,6 +97,9 @@ function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['annou
     danger: shown?.danger ?? callDanger(ctx.env.tools.get(call.name), call.args),
     ...(call.args === undefined ? { rawArgs: call.rawArgs } : {}),
     ...(shown?.reason ? { reason: shown.reason } : {}),
+    ...(tool ? { kind: tool.kind } : {}),
+    ...(tool?.file ? { file: tool.file } : {}),
+    summary: summary ?? summaryOf(tool, call.args),
   });
 }
 

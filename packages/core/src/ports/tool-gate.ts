@@ -1,4 +1,16 @@
-import type { Danger } from '@tandem/shared';
+import type { Danger, ToolKind } from '@tandem/shared';
+
+/**
+ * What a person's rule about a call can be about, as the tool declares it: a shell command (rules
+ * by command prefix), a file or folder (rules by path), a web address (rules by page or site), a
+ * connection (`host:port`). A call that declares none is ruled on as a whole tool.
+ */
+export type DeclaredSubject = { command: string } | { path: string } | { url: string } | { host: string; port: number };
+
+/** How a preview shows a path: relative to the workspace when inside it. */
+export interface PreviewView {
+  showPath(path: string): string;
+}
 
 /** A tool call about to run, as the host's policy sees it. */
 export interface GateCall {
@@ -8,6 +20,17 @@ export interface GateCall {
   args: unknown;
   danger: Danger;
   readOnly: boolean;
+  /** What the tool declares about itself and this call (ToolDefinition `kind`, `subject`, …). */
+  kind?: ToolKind;
+  subject?: DeclaredSubject;
+  /** Every call asks: no allow rule and no mode covers it. */
+  alwaysAsk?: boolean;
+  /** The files it changes cannot be known from its arguments (a command, an MCP tool). */
+  unknownWrites?: boolean;
+  /** The call's one-line summary (its `tool_call.summary`). */
+  summary?: string;
+  /** What a person reads before approving it; absent: built from the subject. */
+  preview?(view: PreviewView): string;
   /**
    * The paths the call touches, as the path sandbox resolved them (canonical, symlinks
    * resolved). Present for tools that declare their paths; the sandbox already accepted them.

@@ -1,4 +1,4 @@
-import type { AuditRecord, Danger } from '@tandem/shared';
+import { type AuditRecord, type Danger, TURN_END_TYPES } from '@tandem/shared';
 import type { AuditLog } from './audit-log.js';
 import { STANDALONE_DECISIONS, standaloneRecord } from './standalone-decision.js';
 
@@ -29,8 +29,6 @@ export interface DecisionNote {
 /** Calls whose result never arrives are forgotten past this many, oldest first. */
 const MAX_OPEN = 512;
 const OUTCOMES: ReadonlySet<string> = new Set<Outcome>(['ok', 'error', 'denied', 'cancelled', 'timeout', 'blocked', 'refused']);
-/** Events that end a turn: a call of that turn still open never got a result (requirements U6). */
-const TURN_ENDS: ReadonlySet<string> = new Set(['turn_done', 'turn_cancelled', 'turn_interrupted']);
 export const ENDED_WITH_TURN = 'cancelled: the turn ended before the call finished';
 
 /**
@@ -66,7 +64,8 @@ export class SessionAuditRecorder {
   }
 
   observe(event: ObservedEvent): void {
-    if (TURN_ENDS.has(event.type)) {
+    // A call of a turn that ended still open never got a result (requirements U6).
+    if (TURN_END_TYPES.has(event.type)) {
       this.closeTurn(typeof event.turnId === 'string' ? event.turnId : undefined, timeOf(event));
       return;
     }

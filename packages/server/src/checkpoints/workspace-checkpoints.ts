@@ -1,4 +1,4 @@
-import { ShadowRepo } from './shadow-repo.js';
+import type { ShadowRepo } from './shadow-repo.js';
 
 /** Paths written by file tools, remembered per workspace past this many (oldest first forgotten). */
 const MAX_REMEMBERED_WRITES = 10_000;

@@ -10,6 +10,7 @@ import { createPermissionGate, type GateDecision } from './permission-gate.js';
 import { PermissionStore } from './permission-store.js';
 import { SessionRuleSet } from './session-rules.js';
 import { workspaceKey } from './workspace-key.js';
+import { declaredOf } from './declared-call.test-helper.js';
 
 /** `full-auto` (a headless run's --approval-mode): no question, but everything before the question still decides. */
 let root: string;
@@ -47,6 +48,7 @@ async function setup() {
     args,
     danger,
     readOnly: false,
+    ...declaredOf(tool, args),
   });
   const signal = new AbortController().signal;
   return { gate, events, decisions, call, store, broker, signal };

@@ -9,6 +9,7 @@ import { PermissionBroker } from './permission-broker.js';
 import { createPermissionGate, type GateDecision } from './permission-gate.js';
 import { PermissionStore } from './permission-store.js';
 import { SessionRuleSet } from './session-rules.js';
+import { declaredOf } from './declared-call.test-helper.js';
 
 /** The gate's screen (before the call is announced): blacklist, approval mode, read-only commands. */
 let root: string;
@@ -47,6 +48,7 @@ async function setup(initial: ApprovalMode = 'ask') {
     args,
     danger,
     readOnly: false,
+    ...declaredOf(tool, args),
     ...extra,
   });
   return { gate, events, decisions, call, setMode: (m: ApprovalMode) => (mode = m), broker };

@@ -11,6 +11,7 @@ import { createPermissionGate, type BlacklistCheck, type GateDecision } from './
 import { PermissionStore } from './permission-store.js';
 import { SessionRuleSet } from './session-rules.js';
 import { workspaceKey } from './workspace-key.js';
+import { declaredOf } from './declared-call.test-helper.js';
 
 /** The real blacklist (core), as the integrator passes it. */
 const blacklist: BlacklistCheck = (command) => checkCommandBlacklist(command);
@@ -41,7 +42,7 @@ async function setup() {
   const signal = new AbortController().signal;
   let callN = 0;
   const check = (tool: string, args: unknown, danger: GateCall['danger'] = 'dangerous') =>
-    gate.check({ turnId: 't', callId: `c${++callN}`, tool, args, danger, readOnly: danger === 'safe' }, signal);
+    gate.check({ turnId: 't', callId: `c${++callN}`, tool, args, danger, readOnly: danger === 'safe', ...declaredOf(tool, args) }, signal);
   /** Runs a call that must ask, answers it, and returns the verdict. */
   const answered = async (tool: string, args: unknown, decision: Parameters<PermissionBroker['respond']>[1], scope?: string, by = 'ana') => {
     const before = broker.pending().length;
@@ -160,7 +161,10 @@ describe('createPermissionGate', () => {
   it('refuses without a decision when the turn is cancelled while it waits', async () => {
     const { gate, broker, events, decisions } = await setup();
     const ac = new AbortController();
-    const verdict = gate.check({ turnId: 't', callId: 'z', tool: 'delete_file', args: { path: 'x' }, danger: 'dangerous', readOnly: false }, ac.signal);
+    const verdict = gate.check(
+      { turnId: 't', callId: 'z', tool: 'delete_file', args: { path: 'x' }, danger: 'dangerous', readOnly: false, ...declaredOf('delete_file', { path: 'x' }) },
+      ac.signal,
+    );
     await until(() => broker.pending().length === 1, 'the request');
     ac.abort();
     expect(await verdict).toEqual({ allow: false, reason: 'the turn was cancelled while waiting for permission', outcome: 'cancelled' });
@@ -174,7 +178,18 @@ describe('createPermissionGate', () => {
     const counting: ToolGate = { check: async () => (reached++, { allow: true }) };
     const both = composeGates(gate, counting);
     const signal = new AbortController().signal;
-    await both.check({ turnId: 't', callId: 'x', tool: 'run_command', args: { command: 'sudo ls' }, danger: 'dangerous', readOnly: false }, signal);
+    await both.check(
+      {
+        turnId: 't',
+        callId: 'x',
+        tool: 'run_command',
+        args: { command: 'sudo ls' },
+        danger: 'dangerous',
+        readOnly: false,
+        ...declaredOf('run_command', { command: 'sudo ls' }),
+      },
+      signal,
+    );
     expect(reached).toBe(0);
     await both.check({ turnId: 't', callId: 'y', tool: 'read_file', args: { path: 'a' }, danger: 'safe', readOnly: true }, signal);
     expect(reached).toBe(1);

@@ -1,7 +1,5 @@
 import type { ApprovalMode, Danger } from '@tandem/shared';
 import {
-  DEFAULT_ALWAYS_ASK_TOOLS,
-  DEFAULT_COMMAND_TOOLS,
   autoEditAllows,
   fullAutoAllows,
   buildPermissionPreview,
@@ -57,8 +55,6 @@ export interface PermissionGateOptions {
   workspace: string;
   sessionRules: SessionRuleSet;
   blacklist: BlacklistCheck;
-  commandTools?: ReadonlySet<string>;
-  alwaysAskTools?: ReadonlySet<string>;
   /** The session's approval mode, read at every call (default `ask`). */
   mode?: () => ApprovalMode;
   /**
@@ -91,7 +87,6 @@ const MAX_SCREENED = 256;
  */
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
   const { broker, store, sessionRules, blacklist } = options;
-  const commandTools = options.commandTools ?? DEFAULT_COMMAND_TOOLS;
   const screened = new Map<string, Decided>();
   let key: Promise<string> | undefined;
   const note = (call: GateCall, decision: string, decidedBy: string, allowed: boolean) => {
@@ -111,9 +106,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const readOnlyList = () => (typeof options.readOnlyCommands === 'function' ? options.readOnlyCommands() : options.readOnlyCommands);
 
   const decide = async (call: GateCall): Promise<Decided> => {
-    const isCommand = commandTools.has(call.tool);
-    const rawCommand = isCommand ? (call.args as { command?: unknown } | null)?.command : undefined;
-    const command = typeof rawCommand === 'string' ? rawCommand : '';
+    // A call whose tool declares a shell command as its subject (run_command, a skill's command).
+    const isCommand = call.subject !== undefined && 'command' in call.subject;
+    const command = call.subject && 'command' in call.subject ? call.subject.command : '';
     if (isCommand) {
       const hit = blacklist(command, { workspace: options.workspace });
       if (hit.blocked) {
@@ -137,8 +132,6 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       sessionRules: sessionRules.list(),
       storedRules: store.rulesFor(workspace),
       workspace,
-      commandTools,
-      ...(options.alwaysAskTools ? { alwaysAskTools: options.alwaysAskTools } : {}),
       ...(list ? { readOnlyCommands: list } : {}),
     };
     const mode = options.mode?.() ?? 'ask';
@@ -169,10 +162,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         reason: `${result.reason}${revoke}`,
       };
     }
-    const alwaysAsk = (options.alwaysAskTools ?? DEFAULT_ALWAYS_ASK_TOOLS).has(call.tool);
-    const autoEdit = options.alwaysAskTools?.has(call.tool) ? null : autoEditAllows(call, mode, workspace);
+    const autoEdit = autoEditAllows(call, mode, workspace);
     if (autoEdit) return { kind: 'allow', decision: 'auto_edit', decidedBy: 'system', danger: call.danger, reason: autoEdit };
-    const fullAuto = fullAutoAllows(mode, alwaysAsk);
+    const fullAuto = fullAutoAllows(mode, call.alwaysAsk === true);
     if (fullAuto) return { kind: 'allow', decision: 'full_auto', decidedBy: 'system', danger: call.danger, reason: fullAuto };
     return { kind: 'ask', result, policy, workspace, danger: call.danger };
   };
@@ -192,7 +184,15 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     }
     const { result, policy, workspace } = d;
     const answer = await broker.ask(
-      { callId: call.callId, tool: call.tool, args: call.args, danger: result.level, scopes: result.scopes, preview: buildPermissionPreview(call, policy) },
+      {
+        callId: call.callId,
+        tool: call.tool,
+        args: call.args,
+        danger: result.level,
+        scopes: result.scopes,
+        preview: buildPermissionPreview(call, policy),
+        ...(call.summary !== undefined ? { summary: call.summary } : {}),
+      },
       signal,
     );
     if (answer.reason === 'timeout') {

@@ -8,6 +8,7 @@ import { AuditLog, AUDIT_FILE } from '../audit/audit-log.js';
 import { FakeClock, until } from '@tandem/testkit';
 import { PermissionStore } from './permission-store.js';
 import { createSessionGuards } from './session-guards.js';
+import { declaredOf } from './declared-call.test-helper.js';
 
 let root: string;
 beforeEach(async () => {
@@ -42,7 +43,10 @@ async function setup() {
   const run = async (tool: string, args: unknown, danger: GateCall['danger']): Promise<GateVerdict> => {
     const callId = `c${++n}`;
     guards.recorder?.observe({ type: 'tool_call', turnId: 't1', iteration: 1, callId, tool, args, danger });
-    const verdict = await guards.gate.check({ turnId: 't1', callId, tool, args, danger, readOnly: danger === 'safe' }, new AbortController().signal);
+    const verdict = await guards.gate.check(
+      { turnId: 't1', callId, tool, args, danger, readOnly: danger === 'safe', ...declaredOf(tool, args) },
+      new AbortController().signal,
+    );
     const output = verdict.allow ? `ran ${tool}` : verdict.reason;
     guards.recorder?.observe({ type: 'tool_result', turnId: 't1', callId, tool, isError: !verdict.allow, output, durationMs: 5 });
     return verdict;
