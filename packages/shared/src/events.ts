@@ -61,6 +61,9 @@ export const EventSchemas = {
     summary: z.string().optional(),
     /** For a file tool: which arguments hold the file and its change (see FileArgs). */
     file: FileArgsSchema.optional(),
+    /** When the call runs without asking: how that was decided (as `tool_result.decision`). */
+    decision: z.string().optional(),
+    decidedBy: z.string().optional(),
   }),
   command_output: event('command_output', { callId, data: z.string() }),
   command_input: event('command_input', { callId, data: z.string(), by: z.string() }),

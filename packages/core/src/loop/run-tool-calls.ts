@@ -97,13 +97,21 @@ function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['annou
     danger: shown?.danger ?? callDanger(ctx.env.tools.get(call.name), call.args),
     ...(call.args === undefined ? { rawArgs: call.rawArgs } : {}),
     ...(shown?.reason ? { reason: shown.reason } : {}),
+    ...(shown?.decision !== undefined ? { decision: shown.decision, decidedBy: shown.decidedBy ?? 'system' } : {}),
     ...(tool ? { kind: tool.kind } : {}),
     ...(tool?.file ? { file: tool.file } : {}),
     summary: summary ?? summaryOf(tool, call.args),
   });
 }
 
-function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 'durationMs' | 'outcome' | 'images'>, ctx: CallsContext): void {
+/** No gate saw the call: bad arguments, the path sandbox, the loop guard, a call skipped after a stop, or no gate. */
+const NOT_CHECKED = 'not_checked';
+
+function record(
+  call: ToolCall,
+  result: Pick<CallResult, 'output' | 'isError' | 'durationMs' | 'outcome' | 'images' | 'decision' | 'decidedBy'>,
+  ctx: CallsContext,
+): void {
   const images = result.images;
   ctx.emit({
     type: 'tool_result',
@@ -114,6 +122,9 @@ function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 
     output: result.output,
     durationMs: result.durationMs,
     outcome: result.outcome,
+    // How the call was let through or refused: the audit record is a fold over these events.
+    decision: result.decision ?? NOT_CHECKED,
+    ...(result.decidedBy !== undefined ? { decidedBy: result.decidedBy } : {}),
     // The event (the log, every client) carries what the image is and where it is kept, never its bytes.
     ...(images ? { images: imagesForEvent(images) } : {}),
   });

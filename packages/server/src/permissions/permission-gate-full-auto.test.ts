@@ -58,8 +58,8 @@ describe('permission gate in full-auto mode', () => {
   it('runs a dangerous command without a question, and reports the decision for the audit', async () => {
     const { gate, call, events, decisions, signal } = await setup();
     const c = call('run_command', { command: 'rm -rf build && make' });
-    expect(await gate.screen(c)).toEqual({ danger: 'dangerous', reason: 'full-auto mode: runs without asking' });
-    expect(await gate.check(c, signal)).toEqual({ allow: true });
+    expect(await gate.screen(c)).toMatchObject({ danger: 'dangerous', reason: 'full-auto mode: runs without asking' });
+    expect(await gate.check(c, signal)).toMatchObject({ allow: true });
     expect(events).toEqual([]);
     expect(decisions).toEqual([{ callId: c.callId, decision: 'full_auto', decidedBy: 'system', allowed: true, call: c }]);
   });

@@ -48,7 +48,9 @@ async function setup() {
       new AbortController().signal,
     );
     const output = verdict.allow ? `ran ${tool}` : verdict.reason;
-    guards.recorder?.observe({ type: 'tool_result', turnId: 't1', callId, tool, isError: !verdict.allow, output, durationMs: 5 });
+    // As the engine does: the verdict's decision travels on the tool_result.
+    const decided = verdict.decision !== undefined ? { decision: verdict.decision, decidedBy: verdict.decidedBy } : {};
+    guards.recorder?.observe({ type: 'tool_result', turnId: 't1', callId, tool, isError: !verdict.allow, output, durationMs: 5, ...decided });
     return verdict;
   };
   return { clock, store, audit, events, guards, run, dataDir };
@@ -61,11 +63,11 @@ describe('createSessionGuards', () => {
     const asked = run('run_command', { command: 'npm test' }, 'dangerous');
     await until(() => guards.broker.pending().length === 1, 'the question');
     guards.broker.respond(guards.broker.pending()[0]!.requestId, 'allow_session', 'npm *', 'ana');
-    expect(await asked).toEqual({ allow: true });
+    expect(await asked).toMatchObject({ allow: true });
 
     expect(await run('run_command', { command: 'sudo reboot' }, 'dangerous')).toMatchObject({ allow: false });
-    expect(await run('read_file', { path: 'a' }, 'safe')).toEqual({ allow: true });
-    expect(await run('run_command', { command: 'npm run lint' }, 'dangerous')).toEqual({ allow: true }); // session rule, 3rd admitted call
+    expect(await run('read_file', { path: 'a' }, 'safe')).toMatchObject({ allow: true });
+    expect(await run('run_command', { command: 'npm run lint' }, 'dangerous')).toMatchObject({ allow: true }); // session rule, 3rd admitted call
 
     let fourth: GateVerdict | undefined;
     void run('read_file', { path: 'b' }, 'safe').then((v) => (fourth = v));
