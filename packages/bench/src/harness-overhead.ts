@@ -15,6 +15,7 @@ const noopTool = defineTool({
   schema: z.object({ i: z.number() }),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
   execute: async ({ i }) => `ok ${i}`,
 });
 

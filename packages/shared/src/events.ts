@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApprovalModeSchema, ClientInfoSchema, DangerSchema, DecisionSchema, UsageSchema } from './common.js';
+import { FileArgsSchema, ToolKindSchema } from './tool-calls.js';
 
 /**
  * Session events: the one stream every client folds into its view.
@@ -56,6 +57,15 @@ export const EventSchemas = {
     sandbox: z.string().optional(),
     /** On the first call of a reply: what the model request that asked for the reply's calls used and cost. */
     usage: UsageSchema.optional(),
+    /** What kind of thing the tool does, as the tool declares it (absent from older servers). */
+    kind: ToolKindSchema.optional(),
+    /** One line saying what this call does (the command, the path, the search), written by the tool. */
+    summary: z.string().optional(),
+    /** For a file tool: which arguments hold the file and its change (see FileArgs). */
+    file: FileArgsSchema.optional(),
+    /** When the call runs without asking: how that was decided (as `tool_result.decision`). */
+    decision: z.string().optional(),
+    decidedBy: z.string().optional(),
   }),
   command_output: event('command_output', { callId, data: z.string() }),
   command_input: event('command_input', { callId, data: z.string(), by: z.string() }),
@@ -73,6 +83,15 @@ export const EventSchemas = {
      * name of the copy kept in the session's directory (`images/<ref>`). Never the bytes.
      */
     images: z.array(z.object({ mimeType: z.string(), bytes: z.number().int().nonnegative(), ref: z.string().optional() })).optional(),
+    /**
+     * How the call was let through or refused, as the audit record's `decision` (`safe`,
+     * `read_only`, `session_rule`, `stored_rule`, `auto_edit`, `full_auto`, one of the five
+     * answers, `blacklisted`, `denied_by_rule`, `mode_refused`, `timeout`, `cancelled`, `error`),
+     * or `not_checked` when no gate saw it (bad arguments, the path sandbox, the loop guard).
+     */
+    decision: z.string().optional(),
+    /** Who decided: `system`, or the person (or share) who answered or made the rule. */
+    decidedBy: z.string().optional(),
   }),
   turn_done: event('turn_done', {
     turnId,
@@ -112,6 +131,8 @@ export const EventSchemas = {
     /** What a stored decision would cover, offered in the dialog (e.g. the command prefixes). */
     scopes: z.array(z.string()).optional(),
     preview: z.string().optional(),
+    /** The call's one-line summary (as its `tool_call.summary`). */
+    summary: z.string().optional(),
   }),
   permission_resolved: event('permission_resolved', {
     requestId: z.string(),
@@ -262,3 +283,11 @@ export type EventBody = SessionEvent extends infer E ? (E extends SessionEvent ?
  * already put a turn back to thinking). Bookkeeping an attach needs stays persisted.
  */
 export const EPHEMERAL_EVENT_TYPES: ReadonlySet<SessionEventType> = new Set(['text_delta', 'thinking']);
+
+/** The event types that end a turn (a final answer or an early stop, a cancel, a server stop): the one definition. */
+export const TURN_END_TYPES: ReadonlySet<string> = new Set<SessionEvent['type']>(['turn_done', 'turn_cancelled', 'turn_interrupted']);
+
+/** Whether an event ends a turn (see TURN_END_TYPES), narrowed to carry that turn's id. */
+export function endsTurn<E extends { type: string }>(event: E): event is E & { type: 'turn_done' | 'turn_cancelled' | 'turn_interrupted'; turnId: string } {
+  return TURN_END_TYPES.has(event.type);
+}

@@ -6,3 +6,4 @@ export * from './commands.js';
 export * from './shares.js';
 export * from './custom-commands.js';
 export * from './session-usage.js';
+export * from './tool-calls.js';

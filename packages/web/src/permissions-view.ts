@@ -1,5 +1,6 @@
 import type { Decision } from '@tandem/shared';
-import { type PendingPermission, summarizeArgs } from '@tandem/tui/state';
+import { genericCallSummary } from '@tandem/shared';
+import type { PendingPermission } from '@tandem/tui/state';
 import { el, replaceChildren } from './element.js';
 
 /** The answers a driver can give, in the order the TUI's dialog offers them. */
@@ -44,7 +45,7 @@ export function renderPermissions(container: HTMLElement, pending: readonly Pend
         'div',
         { class: `permission ${request.danger}`, data: { requestId: request.requestId } },
         el('div', { class: 'permission-title' }, `Permission: ${request.tool}`, el('span', { class: `badge ${request.danger}` }, request.danger)),
-        el('pre', { class: 'preview' }, request.preview ?? summarizeArgs(request.tool, request.args)),
+        el('pre', { class: 'preview' }, request.preview ?? request.summary ?? genericCallSummary(request.args)),
         buttons.length > 0 ? el('div', { class: 'decisions' }, ...buttons) : null,
         mode.kind === 'answer' ? null : el('div', { class: 'hint' }, mode.hint),
       );

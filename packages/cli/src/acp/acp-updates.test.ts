@@ -18,6 +18,9 @@ afterAll(async () => {
 let seq = 0;
 const at = (body: Record<string, unknown>): SessionEvent => ({ sessionId: 's', seq: ++seq, ts: '2026-01-01T00:00:00.000Z', ...body }) as SessionEvent;
 
+/** What edit_file declares on its tool_call: which arguments hold the file and the change. */
+const EDIT_FILE_ARGS = { path: 'path', line: 'start_line', oldText: 'old_string', newText: 'new_string' };
+
 describe('AcpEventTranslator', () => {
   it('streams text, and sends from assistant_text only what was not streamed (all of it in a replay)', async () => {
     const live = new AcpEventTranslator({ cwd: dir, localFiles: true, by: 'me' });
@@ -52,6 +55,9 @@ describe('AcpEventTranslator', () => {
         iteration: 1,
         callId: 'c1',
         tool: 'edit_file',
+        kind: 'edit',
+        summary: 'a.txt',
+        file: EDIT_FILE_ARGS,
         args: { path: 'a.txt', old_string: 'two', new_string: 'TWO' },
         danger: 'medium',
       }),
@@ -73,6 +79,8 @@ describe('AcpEventTranslator', () => {
         iteration: 1,
         callId: 'c2',
         tool: 'run_command',
+        kind: 'execute',
+        summary: 'ls',
         args: { command: 'ls' },
         danger: 'safe',
         reason: 'read-only command: ls',
@@ -106,6 +114,9 @@ describe('AcpEventTranslator', () => {
         iteration: 1,
         callId: 'c1',
         tool: 'edit_file',
+        kind: 'edit',
+        summary: 'a.txt',
+        file: EDIT_FILE_ARGS,
         args: { path: 'a.txt', old_string: 'two', new_string: 'TWO' },
         danger: 'medium',
         reason: 'auto-edit mode: a file edit inside the workspace',

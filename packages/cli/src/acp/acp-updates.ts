@@ -1,7 +1,7 @@
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { EventOf, SessionEvent } from '@tandem/shared';
 import stripAnsi from 'strip-ansi';
-import { editDiff, replacedDiff, textContent, toolKind, toolLocations, toolTitle } from './acp-tool-calls.js';
+import { type DescribedCall, editDiff, replacedDiff, textContent, toolKind, toolLocations, toolTitle } from './acp-tool-calls.js';
 
 export interface TranslatorOptions {
   /** The session's folder (relative paths in tool arguments are under it). */
@@ -16,8 +16,7 @@ export interface TranslatorOptions {
 const MAX_OUTPUT_CHARS = 64 * 1024;
 
 interface CallState {
-  tool: string;
-  args: unknown;
+  call: DescribedCall;
   diff: ToolCallContent | undefined;
   output: string;
   started: boolean;
@@ -54,11 +53,11 @@ export class AcpEventTranslator {
       case 'assistant_text':
         return event.taskId ? [] : this.assistantText(event);
       case 'tool_call':
-        return this.toolCall(event.callId, event.tool, event.args, !replay && (event.danger === 'safe' || event.reason !== undefined), replay);
+        return this.toolCall(event.callId, described(event), !replay && (event.danger === 'safe' || event.reason !== undefined), replay);
       case 'permission_request': {
         this.requests.set(event.requestId, event.callId);
         // A question that is not about an announced call (a project MCP server's launch) gets its own entry.
-        return this.calls.has(event.callId) ? [] : this.toolCall(event.callId, event.tool, event.args, false, replay);
+        return this.calls.has(event.callId) ? [] : this.toolCall(event.callId, described(event), false, replay);
       }
       case 'permission_resolved': {
         const callId = this.requests.get(event.requestId);
@@ -82,7 +81,7 @@ export class AcpEventTranslator {
   describeCall(callId: string): { title: string; kind: ReturnType<typeof toolKind>; rawInput: unknown; content: ToolCallContent[] } | undefined {
     const call = this.calls.get(callId);
     if (!call) return undefined;
-    return { title: toolTitle(call.tool, call.args), kind: toolKind(call.tool), rawInput: call.args, content: call.diff ? [call.diff] : [] };
+    return { title: toolTitle(call.call), kind: toolKind(call.call), rawInput: call.call.args, content: call.diff ? [call.diff] : [] };
   }
 
   /** A running command's output so far, as an update (sent at most every so often, not per chunk). */
@@ -100,19 +99,19 @@ export class AcpEventTranslator {
     return rest ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: rest } }] : [];
   }
 
-  private async toolCall(callId: string, tool: string, args: unknown, runsAtOnce: boolean, replay: boolean): Promise<SessionUpdate[]> {
+  private async toolCall(callId: string, call: DescribedCall, runsAtOnce: boolean, replay: boolean): Promise<SessionUpdate[]> {
     // A call that runs at once may have changed the file before it could be read: no reading then.
-    const diff = await editDiff(tool, args, this.options.cwd, this.options.localFiles && !runsAtOnce && !replay);
-    this.calls.set(callId, { tool, args, diff, output: '', started: false, read: this.options.localFiles && !runsAtOnce && !replay });
+    const diff = await editDiff(call, this.options.cwd, this.options.localFiles && !runsAtOnce && !replay);
+    this.calls.set(callId, { call, diff, output: '', started: false, read: this.options.localFiles && !runsAtOnce && !replay });
     const updates: SessionUpdate[] = [
       {
         sessionUpdate: 'tool_call',
         toolCallId: callId,
-        title: toolTitle(tool, args),
-        kind: toolKind(tool),
+        title: toolTitle(call),
+        kind: toolKind(call),
         status: 'pending',
-        rawInput: args,
-        locations: toolLocations(args, this.options.cwd),
+        rawInput: call.args,
+        locations: toolLocations(call, this.options.cwd),
         content: diff ? [diff] : [],
       },
     ];
@@ -138,8 +137,9 @@ export class AcpEventTranslator {
     const call = this.calls.get(event.callId);
     this.calls.delete(event.callId);
     let diff = call?.diff;
-    if (call && !call.read && !replay && this.options.localFiles && call.tool === 'write_file' && event.output.startsWith('Replaced')) {
-      diff = (await replacedDiff(call.args, this.options.cwd)) ?? diff;
+    // A whole-content write that replaced a file without asking first (auto modes): the diff against its `.bak`.
+    if (call && !call.read && !replay && this.options.localFiles && call.call.file?.content && event.output.startsWith('Replaced')) {
+      diff = (await replacedDiff(call.call, this.options.cwd)) ?? diff;
     }
     const content: ToolCallContent[] = [];
     if (diff && !event.isError) content.push(diff);
@@ -154,4 +154,17 @@ export class AcpEventTranslator {
       },
     ];
   }
+}
+
+/** A call as its tool_call (or a question about a call never announced) describes it. */
+function described(event: EventOf<'tool_call'> | EventOf<'permission_request'>): DescribedCall {
+  const file = event.type === 'tool_call' ? event.file : undefined;
+  const kind = event.type === 'tool_call' ? event.kind : undefined;
+  return {
+    tool: event.tool,
+    args: event.args,
+    ...(kind ? { kind } : {}),
+    ...(event.summary !== undefined ? { summary: event.summary } : {}),
+    ...(file ? { file } : {}),
+  };
 }

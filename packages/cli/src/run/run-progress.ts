@@ -1,5 +1,6 @@
 import type { EventOf, SessionEvent } from '@tandem/shared';
-import { formatDuration, noticeFor, summarizeArgs } from '@tandem/tui/state';
+import { formatDuration, noticeFor } from '@tandem/tui/state';
+import { genericCallSummary } from '@tandem/shared';
 
 export interface ProgressOptions {
   /** Where lines go (stderr). */
@@ -24,8 +25,8 @@ export class RunProgress {
   observe(event: SessionEvent): void {
     switch (event.type) {
       case 'tool_call':
-        this.calls.set(event.callId, callText(event.tool, event.args));
-        return this.say(`${who(event)}→ ${callText(event.tool, event.args)}${event.reason ? ` (${event.reason})` : ''}`);
+        this.calls.set(event.callId, callText(event));
+        return this.say(`${who(event)}→ ${callText(event)}${event.reason ? ` (${event.reason})` : ''}`);
       case 'tool_result':
         return this.say(
           event.isError
@@ -47,7 +48,7 @@ export class RunProgress {
   }
 
   private permissionRequested(event: EventOf<'permission_request'>): void {
-    const call = callText(event.tool, event.args);
+    const call = callText(event);
     this.asked.set(event.requestId, call);
     const waitMs = Date.parse(event.expiresAt) - Date.parse(event.ts);
     const within = Number.isFinite(waitMs) ? ` within ${formatDuration(Math.max(0, waitMs))}` : '';
@@ -72,9 +73,9 @@ export class RunProgress {
   }
 }
 
-function callText(tool: string, args: unknown): string {
-  const summary = summarizeArgs(tool, args);
-  return summary ? `${tool} ${summary}` : tool;
+function callText(event: { tool: string; args: unknown; summary?: string }): string {
+  const summary = event.summary ?? genericCallSummary(event.args);
+  return summary ? `${event.tool} ${summary}` : event.tool;
 }
 
 function who(event: SessionEvent): string {

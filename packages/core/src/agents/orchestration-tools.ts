@@ -7,6 +7,7 @@ import type { AgentRunner, AgentRunRequest } from './agent-runner.js';
 import { DEFAULT_MAX_AGENT_DEPTH, DISPATCH_TO, HAND_OFF_TO, mayOrchestrate, RUN_WORKER } from './agent-tools.js';
 import { createLimiter, type Limiter, LimiterAbortError } from './concurrency-limit.js';
 import { type Ledger, recordCancelled, recordDispatched, recordReturned } from './ledger.js';
+import { capSummary, oneLine } from '@tandem/shared';
 
 /** How long one dispatched agent or worker may run by default (the loop's per-tool limit is far shorter). */
 export const DEFAULT_AGENT_TIME_LIMIT_MS = 30 * 60_000;
@@ -108,6 +109,8 @@ export function createOrchestrationTools(options: OrchestrationOptions): AnyTool
     schema: DispatchArgs,
     danger: 'safe',
     readOnly: true,
+    kind: 'delegate',
+    summary: (args) => capSummary(oneLine(`${args.agent}: ${args.task}`)),
     timeoutMs: () => timeLimitMs,
     async execute(args, ctx) {
       const refused = depthRefusal();
@@ -125,6 +128,8 @@ export function createOrchestrationTools(options: OrchestrationOptions): AnyTool
     schema: WorkerArgs,
     danger: 'safe',
     readOnly: true,
+    kind: 'delegate',
+    summary: (args) => capSummary(oneLine(args.name ? `${args.name}: ${args.task}` : args.task)),
     timeoutMs: () => timeLimitMs,
     async execute(args, ctx) {
       const refused = depthRefusal();
@@ -143,6 +148,8 @@ export function createOrchestrationTools(options: OrchestrationOptions): AnyTool
     schema: HandOffArgs,
     danger: 'safe',
     readOnly: false,
+    kind: 'handoff',
+    summary: (args) => capSummary(oneLine(args.message ? `${args.agent}: ${args.message}` : args.agent)),
     async execute(args) {
       const refused = depthRefusal();
       if (refused) return refused;

@@ -21,6 +21,7 @@ const page = defineTool({
   schema: z.object({ n: z.number() }),
   danger: 'safe',
   readOnly: true,
+  kind: 'other',
   execute: async ({ n }) => `page ${n}: ${PAGE}`,
 });
 

@@ -105,6 +105,42 @@ describe('the call pipeline', () => {
     expect(ofType(events, 'tool_result')[0]).toMatchObject({ isError: true, outcome: 'refused', output: 'Refused: read-only mode.' });
   });
 
+  it("carries the gate's decision on the events: the screen's on the tool_call, the check's on the tool_result, handing the screen back to the check", async () => {
+    const handedBack: unknown[] = [];
+    const token = { mine: true };
+    const gate: ToolGate = {
+      screen: async (call) =>
+        call.tool === 'echo'
+          ? { danger: 'safe', reason: 'safe tool', allowed: { decision: 'safe', decidedBy: 'system' }, held: token }
+          : { danger: 'medium', held: token },
+      check: async (call) => {
+        handedBack.push(call.screened?.held);
+        return call.tool === 'echo' ? { allow: true, decision: 'safe', decidedBy: 'system' } : { allow: true, decision: 'allow_once', decidedBy: 'ana' };
+      },
+    };
+    fake.server.enqueue(
+      {
+        toolCalls: [
+          { id: 'e', name: 'echo', args: { text: 'hi' } },
+          { id: 'w', name: 'write_file', args: { path: 'b.txt', content: 'x' } },
+          { id: 'bad', name: 'write_file', args: { path: 42 } },
+        ],
+      },
+      { text: 'ok' },
+    );
+    const events = await collect(runTurn(options(gate)));
+    expect(handedBack).toEqual([token, token]);
+    const calls = ofType(events, 'tool_call');
+    expect(calls.find((c) => c.callId === 'e')).toMatchObject({ decision: 'safe', decidedBy: 'system' });
+    expect(calls.find((c) => c.callId === 'w')?.decision).toBeUndefined();
+    const results = ofType(events, 'tool_result');
+    expect(results.find((r) => r.callId === 'e')).toMatchObject({ decision: 'safe', decidedBy: 'system' });
+    expect(results.find((r) => r.callId === 'w')).toMatchObject({ decision: 'allow_once', decidedBy: 'ana', outcome: 'ok' });
+    // No gate saw the call with bad arguments.
+    expect(results.find((r) => r.callId === 'bad')).toMatchObject({ decision: 'not_checked', outcome: 'error' });
+    expect(results.find((r) => r.callId === 'bad')?.decidedBy).toBeUndefined();
+  });
+
   it('never screens a call with bad arguments (schema first); its outcome is error', async () => {
     const { gate, steps } = recordingGate(() => ({ danger: 'medium' }));
     fake.server.enqueue({ toolCalls: [{ id: 'w', name: 'write_file', args: { path: 42 } }] }, { text: 'ok' });

@@ -41,6 +41,9 @@ export interface CallResult {
   images?: ToolImage[];
   /** The tool asked to end the turn after its result (an answer needs no more model calls). */
   endsTurn?: boolean;
+  /** How the gate decided (absent: no gate saw the call — bad arguments, the path sandbox, the loop guard). */
+  decision?: string;
+  decidedBy?: string;
 }
 
 /** The danger shown with a tool_call event; unknown tools and bad arguments count as safe (they never run). */
@@ -71,7 +74,10 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
     ...extra,
   });
   const ready = prepared ?? (await prepareCall(call, env));
-  if (ready.early) return done(ready.early.output, true, ready.early.outcome);
+  if (ready.early) {
+    const { output, outcome, decision, decidedBy } = ready.early;
+    return done(output, true, outcome, { ...(decision !== undefined ? { decision } : {}), ...(decidedBy !== undefined ? { decidedBy } : {}) });
+  }
   const { tool, gateCall } = ready;
   if (!tool || !gateCall) return done(`Tool ${call.name} could not be prepared.`, true, 'error');
   const args = gateCall.args;
@@ -83,10 +89,14 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
   let stopTimer: (() => void) | undefined;
   try {
     const verdict = await env.gate.check(gateCall, controller.signal);
-    if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });
+    const decided: Partial<CallResult> = {
+      ...(verdict.decision !== undefined ? { decision: verdict.decision } : {}),
+      ...(verdict.decidedBy !== undefined ? { decidedBy: verdict.decidedBy } : {}),
+    };
+    if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true, ...decided });
     if (!verdict.allow) {
       const outcome = verdict.outcome ?? (verdict.stopTurn === 'permission_timeout' ? 'timeout' : 'denied');
-      return done(verdict.reason, true, outcome, verdict.stopTurn ? { stopTurn: verdict.stopTurn } : {});
+      return done(verdict.reason, true, outcome, { ...(verdict.stopTurn ? { stopTurn: verdict.stopTurn } : {}), ...decided });
     }
 
     const execution = tool
@@ -117,10 +127,11 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
     const outcome = await Promise.race([execution, timeout, cancelled]);
     if (outcome === 'timeout') {
       controller.abort(new Error('tool timeout'));
-      return done(`Tool ${tool.name} timed out after ${formatSeconds(limitMs)} and was stopped.`, true, 'timeout');
+      return done(`Tool ${tool.name} timed out after ${formatSeconds(limitMs)} and was stopped.`, true, 'timeout', decided);
     }
-    if (outcome === 'cancelled') return done('Cancelled while running.', true, 'cancelled', { cancelled: true });
+    if (outcome === 'cancelled') return done('Cancelled while running.', true, 'cancelled', { cancelled: true, ...decided });
     const extra: Partial<CallResult> = {
+      ...decided,
       ...('images' in outcome ? { images: outcome.images } : {}),
       ...('endsTurn' in outcome && !outcome.isError ? { endsTurn: true } : {}),
     };
@@ -128,7 +139,7 @@ export async function executeCall(call: ToolCall, env: CallEnvironment, prepared
   } catch (err) {
     // Only the gate can throw here (tool failures are caught above).
     if (env.signal.aborted) return done('Cancelled before it ran.', true, 'cancelled', { cancelled: true });
-    return done(`The permission check for ${tool.name} failed: ${errorMessage(err)}`, true, 'error');
+    return done(`The permission check for ${tool.name} failed: ${errorMessage(err)}`, true, 'error', { decision: 'error', decidedBy: 'system' });
   } finally {
     stopTimer?.();
     env.signal.removeEventListener('abort', abortCall);

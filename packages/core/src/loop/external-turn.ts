@@ -91,6 +91,10 @@ async function drive(opts: TurnOptions, external: ExternalAgentRun, signal: Abor
       schema: z.object({ command: z.string().min(1) }),
       danger: 'dangerous',
       readOnly: false,
+      kind: 'execute',
+      subject: (args) => ({ command: args.command.trim() }),
+      summary: (args) => args.command,
+      unknownWrites: true,
       timeoutMs: () => timeoutMs + 10_000,
       async execute(args, ctx) {
         const base = { ...NONINTERACTIVE_ENV, ...commandEnvOf(ctx.services) };

@@ -1,17 +1,19 @@
 import type { Danger } from '@tandem/shared';
 import type { ToolCall } from '../messages.js';
-import type { GateCall, RefusalOutcome } from '../ports/tool-gate.js';
+import type { GateCall, GateScreen, RefusalOutcome } from '../ports/tool-gate.js';
 import { SandboxError } from '../sandbox/sandbox-error.js';
-import { dangerOf, type AnyTool, type PathResolver } from '../tools/define.js';
+import { dangerOf, describeCall, type AnyTool, type PathResolver } from '../tools/define.js';
 import { describeZodError, errorMessage, excerpt } from './argument-errors.js';
 
 /** How a call ended (AuditRecord.outcome, tool_result.outcome). */
 export type CallOutcome = 'ok' | 'error' | RefusalOutcome;
 
-/** A call that ends before it is asked about or run: its result text and how it ended. */
+/** A call that ends before it is asked about or run: its result text, how it ended, and the gate's decision if it made one. */
 export interface EarlyEnd {
   output: string;
   outcome: CallOutcome;
+  decision?: string;
+  decidedBy?: string;
 }
 
 /**
@@ -23,14 +25,14 @@ export interface PreparedCall {
   tool?: AnyTool;
   args?: unknown;
   gateCall?: GateCall;
-  announce: { danger: Danger; reason?: string };
+  announce: { danger: Danger; reason?: string; decision?: string; decidedBy?: string };
   early?: EarlyEnd;
 }
 
 export interface PrepareEnvironment {
   turnId: string;
   tools: ReadonlyMap<string, AnyTool>;
-  gate: { screen?(call: GateCall): Promise<{ danger: Danger; reason?: string; refusal?: { reason: string; outcome: RefusalOutcome } }> };
+  gate: { screen?(call: GateCall): Promise<GateScreen> };
   /** The session's path sandbox; without it the tools' own checks are the only ones. */
   paths?: PathResolver;
 }
@@ -63,25 +65,43 @@ export async function prepareCall(call: ToolCall, env: PrepareEnvironment): Prom
   const checked = await sandboxPaths(tool, args, env.paths);
   if (checked.refusal) return refuse(`Refused by the path sandbox: ${checked.refusal} Nothing was asked or run.`, 'refused', danger);
 
-  const gateCall: GateCall = { turnId: env.turnId, callId: call.id, tool: tool.name, args, danger, readOnly: tool.readOnly };
+  let described: ReturnType<typeof describeCall>;
+  try {
+    described = describeCall(tool, args);
+  } catch (err) {
+    return refuse(`Tool ${tool.name} could not say what this call is about: ${errorMessage(err)}; it was not run.`, 'error', danger);
+  }
+  const gateCall: GateCall = { turnId: env.turnId, callId: call.id, tool: tool.name, args, danger, readOnly: tool.readOnly, ...described };
   if (checked.paths) gateCall.paths = checked.paths;
   const base = { tool, args, gateCall };
   if (!env.gate.screen) return { ...base, announce: { danger } };
   try {
     const screen = await env.gate.screen(gateCall);
-    const announce = { danger: screen.danger, ...(screen.reason ? { reason: screen.reason } : {}) };
-    if (screen.refusal)
+    const announce = {
+      danger: screen.danger,
+      ...(screen.reason ? { reason: screen.reason } : {}),
+      ...(screen.allowed ? { decision: screen.allowed.decision, decidedBy: screen.allowed.decidedBy } : {}),
+    };
+    if (screen.refusal) {
+      const { reason, outcome, decision, decidedBy } = screen.refusal;
       return {
         ...base,
-        announce: { danger: screen.danger, reason: screen.refusal.reason },
-        early: { output: screen.refusal.reason, outcome: screen.refusal.outcome },
+        announce: { danger: screen.danger, reason },
+        early: { output: reason, outcome, ...(decision !== undefined ? { decision } : {}), ...(decidedBy !== undefined ? { decidedBy } : {}) },
       };
-    return { ...base, announce };
+    }
+    // The screen's decision goes back to the gate's check with the call.
+    return { ...base, gateCall: { ...gateCall, screened: screen }, announce };
   } catch (err) {
     return {
       ...base,
       announce: { danger },
-      early: { output: `The permission check for ${tool.name} failed: ${errorMessage(err)}; the call was not run.`, outcome: 'error' },
+      early: {
+        output: `The permission check for ${tool.name} failed: ${errorMessage(err)}; the call was not run.`,
+        outcome: 'error',
+        decision: 'error',
+        decidedBy: 'system',
+      },
     };
   }
 }

@@ -7,6 +7,7 @@ import { planBatches } from './parallel-batches.js';
 import { NOT_RUN_OUTPUT, type TurnEnd } from './turn-end.js';
 import { imagesForEvent } from '../base/tool-image.js';
 import type { ModelUsage } from '../providers/types.js';
+import { summaryOf } from '../tools/define.js';
 
 export interface CallsContext {
   turnId: string;
@@ -85,13 +86,14 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
 }
 
 function announce(p: Planned, prepared: PreparedCall, ctx: CallsContext, first: boolean): void {
-  emitCall(p.call, ctx, prepared.announce, first);
+  emitCall(p.call, ctx, prepared.announce, first, prepared.gateCall?.summary);
   if (p.verdict.action === 'warn' && p.verdict.count === LOOP_WARN_AT)
     ctx.emit({ type: 'loop_warning', tool: p.call.name, count: p.verdict.count, stopped: false });
 }
 
 /** A call's tool_call; the reply's first call carries the usage of the request that asked for the calls (`first`). */
-function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['announce'], first = false): void {
+function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['announce'], first = false, summary?: string): void {
+  const tool = ctx.env.tools.get(call.name);
   ctx.emit({
     type: 'tool_call',
     turnId: ctx.turnId,
@@ -103,10 +105,21 @@ function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['annou
     ...(call.args === undefined ? { rawArgs: call.rawArgs } : {}),
     ...(shown?.reason ? { reason: shown.reason } : {}),
     ...(first && ctx.usage ? { usage: ctx.usage } : {}),
+    ...(shown?.decision !== undefined ? { decision: shown.decision, decidedBy: shown.decidedBy ?? 'system' } : {}),
+    ...(tool ? { kind: tool.kind } : {}),
+    ...(tool?.file ? { file: tool.file } : {}),
+    summary: summary ?? summaryOf(tool, call.args),
   });
 }
 
-function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 'durationMs' | 'outcome' | 'images'>, ctx: CallsContext): void {
+/** No gate saw the call: bad arguments, the path sandbox, the loop guard, a call skipped after a stop, or no gate. */
+const NOT_CHECKED = 'not_checked';
+
+function record(
+  call: ToolCall,
+  result: Pick<CallResult, 'output' | 'isError' | 'durationMs' | 'outcome' | 'images' | 'decision' | 'decidedBy'>,
+  ctx: CallsContext,
+): void {
   const images = result.images;
   ctx.emit({
     type: 'tool_result',
@@ -117,6 +130,9 @@ function record(call: ToolCall, result: Pick<CallResult, 'output' | 'isError' | 
     output: result.output,
     durationMs: result.durationMs,
     outcome: result.outcome,
+    // How the call was let through or refused: the audit record is a fold over these events.
+    decision: result.decision ?? NOT_CHECKED,
+    ...(result.decidedBy !== undefined ? { decidedBy: result.decidedBy } : {}),
     // The event (the log, every client) carries what the image is and where it is kept, never its bytes.
     ...(images ? { images: imagesForEvent(images) } : {}),
   });

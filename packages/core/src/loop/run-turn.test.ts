@@ -33,6 +33,7 @@ const sleepTool = defineTool({
   schema: z.object({ ms: z.number(), label: z.string() }),
   danger: 'safe',
   readOnly: true,
+  kind: 'other',
   execute: async ({ ms, label }, ctx) => {
     log.push(`start ${label}`);
     await waitAbortable(ms, ctx.signal);
@@ -46,6 +47,7 @@ const note = defineTool({
   schema: z.object({ text: z.string() }),
   danger: 'medium',
   readOnly: false,
+  kind: 'other',
   execute: async ({ text }) => {
     log.push(`start note ${text}`);
     log.push(`end note ${text}`);
@@ -58,6 +60,7 @@ const failing = defineTool({
   schema: z.object({ how: z.enum(['tool', 'crash']) }),
   danger: 'safe',
   readOnly: false,
+  kind: 'other',
   execute: async ({ how }) => {
     if (how === 'tool') throw new ToolError('old_str appears 2 times in a.txt; include more context');
     throw new TypeError('cannot read x of undefined');
@@ -69,6 +72,7 @@ const hang = defineTool({
   schema: z.object({}),
   danger: 'safe',
   readOnly: false,
+  kind: 'other',
   execute: (_args, ctx) =>
     new Promise((_resolve, reject) => {
       log.push('hang started');
@@ -81,6 +85,7 @@ const chatty = defineTool({
   schema: z.object({}),
   danger: 'safe',
   readOnly: false,
+  kind: 'other',
   execute: async (_args, ctx) => {
     ctx.onOutput('line 1\n');
     await new Promise((r) => setTimeout(r, 10));
@@ -491,6 +496,7 @@ describe('dynamic tools', () => {
       schema: z.object({}),
       danger: 'safe',
       readOnly: true,
+      kind: 'other',
       execute: async () => 'pong',
     });
     const offered: Array<{ tools: ToolSpec[]; system: string }> = [];

@@ -74,6 +74,7 @@ export const echoTool = defineTool({
   schema: z.object({ text: z.string() }),
   danger: 'safe',
   readOnly: true,
+  kind: 'other',
   execute: async ({ text }) => `echo: ${text}`,
 });
 
@@ -84,5 +85,6 @@ export const hangTool = defineTool({
   schema: z.object({}),
   danger: 'safe',
   readOnly: false,
+  kind: 'other',
   execute: (_a, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))),
 });

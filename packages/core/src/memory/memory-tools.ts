@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool, type ToolContext } from '../tools/define.js';
 import { HistoryPatternError } from './history-search.js';
 import { memoryServiceOf, type MemoryService } from './memory-service.js';
+import { capSummary, oneLine } from '@tandem/shared';
 
 function service(ctx: ToolContext): MemoryService {
   const memory = memoryServiceOf(ctx.services);
@@ -20,6 +21,8 @@ export const searchHistoryTool = defineTool({
   }),
   danger: 'safe',
   readOnly: true,
+  kind: 'search',
+  summary: (args) => capSummary(oneLine(args.pattern)),
   async execute(args, ctx) {
     let result;
     try {
@@ -47,6 +50,8 @@ export const recallMemoryTool = defineTool({
   }),
   danger: 'safe',
   readOnly: true,
+  kind: 'search',
+  summary: (args) => capSummary(oneLine(args.query)),
   async execute(args, ctx) {
     const result = await service(ctx).recall(args.query, { limit: args.limit ?? 8, ...(args.kind ? { kind: args.kind } : {}), signal: ctx.signal });
     const head = `mode: ${result.mode}${result.note ? ` (${result.note})` : ''}`;
@@ -66,6 +71,8 @@ export const saveNoteTool = defineTool({
   }),
   danger: 'medium',
   readOnly: false,
+  kind: 'other',
+  summary: (args) => capSummary(oneLine(args.text)),
   async execute(args, ctx) {
     const result = await service(ctx).saveItem(args.kind, args.text, { ...(args.replace_id ? { replaceId: args.replace_id } : {}), source: ctx.sessionId });
     if (!result.ok) return { output: result.quarantined ? `Not saved, quarantined: ${result.reason}` : `Not saved: ${result.reason}`, isError: true };

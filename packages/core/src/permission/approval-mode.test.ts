@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { ToolKind } from '@tandem/shared';
+import { builtinTools } from '../tools/builtin-tools.js';
 import { autoEditAllows, readOnlyModeRefusal } from './approval-mode.js';
 
 const ws = '/home/u/project';
-const edit = (tool: string, paths: string[]) => ({ tool, danger: 'medium' as const, readOnly: false, paths });
+const KINDS = new Map<string, ToolKind>(builtinTools().map((t) => [t.name, t.kind]));
+/** A built-in tool's call with its declared kind, as the gate receives it. */
+const edit = (tool: string, paths: string[]) => ({ tool, kind: KINDS.get(tool), danger: 'medium' as const, readOnly: false, paths });
 
 describe('auto-edit mode', () => {
   it.each(['write_file', 'edit_file', 'insert_line', 'delete_lines'])('lets %s run inside the workspace', (tool) => {
@@ -16,7 +20,9 @@ describe('auto-edit mode', () => {
     ['a sibling that shares the prefix', edit('write_file', [`${ws}-evil/a.ts`])],
     ['.git/config', edit('write_file', [`${ws}/.git/config`])],
     ['a .git hook deeper down', edit('edit_file', [`${ws}/sub/.git/hooks/pre-commit`])],
-    ['no resolved paths', { tool: 'write_file', danger: 'medium' as const, readOnly: false }],
+    ['no resolved paths', { tool: 'write_file', kind: 'edit' as const, danger: 'medium' as const, readOnly: false }],
+    ['an always-ask edit', { ...edit('write_file', [`${ws}/a.ts`]), alwaysAsk: true }],
+    ['a tool that declares no kind, whatever its name', { tool: 'write_file', danger: 'medium' as const, readOnly: false, paths: [`${ws}/a.ts`] }],
   ])('still asks for %s', (_what, call) => {
     expect(autoEditAllows(call, 'auto-edit', ws)).toBeNull();
   });

@@ -1,13 +1,13 @@
 import path from 'node:path';
-import type { ApprovalMode, Danger } from '@tandem/shared';
-
-/** The tools `auto-edit` runs without asking when every path is inside the workspace. */
-export const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file', 'insert_line', 'delete_lines']);
+import type { ApprovalMode, Danger, ToolKind } from '@tandem/shared';
 
 export interface ModeCall {
   tool: string;
   danger: Danger;
   readOnly: boolean;
+  /** The tool's declared kind: `edit` tools are what auto-edit runs without asking. */
+  kind?: ToolKind;
+  alwaysAsk?: boolean;
   /** The call's paths as the path sandbox resolved them (real paths). */
   paths?: readonly string[];
 }
@@ -39,12 +39,13 @@ export function readOnlyModeRefusal(call: ModeCall, mode: ApprovalMode, ctx: Mod
 
 /**
  * `auto-edit` mode (requirements U2): the reason a file edit runs without asking, or null. Only
- * write_file, edit_file, insert_line and delete_lines, only when every resolved path is inside
+ * tools of kind `edit` (write_file, edit_file, insert_line, delete_lines) that never always ask,
+ * only when every resolved path is inside
  * the workspace (a granted directory does not count) and outside `.git` (its config and hooks
  * can make later commands run code).
  */
 export function autoEditAllows(call: ModeCall, mode: ApprovalMode, workspace: string): string | null {
-  if (mode !== 'auto-edit' || !FILE_EDIT_TOOLS.has(call.tool) || !call.paths || call.paths.length === 0) return null;
+  if (mode !== 'auto-edit' || call.kind !== 'edit' || call.alwaysAsk || !call.paths || call.paths.length === 0) return null;
   const inside = call.paths.every((p) => {
     const rel = path.relative(workspace, p);
     return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && !rel.split(path.sep).includes('.git');

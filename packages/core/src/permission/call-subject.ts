@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { StoredPermission } from '@tandem/shared';
 import { lexShell, type ShellSegment } from '../shell/index.js';
 import { leadingWordChoices } from './command-level.js';
-import { CONNECTOR_CALL, DEFAULT_ALWAYS_ASK_TOOLS, DEFAULT_COMMAND_TOOLS, type PolicyCall, type PolicyOptions } from './rule.js';
+import { type PolicyCall, type PolicyOptions } from './rule.js';
 
 /** What a rule about this call can be about. */
 export type CallSubject =
@@ -29,37 +29,33 @@ export const WHOLE_TOOL_SCOPE = '*';
 /** The tool name of a command's connection question (ARCHITECTURE: `tool: "network"`). */
 export const NETWORK_TOOL = 'network';
 
-/** Argument names that hold the one file or directory a tool acts on (`self_clone` has `target`). */
-const PATH_ARGS = ['path', 'target'] as const;
+type SubjectOptions = Pick<PolicyOptions, 'workspace'>;
 
-type SubjectOptions = Pick<PolicyOptions, 'workspace' | 'commandTools'>;
-
+/** The call's subject, from what its tool declared (`subject`): never from the tool's name or argument keys. */
 export function subjectOf(call: PolicyCall, options: SubjectOptions = {}): CallSubject {
-  const args = isRecord(call.args) ? call.args : {};
-  if ((options.commandTools ?? DEFAULT_COMMAND_TOOLS).has(call.tool)) {
-    const command = typeof args.command === 'string' ? args.command.trim() : '';
+  // Read defensively: a tool's declaration is code written against arguments that may be odd.
+  const declared = call.subject as Partial<Record<'command' | 'path' | 'url' | 'host' | 'port' | 'agent' | 'server', unknown>> | undefined;
+  if (!declared) return { kind: 'tool' };
+  if (typeof declared.agent === 'string' && typeof declared.server === 'string') {
+    return { kind: 'pair', key: `${declared.agent}/${declared.server}`, label: `agent ${declared.agent} → MCP server ${declared.server}` };
+  }
+  if ('command' in declared) {
+    const command = typeof declared.command === 'string' ? declared.command.trim() : '';
     const segments = command === '' ? [] : lexShell(command).filter((s) => s.text.trim() !== '');
     return { kind: 'command', command, segments };
   }
-  if (call.tool === CONNECTOR_CALL && typeof args.agent === 'string' && typeof args.server === 'string') {
-    return { kind: 'pair', key: `${args.agent}/${args.server}`, label: `agent ${args.agent} → MCP server ${args.server}` };
-  }
-  if (call.tool === NETWORK_TOOL && typeof args.host === 'string' && typeof args.port === 'number') {
-    const host = args.host.toLowerCase();
+  if (typeof declared.host === 'string' && typeof declared.port === 'number') {
+    const host = declared.host.toLowerCase();
     const shown = host.includes(':') ? `[${host}]` : host;
-    return { kind: 'host', host: shown, port: args.port, target: `${shown}:${args.port}` };
+    return { kind: 'host', host: shown, port: declared.port, target: `${shown}:${declared.port}` };
   }
-  const target = PATH_ARGS.map((k) => args[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
-  if (target !== undefined) {
-    const raw = target.trim();
+  if (typeof declared.path === 'string' && declared.path.trim() !== '') {
+    const raw = declared.path.trim();
     const abs = options.workspace ? path.resolve(options.workspace, raw) : path.normalize(raw);
     return { kind: 'path', path: abs, display: displayPath(abs, options.workspace) };
   }
-  if (typeof args.url === 'string') {
-    const site = siteOf(args.url);
-    if (site) return { kind: 'url', url: args.url.trim(), site };
-  }
-  return { kind: 'tool' };
+  const site = typeof declared.url === 'string' ? siteOf(declared.url) : undefined;
+  return site ? { kind: 'url', url: (declared.url as string).trim(), site } : { kind: 'tool' };
 }
 
 /** `https://example.com/` for an http(s) address; undefined for anything else. */
@@ -83,8 +79,8 @@ function siteOf(raw: string): string | undefined {
  * - any other tool: `*` (the tool);
  * - an always-ask tool: nothing (every decision acts once).
  */
-export function scopeOptions(call: PolicyCall, subject: CallSubject, options: Pick<PolicyOptions, 'workspace' | 'alwaysAskTools'> = {}): ScopeOption[] {
-  if ((options.alwaysAskTools ?? DEFAULT_ALWAYS_ASK_TOOLS).has(call.tool)) return [];
+export function scopeOptions(call: PolicyCall, subject: CallSubject, options: Pick<PolicyOptions, 'workspace'> = {}): ScopeOption[] {
+  if (call.alwaysAsk) return [];
   const out: ScopeOption[] = [];
   const add = (option: ScopeOption) => {
     if (option.label !== '' && !out.some((o) => o.label === option.label)) out.push(option);
@@ -140,7 +136,7 @@ function isInside(p: string, dir: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
-function displayPath(abs: string, workspace: string | undefined): string {
+export function displayPath(abs: string, workspace: string | undefined): string {
   if (!workspace || !isInside(abs, workspace)) return abs;
   return path.relative(path.resolve(workspace), abs) || '.';
 }

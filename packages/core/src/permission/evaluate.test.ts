@@ -3,6 +3,7 @@ import type { Danger } from '@tandem/shared';
 import { evaluatePermission } from './evaluate.js';
 import { ruleFromDecision } from './rule-from-decision.js';
 import type { PermissionRule, PolicyCall, RuleDraft } from './rule.js';
+import { declared } from './declared-call.test-helper.js';
 
 const WS = '/home/ana/project';
 
@@ -13,11 +14,11 @@ function file(tool: string, path: string, danger: Danger = 'medium'): PolicyCall
   return { tool, args: { path, content: 'x' }, danger };
 }
 function evaluate(call: PolicyCall, rules: { session?: PermissionRule[]; stored?: PermissionRule[] } = {}) {
-  return evaluatePermission(call, { sessionRules: rules.session ?? [], storedRules: rules.stored ?? [], workspace: WS });
+  return evaluatePermission(declared(call), { sessionRules: rules.session ?? [], storedRules: rules.stored ?? [], workspace: WS });
 }
 /** The rule a person's forever-answer with `scope` makes for `call`. */
 function decide(call: PolicyCall, decision: 'allow_forever' | 'deny_forever' | 'allow_session', scope?: string): RuleDraft {
-  const made = ruleFromDecision(call, decision, scope, 'ana', { workspace: WS });
+  const made = ruleFromDecision(declared(call), decision, scope, 'ana', { workspace: WS });
   if (!made.ok || !made.rule) throw new Error(`no rule: ${JSON.stringify(made)}`);
   return made.rule;
 }
@@ -153,7 +154,7 @@ describe('evaluatePermission: compound command precision', () => {
 
 describe('evaluatePermission: file tools', () => {
   it('covers the exact path only, resolving relative paths against the workspace', () => {
-    const rule = ruleFromDecision(file('write_file', 'src/a.ts'), 'allow_forever', undefined, 'ana', { workspace: WS });
+    const rule = ruleFromDecision(declared(file('write_file', 'src/a.ts')), 'allow_forever', undefined, 'ana', { workspace: WS });
     expect(rule).toMatchObject({ ok: true, rule: { match: 'path', pattern: `${WS}/src/a.ts` } });
     const stored = [(rule as { rule: PermissionRule }).rule];
     expect(evaluate(file('write_file', `${WS}/src/a.ts`), { stored }).verdict).toBe('allow');
@@ -163,7 +164,7 @@ describe('evaluatePermission: file tools', () => {
   });
 
   it('covers a chosen directory and what is under it, not a sibling with the same prefix', () => {
-    const made = ruleFromDecision(file('write_file', 'src/lib/a.ts'), 'allow_session', 'src/', 'ana', { workspace: WS });
+    const made = ruleFromDecision(declared(file('write_file', 'src/lib/a.ts')), 'allow_session', 'src/', 'ana', { workspace: WS });
     const session = [(made as { rule: PermissionRule }).rule];
     expect(session[0]).toMatchObject({ match: 'prefix', pattern: `${WS}/src/` });
     expect(evaluate(file('write_file', 'src/deep/er/x.ts'), { session }).verdict).toBe('allow');
@@ -172,7 +173,7 @@ describe('evaluatePermission: file tools', () => {
   });
 
   it('covers the whole tool with "*"', () => {
-    const made = ruleFromDecision(file('delete_lines', 'a.ts'), 'allow_forever', '*', 'ana', { workspace: WS });
+    const made = ruleFromDecision(declared(file('delete_lines', 'a.ts')), 'allow_forever', '*', 'ana', { workspace: WS });
     const stored = [(made as { rule: PermissionRule }).rule];
     expect(evaluate(file('delete_lines', '/anywhere/else.ts'), { stored }).verdict).toBe('allow');
   });

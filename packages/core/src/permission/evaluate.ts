@@ -2,7 +2,7 @@ import { commandLevel, hidesCommands, startsWithWords, writesFile } from './comm
 import type { ShellSegment } from '../shell/index.js';
 import { readOnlyCommand } from './read-only-commands.js';
 import { scopeOptions, subjectOf, withSlash, type CallSubject } from './call-subject.js';
-import { DEFAULT_ALWAYS_ASK_TOOLS, describeRule, maxDanger, type PermissionRule, type PolicyCall, type PolicyOptions, type PolicyResult } from './rule.js';
+import { describeRule, maxDanger, type PermissionRule, type PolicyCall, type PolicyOptions, type PolicyResult } from './rule.js';
 
 interface Sourced {
   rule: PermissionRule;
@@ -38,7 +38,7 @@ export function evaluatePermission(call: PolicyCall, options: PolicyOptions): Po
   const denied = findDeny(rules, subject);
   if (denied) return { verdict: 'deny', ...denied, level, scopes, reason: `denied by ${denied.source} rule: ${describeRule(denied.rule)}` };
 
-  const alwaysAsk = (options.alwaysAskTools ?? DEFAULT_ALWAYS_ASK_TOOLS).has(call.tool);
+  const alwaysAsk = call.alwaysAsk === true;
   const allowed = alwaysAsk ? null : findAllow(rules, subject);
   if (allowed) return { verdict: 'allow', ...allowed, level, scopes, reason: `allowed by ${allowed.source} rule: ${describeRule(allowed.rule)}` };
 

@@ -6,8 +6,6 @@ export {
   type PolicyResult,
   type PolicyVerdict,
   type Lifetime,
-  DEFAULT_COMMAND_TOOLS,
-  DEFAULT_ALWAYS_ASK_TOOLS,
   CONNECTOR_CALL,
   decisionMeaning,
   describeRule,
@@ -18,4 +16,4 @@ export { evaluatePermission } from './evaluate.js';
 export { ruleFromDecision, type RuleFromDecision } from './rule-from-decision.js';
 export { buildPermissionPreview, PREVIEW_MAX_CHARS } from './preview.js';
 export { readOnlyCommand, readOnlySegment, DEFAULT_READ_ONLY_COMMANDS, type ReadOnlyMatch, type ReadOnlyOptions } from './read-only-commands.js';
-export { readOnlyModeRefusal, autoEditAllows, fullAutoAllows, FILE_EDIT_TOOLS, type ModeCall, type ModeContext } from './approval-mode.js';
+export { readOnlyModeRefusal, autoEditAllows, fullAutoAllows, type ModeCall, type ModeContext } from './approval-mode.js';

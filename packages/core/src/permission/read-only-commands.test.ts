@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_READ_ONLY_COMMANDS, readOnlyCommand } from './read-only-commands.js';
 import { evaluatePermission } from './evaluate.js';
 import type { PermissionRule } from './rule.js';
+import { declared } from './declared-call.test-helper.js';
 
 const workspace = '/home/u/project';
 const readOnly = (command: string, list?: readonly string[]) => readOnlyCommand(command, { workspace, ...(list ? { list } : {}) });
@@ -126,7 +127,7 @@ describe('readOnlyCommand (requirements U4)', () => {
 });
 
 describe('evaluatePermission with readOnlyCommands', () => {
-  const cmd = (command: string) => ({ tool: 'run_command', args: { command }, danger: 'dangerous' as const });
+  const cmd = (command: string) => declared({ tool: 'run_command', args: { command }, danger: 'dangerous' as const });
   const opts = (rules: { stored?: PermissionRule[] } = {}) => ({
     sessionRules: [],
     storedRules: rules.stored ?? [],

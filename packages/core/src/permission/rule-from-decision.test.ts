@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Danger } from '@tandem/shared';
 import { ruleFromDecision } from './rule-from-decision.js';
+import { declared } from './declared-call.test-helper.js';
 
-const call = { tool: 'run_command', args: { command: 'npm run build' }, danger: 'dangerous' as Danger };
+const call = declared({ tool: 'run_command', args: { command: 'npm run build' }, danger: 'dangerous' as Danger });
 
 describe('ruleFromDecision', () => {
   it('makes no rule for the once-decisions', () => {
@@ -33,7 +34,7 @@ describe('ruleFromDecision', () => {
   });
 
   it('lets an always-ask tool decide only once, whatever was answered', () => {
-    const provider = { tool: 'configure_provider', args: { name: 'groq' }, danger: 'dangerous' as Danger };
+    const provider = declared({ tool: 'configure_provider', args: { name: 'groq' }, danger: 'dangerous' as Danger });
     expect(ruleFromDecision(provider, 'allow_forever', undefined, 'ana')).toEqual({ ok: true, lifetime: 'once', effect: 'allow', rule: null });
   });
 });

@@ -17,7 +17,7 @@ export function ruleFromDecision(
   decision: Decision,
   scope: string | undefined,
   by: string,
-  options: Pick<PolicyOptions, 'workspace' | 'commandTools' | 'alwaysAskTools'> = {},
+  options: Pick<PolicyOptions, 'workspace'> = {},
 ): RuleFromDecision {
   const { effect, lifetime } = decisionMeaning(decision);
   const offered = scopeOptions(call, subjectOf(call, options), options);

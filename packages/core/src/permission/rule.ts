@@ -1,4 +1,5 @@
-import type { Danger, Decision, StoredPermission } from '@tandem/shared';
+import type { Danger, Decision, StoredPermission, ToolKind } from '@tandem/shared';
+import type { DeclaredSubject, PreviewView } from '../ports/tool-gate.js';
 
 /**
  * One permission rule, as the policy sees it. Stored rules (`StoredPermission`, persisted per
@@ -16,11 +17,21 @@ export type PermissionRule = Pick<StoredPermission, 'tool' | 'match' | 'pattern'
 /** A rule about to be created from a person's decision; the store adds id, workspace and time. */
 export type RuleDraft = Pick<StoredPermission, 'tool' | 'match' | 'pattern' | 'effect' | 'by'>;
 
-/** The part of a tool call the policy reads (a `GateCall` fits). */
+/**
+ * The part of a tool call the policy reads (a `GateCall` fits): what the tool declares about
+ * itself and this call, never guessed from its name or its arguments' keys.
+ */
 export interface PolicyCall {
   tool: string;
   args: unknown;
   danger: Danger;
+  kind?: ToolKind;
+  /** What a rule about this call is about (absent: the whole tool). */
+  subject?: DeclaredSubject;
+  /** No allow rule covers it: every call asks (deny rules still apply). */
+  alwaysAsk?: boolean;
+  /** The tool's own preview; absent: one built from the subject. */
+  preview?(view: PreviewView): string;
 }
 
 export type PolicyVerdict = 'allow' | 'deny' | 'ask';
@@ -30,10 +41,6 @@ export interface PolicyOptions {
   storedRules: readonly PermissionRule[];
   /** The session's workspace; relative paths in arguments resolve against it. */
   workspace?: string;
-  /** Tools whose `args.command` is a shell command (default: run_command). */
-  commandTools?: ReadonlySet<string>;
-  /** Tools no allow rule ever covers: every call asks (default: configure_provider). Deny rules still apply. */
-  alwaysAskTools?: ReadonlySet<string>;
   /**
    * requirements U4: commands that only read (`DEFAULT_READ_ONLY_COMMANDS`, or config.json's list). When
    * given, a command whose every segment is read-only is allowed at level `safe` unless a deny
@@ -58,31 +65,6 @@ export interface PolicyResult {
 }
 
 export type Lifetime = 'once' | 'session' | 'forever';
-
-/** Tools named here, or starting with one of `prefixes`, are in the set (`skill__NAME` tools are commands). */
-class NamesAndPrefixes extends Set<string> {
-  constructor(
-    names: readonly string[],
-    private readonly prefixes: readonly string[],
-  ) {
-    super(names);
-  }
-
-  override has(name: string): boolean {
-    return super.has(name) || this.prefixes.some((p) => name.startsWith(p));
-  }
-}
-
-/**
- * run_command, every skill tool `skill__NAME` (its `args.command` is the skill's full command
- * line), and `package_install` (an external package's dependency install, run in the sandbox).
- */
-export const DEFAULT_COMMAND_TOOLS: ReadonlySet<string> = new NamesAndPrefixes(['run_command', 'package_install'], ['skill__']);
-/**
- * configure_provider, `mcp_server` (a project MCP server's launch: each approval is for one exact
- * launch), and `package_install` (asked once per package; the package registry remembers the answer).
- */
-export const DEFAULT_ALWAYS_ASK_TOOLS: ReadonlySet<string> = new Set(['configure_provider', 'mcp_server', 'package_install']);
 
 /**
  * The reverse bridge's `connector_call`: an external agent calling one of Tandem's MCP servers.

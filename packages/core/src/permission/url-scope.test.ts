@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { evaluatePermission } from './evaluate.js';
 import { ruleFromDecision } from './rule-from-decision.js';
 import type { PermissionRule, PolicyCall } from './rule.js';
+import { declared } from './declared-call.test-helper.js';
 
-const fetchOf = (url: string): PolicyCall => ({ tool: 'web_fetch', args: { url }, danger: 'medium' });
+const fetchOf = (url: string): PolicyCall => declared({ tool: 'web_fetch', args: { url }, danger: 'medium' });
 const evaluate = (call: PolicyCall, session: PermissionRule[] = []) => evaluatePermission(call, { sessionRules: session, storedRules: [], workspace: '/ws' });
 
 function rule(call: PolicyCall, scope: string): PermissionRule {

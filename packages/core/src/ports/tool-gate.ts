@@ -1,4 +1,22 @@
-import type { Danger } from '@tandem/shared';
+import type { Danger, ToolKind } from '@tandem/shared';
+
+/**
+ * What a person's rule about a call can be about, as the tool declares it: a shell command (rules
+ * by command prefix), a file or folder (rules by path), a web address (rules by page or site), a
+ * connection (`host:port`), an (agent, MCP server) pair. A call that declares none is ruled on as a whole tool.
+ */
+export type DeclaredSubject =
+  | { command: string }
+  | { path: string }
+  | { url: string }
+  | { host: string; port: number }
+  /** An external agent calling one of Tandem's MCP servers: rules cover the (agent, server) pair. */
+  | { agent: string; server: string };
+
+/** How a preview shows a path: relative to the workspace when inside it. */
+export interface PreviewView {
+  showPath(path: string): string;
+}
 
 /** A tool call about to run, as the host's policy sees it. */
 export interface GateCall {
@@ -8,6 +26,19 @@ export interface GateCall {
   args: unknown;
   danger: Danger;
   readOnly: boolean;
+  /** What the tool declares about itself and this call (ToolDefinition `kind`, `subject`, …). */
+  kind?: ToolKind;
+  subject?: DeclaredSubject;
+  /** Every call asks: no allow rule and no mode covers it. */
+  alwaysAsk?: boolean;
+  /** The files it changes cannot be known from its arguments (a command, an MCP tool). */
+  unknownWrites?: boolean;
+  /** The call's one-line summary (its `tool_call.summary`). */
+  summary?: string;
+  /** What a person reads before approving it; absent: built from the subject. */
+  preview?(view: PreviewView): string;
+  /** What this gate's `screen` said about the call, handed back to its `check` (so the gate keeps no map of screened calls). */
+  screened?: GateScreen;
   /**
    * The paths the call touches, as the path sandbox resolved them (canonical, symlinks
    * resolved). Present for tools that declare their paths; the sandbox already accepted them.
@@ -22,10 +53,21 @@ export interface GateCall {
  */
 export type RefusalOutcome = 'denied' | 'blocked' | 'refused' | 'timeout' | 'cancelled' | 'error';
 
+/**
+ * How a call was let through or refused, carried on its `tool_result` and so into the audit
+ * record: `decision` (`safe`, `read_only`, `session_rule`, `stored_rule`, `auto_edit`,
+ * `full_auto`, one of the five answers, `blacklisted`, `denied_by_rule`, `mode_refused`,
+ * `timeout`, `cancelled`, `error`) and `decidedBy` (`system`, or the person or share).
+ */
+export interface CallDecision {
+  decision: string;
+  decidedBy: string;
+}
+
 export type GateVerdict =
-  | { allow: true }
+  | ({ allow: true } & Partial<CallDecision>)
   /** `stopTurn` ends the turn after this result (e.g. a permission request timed out). */
-  | { allow: false; reason: string; stopTurn?: 'permission_timeout' | 'loop_stopped'; outcome?: RefusalOutcome };
+  | ({ allow: false; reason: string; stopTurn?: 'permission_timeout' | 'loop_stopped'; outcome?: RefusalOutcome } & Partial<CallDecision>);
 
 /**
  * What the gate decides before the call is announced (its `tool_call` event): the danger and
@@ -35,7 +77,11 @@ export interface GateScreen {
   danger: Danger;
   /** e.g. `read-only command: ls` or `auto-edit mode: a file edit inside the workspace`. */
   reason?: string;
-  refusal?: { reason: string; outcome: RefusalOutcome };
+  /** When the call will run without asking: how that was decided (announced on its `tool_call`). */
+  allowed?: CallDecision;
+  refusal?: { reason: string; outcome: RefusalOutcome } & Partial<CallDecision>;
+  /** What the gate decided, opaque to the engine: handed back to `check` on `GateCall.screened`. */
+  held?: unknown;
 }
 
 /**

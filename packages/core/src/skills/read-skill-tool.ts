@@ -31,6 +31,8 @@ export const readSkillTool = defineTool({
   schema: z.object({ name: z.string().min(1).describe('The skill name, as listed') }),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
+  summary: (args) => args.name,
   async execute(args, ctx) {
     const { skills } = skillsOf(ctx.services).current();
     const skill = skills.find((s) => s.name === args.name);

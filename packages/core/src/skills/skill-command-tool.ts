@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool, type AnyTool } from '../tools/define.js';
 import { runCommandTool } from '../tools/run-command.js';
 import type { Skill } from './discover-skills.js';
+import { capSummary, oneLine } from '@tandem/shared';
 
 export const SKILL_TOOL_PREFIX = 'skill__';
 const MAX_TOOL_NAME = 64;
@@ -47,6 +48,11 @@ export function skillCommandTool(skill: Skill & { command: string }): AnyTool {
     },
     danger: 'dangerous',
     readOnly: false,
+    kind: 'execute',
+    // The full command line: the blacklist, rules and the question are about it, like run_command's.
+    subject: (args) => ({ command: args.command.trim() }),
+    summary: (args) => capSummary(oneLine(args.command)),
+    unknownWrites: true,
     async execute(args, ctx) {
       return runCommandTool.execute({ command: args.command }, { ...ctx, cwd: skill.dir });
     },

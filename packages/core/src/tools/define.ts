@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { Danger } from '@tandem/shared';
+import { type Danger, type FileArgs, type ToolKind, genericCallSummary } from '@tandem/shared';
 import type { CommandRunner } from '../ports/command-runner.js';
 import type { ToolSpec } from '../providers/types.js';
 import type { PathResolver } from '../ports/path-resolver.js';
+import type { DeclaredSubject, GateCall, PreviewView } from '../ports/tool-gate.js';
 import type { ToolImage } from '../messages.js';
 
 // A tool author's one import: the bottom layer's ToolError and the PathResolver port, handed on.
@@ -63,6 +64,31 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** Says what the tool does and when to prefer another tool. */
   description: string;
   schema: S;
+  /**
+   * What kind of thing the tool does. The gate and the clients read it instead of the tool's
+   * name: `edit` is what auto-edit mode runs without asking, `execute` calls are drawn from the
+   * tail of their output and run in the OS sandbox, editors pick an icon by it.
+   */
+  kind: ToolKind;
+  /** Optional: what a rule about this call is about (see DeclaredSubject). Never throws for valid arguments. */
+  subject?(args: z.infer<S>): DeclaredSubject | undefined;
+  /**
+   * Optional: what a person reads before approving the call (an edit as a diff, a message with
+   * its recipient). Default: the subject (the command verbatim, the path, the address), else the
+   * arguments as JSON. Built from the arguments only, no disk reads.
+   */
+  preview?(args: z.infer<S>, view: PreviewView): string;
+  /** Optional: one line saying what the call does, for transcripts (default: a few of its arguments). */
+  summary?(args: z.infer<S>): string;
+  /** Optional, for a file tool: which arguments hold the file and its change (clients' diffs and follow-along). */
+  file?: FileArgs;
+  /** Every call asks, whatever the rules and the mode (configure_provider): no allow rule covers it. */
+  alwaysAsk?: boolean;
+  /**
+   * The files the call changes cannot be known from its arguments (a shell command, an MCP
+   * server's tool): a checkpoint keeps the whole workspace around it.
+   */
+  unknownWrites?: boolean;
   /** A fixed level, or one computed from the arguments (e.g. by command). */
   danger: Danger | ((args: z.infer<S>) => Danger);
   readOnly: boolean;
@@ -104,6 +130,37 @@ export type AnyTool = ToolDefinition<z.ZodType>;
 
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
   return def;
+}
+
+/**
+ * What the gate and the clients need to know about one call, from the tool's own declarations.
+ * Throws when the tool's `subject` throws (the caller refuses the call: a subject it cannot name
+ * must never be ruled on as the whole tool).
+ */
+export function describeCall(tool: AnyTool, args: unknown): Pick<GateCall, 'kind' | 'subject' | 'alwaysAsk' | 'unknownWrites' | 'summary' | 'preview'> {
+  const subject = tool.subject?.(args);
+  const preview = tool.preview;
+  return {
+    kind: tool.kind,
+    ...(subject ? { subject } : {}),
+    ...(tool.alwaysAsk ? { alwaysAsk: true } : {}),
+    ...(tool.unknownWrites ? { unknownWrites: true } : {}),
+    summary: summaryOf(tool, args),
+    ...(preview ? { preview: (view: PreviewView) => preview(args, view) } : {}),
+  };
+}
+
+/** The call's one-line summary: the tool's own, else a few of its arguments. Never throws. */
+export function summaryOf(tool: AnyTool | undefined, args: unknown): string {
+  if (tool?.summary && args !== undefined) {
+    try {
+      const own: unknown = tool.summary(args);
+      if (typeof own === 'string') return own;
+    } catch {
+      // fall through to the generic summary
+    }
+  }
+  return genericCallSummary(args);
 }
 
 export function dangerOf(tool: AnyTool, args: unknown): Danger {

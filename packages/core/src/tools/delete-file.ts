@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SandboxError } from '../sandbox/sandbox-error.js';
 import { defineTool, ToolError } from './define.js';
+import { pathWithLines } from './call-descriptions.js';
 
 /** Names a protected location may have (see PROTECTED_WORKSPACE_ENTRIES). */
 const PROTECTED_NAMES = new Set(['.mcp.json', '.claude', '.agents', '.tandem', 'hooks', 'config', 'config.worktree']);
@@ -17,6 +18,10 @@ Prefer edit_file or delete_lines to remove part of a file; use run_command with 
   }),
   danger: 'dangerous',
   readOnly: false,
+  kind: 'delete',
+  subject: (args) => ({ path: args.path }),
+  summary: (args) => pathWithLines(args.path),
+  file: { path: 'path' },
   // The parent is checked; so is the entry itself when its name may be a protected location (`.mcp.json`, `.claude`, `hooks`…), before anyone is asked.
   paths: (args) => {
     const trimmed = args.path.replace(/[\\/]+$/, '');

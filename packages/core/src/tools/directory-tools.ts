@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './define.js';
+import { pathWithLines } from './call-descriptions.js';
 import { formatBytes } from './read-file.js';
 
 export const LIST_DIRECTORY_MAX_ENTRIES = 1000;
@@ -15,6 +16,10 @@ Prefer search_files to find files by name pattern across subdirectories, grep_fi
   }),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
+  subject: (args) => (args.path ? { path: args.path } : undefined),
+  summary: (args) => pathWithLines(args.path ?? '.'),
+  file: { path: 'path' },
   paths: (args) => [{ path: args.path ?? '.', intent: 'read' }],
   async execute(args, ctx) {
     const shown = args.path ?? '.';
@@ -43,6 +48,10 @@ Prefer read_file to see a file's content, list_directory for a directory's entri
   schema: z.object({ path: z.string().describe('File or directory path') }),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
+  subject: (args) => ({ path: args.path }),
+  summary: (args) => pathWithLines(args.path),
+  file: { path: 'path' },
   paths: (args) => [{ path: args.path, intent: 'read' }],
   async execute(args, ctx) {
     const real = await ctx.paths.resolve(args.path, 'read');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { applyEdit } from './apply-edit.js';
 import { defineTool, ToolError } from './define.js';
+import { contentPreview, diffPreview, linesClause, pathWithLines } from './call-descriptions.js';
 import { contentLines, joinLines, splitLines } from './text-lines.js';
 
 const description = `Changes part of an existing text file and returns a unified diff of the change. Two ways:
@@ -21,6 +22,14 @@ export const editFileTool = defineTool({
   }),
   danger: 'medium',
   readOnly: false,
+  kind: 'edit',
+  subject: (args) => ({ path: args.path }),
+  summary: (args) => pathWithLines(args.path, args.start_line, args.end_line),
+  preview: (args, view) =>
+    args.old_string !== undefined
+      ? diffPreview(view, args.path, args.old_string, args.new_string)
+      : contentPreview(view, args.path, args.new_string, linesClause(args.start_line, args.end_line)),
+  file: { path: 'path', line: 'start_line', oldText: 'old_string', newText: 'new_string' },
   paths: (args) => [{ path: args.path, intent: 'write' }],
   async execute(args, ctx) {
     const byString = args.old_string !== undefined;

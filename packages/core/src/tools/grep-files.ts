@@ -3,6 +3,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { defineTool, ToolError } from './define.js';
+import { capSummary, oneLine } from '@tandem/shared';
 import { walkFiles } from './gitignore-walk.js';
 import { looksBinary } from './text-lines.js';
 
@@ -26,6 +27,10 @@ Prefer search_files to find files by name, read_file to read around a match.`,
   }),
   danger: 'safe',
   readOnly: true,
+  kind: 'search',
+  subject: (args) => (args.path ? { path: args.path } : undefined),
+  summary: (args) => capSummary(oneLine(`/${args.pattern}/${args.glob ? ` in ${args.glob}` : ''}`)),
+  file: { path: 'path' },
   paths: (args) => [{ path: args.path ?? '.', intent: 'read' }],
   async execute(args, ctx) {
     let regex: RegExp;

@@ -20,6 +20,8 @@ Prefer read_file on the job's log path to search or page through a large log.`,
   }),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
+  summary: (args) => args.job_id,
   async execute(args, ctx) {
     const jobs = jobsOf(ctx.services);
     let result;
@@ -41,6 +43,8 @@ export const stopJobTool = defineTool({
   schema: z.object({ job_id: z.string().min(1) }),
   danger: 'medium',
   readOnly: false,
+  kind: 'other',
+  summary: (args) => args.job_id,
   async execute(args, ctx) {
     const jobs = jobsOf(ctx.services);
     try {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { applyEdit } from './apply-edit.js';
 import { defineTool, ToolError } from './define.js';
+import { contentPreview, linesClause, pathWithLines } from './call-descriptions.js';
 import { contentLines, joinLines, splitLines } from './text-lines.js';
 
 export const insertLineTool = defineTool({
@@ -15,6 +16,11 @@ Prefer edit_file to change existing text, write_file to create a file.`,
   }),
   danger: 'medium',
   readOnly: false,
+  kind: 'edit',
+  subject: (args) => ({ path: args.path }),
+  summary: (args) => pathWithLines(args.path, args.line),
+  file: { path: 'path', line: 'line' },
+  preview: (args, view) => contentPreview(view, args.path, args.content, linesClause(args.line)),
   paths: (args) => [{ path: args.path, intent: 'write' }],
   execute: (args, ctx) =>
     applyEdit(ctx, args.path, (text) => {
@@ -43,6 +49,11 @@ Prefer edit_file when you also want to put something in their place.`,
   }),
   danger: 'medium',
   readOnly: false,
+  kind: 'edit',
+  subject: (args) => ({ path: args.path }),
+  summary: (args) => pathWithLines(args.path, args.start_line, args.end_line),
+  file: { path: 'path', line: 'start_line' },
+  preview: (args, view) => `${view.showPath(args.path)}${linesClause(args.start_line, args.end_line)}`,
   paths: (args) => [{ path: args.path, intent: 'write' }],
   async execute(args, ctx) {
     if (args.end_line < args.start_line) throw new ToolError(`end_line ${args.end_line} is before start_line ${args.start_line}`);

@@ -13,6 +13,8 @@ Use it to check whether something is configured (e.g. is OPENAI_API_KEY set?); d
   }),
   danger: 'medium',
   readOnly: true,
+  kind: 'read',
+  summary: (args) => args.filter ?? '',
   async execute(args, ctx) {
     const env = envOf(ctx.services);
     const needle = args.filter?.toLowerCase();

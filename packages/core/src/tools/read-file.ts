@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { readVerified } from '../sandbox/safe-open.js';
 import { defineTool, ToolError } from './define.js';
+import { pathWithLines } from './call-descriptions.js';
 import { looksBinary, numberLines, splitLines } from './text-lines.js';
 
 /** Whole-file reads stop here (requirements T); ranged reads of larger files are allowed up to MAX_RANGED. */
@@ -25,6 +26,10 @@ export const readFileTool = defineTool({
   }),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
+  subject: (args) => ({ path: args.path }),
+  summary: (args) => pathWithLines(args.path, args.offset),
+  file: { path: 'path' },
   paths: (args) => [{ path: args.path, intent: 'read' }],
   async execute(args, ctx) {
     const file = await ctx.paths.resolve(args.path, 'read');

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { defineTool, ToolError } from './define.js';
+import { capSummary, oneLine } from '@tandem/shared';
 
 export const SEARCH_FILES_MAX_RESULTS = 500;
 const DEFAULT_SKIPPED = ['**/.git/**', '**/node_modules/**'];
@@ -18,6 +19,10 @@ Prefer grep_files to find files by their content, list_directory to see one dire
   }),
   danger: 'safe',
   readOnly: true,
+  kind: 'search',
+  subject: (args) => (args.path ? { path: args.path } : undefined),
+  summary: (args) => capSummary(oneLine(args.pattern)),
+  file: { path: 'path' },
   paths: (args) => [{ path: args.path ?? '.', intent: 'read' }],
   async execute(args, ctx) {
     if (path.isAbsolute(args.pattern) || args.pattern.split('/').includes('..')) {

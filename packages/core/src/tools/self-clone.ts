@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isWithin } from '../sandbox/protected-paths.js';
 import { defineTool, ToolError } from './define.js';
+import { pathWithLines } from './call-descriptions.js';
 import { formatBytes } from './read-file.js';
 
 /** Dependency and build output directories left out unless include_all. */
@@ -19,6 +20,9 @@ Prefer run_command with git (git worktree, git clone) when you only need another
   }),
   danger: 'dangerous',
   readOnly: false,
+  kind: 'other',
+  subject: (args) => ({ path: args.target }),
+  summary: (args) => pathWithLines(args.target),
   paths: (args) => [{ path: args.target, intent: 'write', outside: true }],
   async execute(args, ctx) {
     if (!ctx.paths.resolveOutsideWorkspace) {

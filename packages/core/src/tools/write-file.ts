@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readVerified, writeVerified } from '../sandbox/safe-open.js';
 import { defineTool, ToolError, type ToolContext } from './define.js';
+import { contentPreview, pathWithLines } from './call-descriptions.js';
 import { formatBytes } from './read-file.js';
 
 const description = `Creates a file, or replaces a file's whole content. Missing parent directories (inside the workspace) are created.
@@ -18,6 +19,11 @@ export const writeFileTool = defineTool({
   }),
   danger: 'medium',
   readOnly: false,
+  kind: 'edit',
+  subject: (args) => ({ path: args.path }),
+  summary: (args) => pathWithLines(args.path),
+  preview: (args, view) => contentPreview(view, args.path, args.content),
+  file: { path: 'path', content: 'content' },
   // The file, and the `.bak` an overwrite leaves beside it.
   paths: (args) => [
     { path: args.path, intent: 'write' },

@@ -147,13 +147,22 @@ describe('AuditLog file', () => {
 });
 
 describe('SessionAuditRecorder', () => {
-  it('writes one record per tool call with the gate decision, or not_checked without one', async () => {
+  it('writes one record per tool call with the decision its tool_result carries, or not_checked without one', async () => {
     const log = await openLog();
     const recorder = new SessionAuditRecorder(log, 's1');
     recorder.observe({ type: 'tool_call', turnId: 't1', callId: 'a', tool: 'run_command', args: { command: 'ls' }, danger: 'dangerous' });
-    recorder.noteDecision({ callId: 'a', decision: 'allow_once', decidedBy: 'ana' });
     recorder.observe({ type: 'command_output', callId: 'a', data: 'x' });
-    recorder.observe({ type: 'tool_result', turnId: 't1', callId: 'a', tool: 'run_command', isError: false, output: 'file.txt\n', durationMs: 12 });
+    recorder.observe({
+      type: 'tool_result',
+      turnId: 't1',
+      callId: 'a',
+      tool: 'run_command',
+      isError: false,
+      output: 'file.txt\n',
+      durationMs: 12,
+      decision: 'allow_once',
+      decidedBy: 'ana',
+    });
     recorder.observe({ type: 'tool_call', turnId: 't1', callId: 'b', tool: 'nope', args: {}, danger: 'safe' });
     recorder.observe({ type: 'tool_result', turnId: 't1', callId: 'b', tool: 'nope', isError: true, output: 'unknown tool', durationMs: 0 });
     expect(log.query()).toEqual([

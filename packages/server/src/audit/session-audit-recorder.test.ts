@@ -28,7 +28,6 @@ describe('SessionAuditRecorder', () => {
   it('records the outcome a tool_result carries, or ok / error from isError', () => {
     const rec = new SessionAuditRecorder(log, 's1');
     rec.observe(call('a'));
-    rec.noteDecision({ callId: 'a', decision: 'blacklisted', decidedBy: 'system' });
     rec.observe({
       type: 'tool_result',
       turnId: 't1',
@@ -38,6 +37,8 @@ describe('SessionAuditRecorder', () => {
       output: 'refused by the command blacklist',
       durationMs: 0,
       outcome: 'blocked',
+      decision: 'blacklisted',
+      decidedBy: 'system',
     });
     rec.observe(call('b'));
     rec.observe({ type: 'tool_result', turnId: 't1', callId: 'b', tool: 'run_command', isError: false, output: 'fine', durationMs: 3 });
@@ -63,7 +64,9 @@ describe('SessionAuditRecorder', () => {
     const rec = new SessionAuditRecorder(log, 's1');
     rec.observe(call('a', 't1', '2026-01-01T00:00:00.000Z'));
     rec.observe(call('other', 't0'));
-    rec.noteDecision({ callId: 'a', decision: 'allow_once', decidedBy: 'ana' });
+    // The person's answer, as the events say it: the question about call a, then its answer.
+    rec.observe({ type: 'permission_request', requestId: 'r1', callId: 'a', tool: 'run_command', args: {}, danger: 'dangerous', expiresAt: 'x' });
+    rec.observe({ type: 'permission_resolved', requestId: 'r1', decision: 'allow_once', by: 'ana', reason: 'answered' });
     rec.observe({ type: 'turn_cancelled', turnId: 't1', note: 'cancelled', ts: '2026-01-01T00:00:02.500Z' });
     rec.observe({ type: 'turn_done', turnId: 't1', iterations: 1, ts: '2026-01-01T00:00:03.000Z' });
     const records = log.query({});

@@ -1,4 +1,4 @@
-import type { AuditRecord, Danger, Usage } from '@tandem/shared';
+import { type AuditRecord, type Danger, TURN_END_TYPES, type Usage } from '@tandem/shared';
 import type { AuditLog } from './audit-log.js';
 import { STANDALONE_DECISIONS, standaloneRecord } from './standalone-decision.js';
 
@@ -15,6 +15,9 @@ interface OpenCall {
   startedAt?: number;
   /** What the model request that asked for this call used (on a reply's first call only). */
   usage?: Usage;
+  /** How it was let through so far: announced on its tool_call, or answered (permission_resolved). */
+  decision?: string;
+  decidedBy?: string;
 }
 
 type ObservedEvent = { type: string; [field: string]: unknown };
@@ -31,49 +34,58 @@ export interface DecisionNote {
 /** Calls whose result never arrives are forgotten past this many, oldest first. */
 const MAX_OPEN = 512;
 const OUTCOMES: ReadonlySet<string> = new Set<Outcome>(['ok', 'error', 'denied', 'cancelled', 'timeout', 'blocked', 'refused']);
-/** Events that end a turn: a call of that turn still open never got a result (requirements U6). */
-const TURN_ENDS: ReadonlySet<string> = new Set(['turn_done', 'turn_cancelled', 'turn_interrupted']);
 export const ENDED_WITH_TURN = 'cancelled: the turn ended before the call finished';
 
 /**
- * Turns one session's event stream into audit records (requirements P6, U6): `tool_call` opens a call,
- * `tool_result` closes it and writes one record with the decision the permission gate reported
- * for that call (`noteDecision`) and the result's `outcome`. A call the gate never saw (bad
- * arguments, the path sandbox, the loop guard, or no gate) is recorded with decision
- * `not_checked`. A call still open when its turn ends (cancelled mid-run, the server
- * interrupted) is recorded then, with outcome `cancelled`: every call leaves exactly one record.
+ * Turns one session's event stream into audit records (requirements P6, U6), a fold over the
+ * events alone: `tool_call` opens a call (with its decision when it runs without asking),
+ * `permission_resolved` notes a person's answer, and `tool_result` closes it and writes one
+ * record with the decision it carries (`not_checked` when no gate saw the call: bad arguments,
+ * the path sandbox, the loop guard) and its `outcome`. A call still open when its turn ends
+ * (cancelled mid-run, the server interrupted) is recorded then, with outcome `cancelled` and
+ * the decision known so far: every call leaves exactly one record.
  *
- * Decisions that never become a tool call (a project MCP server's launch, `mcp_server`) are
- * recorded as soon as the gate reports them: one record each, who decided, what and how.
+ * Decisions that never become a tool call (a project MCP server's launch, a command's
+ * connection) are recorded as soon as the gate reports them (`noteDecision`): one record each,
+ * who decided, what and how.
  *
  * Seam: feed every persisted session event to `observe` (e.g. from the session's `onEvent`
  * hook) and pass `noteDecision` as the permission gate's `onDecision`.
  */
 export class SessionAuditRecorder {
   private readonly open = new Map<string, OpenCall>();
-  private readonly decisions = new Map<string, { decision: string; decidedBy: string }>();
+  /** Open questions: their call, so an answer reaches the call it was about. */
+  private readonly questions = new Map<string, string>();
 
   constructor(
     private readonly log: AuditLog,
     private readonly sessionId: string,
   ) {}
 
+  /** A decision the gate reports; only those that are no tool call of the turn make a record here. */
   noteDecision(note: DecisionNote): void {
-    if (note.call && STANDALONE_DECISIONS.has(note.call.tool)) {
-      this.log.record(standaloneRecord(this.sessionId, note, note.call));
-      return;
-    }
-    this.decisions.set(note.callId, { decision: note.decision, decidedBy: note.decidedBy });
-    trim(this.decisions);
+    if (note.call && STANDALONE_DECISIONS.has(note.call.tool)) this.log.record(standaloneRecord(this.sessionId, note, note.call));
   }
 
   observe(event: ObservedEvent): void {
-    if (TURN_ENDS.has(event.type)) {
+    // A call of a turn that ended still open never got a result (requirements U6).
+    if (TURN_END_TYPES.has(event.type)) {
       this.closeTurn(typeof event.turnId === 'string' ? event.turnId : undefined, timeOf(event));
+      return;
+    }
+    if (event.type === 'permission_resolved') {
+      this.answered(event);
       return;
     }
     const callId = typeof event.callId === 'string' ? event.callId : undefined;
     if (!callId) return;
+    if (event.type === 'permission_request') {
+      if (typeof event.requestId === 'string' && this.open.has(callId)) {
+        this.questions.set(event.requestId, callId);
+        trim(this.questions);
+      }
+      return;
+    }
     if (event.type === 'tool_call') {
       const call: OpenCall = { tool: String(event.tool), args: event.args, danger: isDanger(event.danger) ? event.danger : 'dangerous' };
       if (typeof event.turnId === 'string') call.turnId = event.turnId;
@@ -81,6 +93,10 @@ export class SessionAuditRecorder {
       if (isUsage(event.usage)) call.usage = event.usage;
       const startedAt = timeOf(event);
       if (startedAt !== undefined) call.startedAt = startedAt;
+      if (typeof event.decision === 'string') {
+        call.decision = event.decision;
+        call.decidedBy = typeof event.decidedBy === 'string' ? event.decidedBy : 'system';
+      }
       this.open.set(callId, call);
       trim(this.open);
       return;
@@ -95,7 +111,21 @@ export class SessionAuditRecorder {
       isError,
       durationMs: typeof event.durationMs === 'number' ? event.durationMs : 0,
       outcome,
+      ...(typeof event.decision === 'string' ? { decision: event.decision } : {}),
+      ...(typeof event.decidedBy === 'string' ? { decidedBy: event.decidedBy } : {}),
     });
+  }
+
+  /** A person's answer (or a stored or session rule's) to a question about an open call. */
+  private answered(event: ObservedEvent): void {
+    const requestId = typeof event.requestId === 'string' ? event.requestId : undefined;
+    const callId = requestId ? this.questions.get(requestId) : undefined;
+    if (!requestId || !callId) return;
+    this.questions.delete(requestId);
+    const call = this.open.get(callId);
+    if (!call || typeof event.decision !== 'string') return;
+    call.decision = event.decision;
+    call.decidedBy = typeof event.by === 'string' ? event.by : 'system';
   }
 
   /** Records every open call of the turn (every open call when the turn is unknown) as cancelled. */
@@ -109,12 +139,22 @@ export class SessionAuditRecorder {
 
   private write(
     callId: string,
-    end: { turnId: string | undefined; tool: string; output: string; isError: boolean; durationMs: number; outcome: Outcome },
+    end: {
+      turnId: string | undefined;
+      tool: string;
+      output: string;
+      isError: boolean;
+      durationMs: number;
+      outcome: Outcome;
+      /** The result's own decision; absent: what the call's events said before it ended. */
+      decision?: string;
+      decidedBy?: string;
+    },
   ): void {
     const call = this.open.get(callId);
-    const decided = this.decisions.get(callId);
     this.open.delete(callId);
-    this.decisions.delete(callId);
+    const decision = end.decision ?? call?.decision;
+    const decidedBy = end.decision !== undefined ? end.decidedBy : call?.decidedBy;
     const turnId = end.turnId ?? call?.turnId;
     this.log.record({
       sessionId: this.sessionId,
@@ -127,8 +167,8 @@ export class SessionAuditRecorder {
       output: end.output,
       isError: end.isError,
       durationMs: end.durationMs,
-      decision: decided?.decision ?? 'not_checked',
-      ...(decided ? { decidedBy: decided.decidedBy } : {}),
+      decision: decision ?? 'not_checked',
+      ...(decision !== undefined && decidedBy !== undefined ? { decidedBy } : {}),
       outcome: end.outcome,
       ...(call?.usage ? { usage: call.usage } : {}),
     });

@@ -43,12 +43,22 @@ describe('MCP server launch decisions in the audit log', () => {
     expect(JSON.stringify(records)).not.toContain('tok-secret-1234');
   });
 
-  it('a decision about an ordinary tool call still waits for its tool_result', () => {
+  it('a decision about an ordinary tool call makes no record of its own: its tool_result carries it', () => {
     const rec = new SessionAuditRecorder(log, 's1');
     rec.noteDecision({ callId: 'c1', decision: 'allow_once', decidedBy: 'alice', allowed: true, call: { ...launch('c1'), tool: 'run_command' } });
     expect(log.query({ sessionId: 's1' })).toEqual([]);
     rec.observe({ type: 'tool_call', turnId: 't1', callId: 'c1', tool: 'run_command', args: { command: 'ls' }, danger: 'dangerous' });
-    rec.observe({ type: 'tool_result', turnId: 't1', callId: 'c1', tool: 'run_command', isError: false, output: 'a', durationMs: 1 });
+    rec.observe({
+      type: 'tool_result',
+      turnId: 't1',
+      callId: 'c1',
+      tool: 'run_command',
+      isError: false,
+      output: 'a',
+      durationMs: 1,
+      decision: 'allow_once',
+      decidedBy: 'alice',
+    });
     expect(log.query({ sessionId: 's1' })).toEqual([expect.objectContaining({ callId: 'c1', decision: 'allow_once', decidedBy: 'alice' })]);
   });
 });

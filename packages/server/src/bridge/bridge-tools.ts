@@ -16,6 +16,8 @@ export const skillsListTool = defineTool({
   schema: z.object({}).strict(),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
+  summary: () => '',
   async execute(_args, ctx) {
     const { skills } = skillsOf(ctx.services).current();
     if (skills.length === 0) return 'No skills.';
@@ -30,6 +32,8 @@ export const memorySearchTool = defineTool({
   schema: z.object({ query: z.string().min(1).max(1000) }).strict(),
   danger: 'safe',
   readOnly: true,
+  kind: 'search',
+  summary: (args) => args.query,
   async execute(args, ctx) {
     const memory = memoryServiceOf(ctx.services);
     if (!memory) throw new ToolError('memory is not available in this session');
@@ -63,6 +67,13 @@ export function connectorCallTool(mcp: McpHub): AnyTool {
       .strict(),
     danger: 'medium',
     readOnly: false,
+    kind: 'other',
+    // The permission is about the (agent, server) pair, never the tool name.
+    subject: (args) => ({ agent: args.agent, server: args.server }),
+    summary: (args) => `${args.agent} → ${args.server}: ${args.tool}`,
+    preview: (args) => `agent ${args.agent} → MCP server ${args.server}: tool ${args.tool}\n${JSON.stringify(args.arguments ?? {}, null, 2)}`,
+    // An MCP server's tool: what it changes is unknown.
+    unknownWrites: true,
     timeoutMs: () => DEFAULT_MCP_CALL_TIMEOUT_MS,
     async execute(args, ctx) {
       const tool = await mcp.toolFor(ctx.cwd, ctx.sessionId, args.server, args.tool);

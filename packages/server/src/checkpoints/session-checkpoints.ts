@@ -1,8 +1,8 @@
 import { chmod, lstat, mkdir, readdir, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { EventBody, SessionEvent } from '@tandem/shared';
-import { DEFAULT_COMMAND_TOOLS, type GateCall } from '@tandem/core';
+import { type EventBody, type SessionEvent, endsTurn } from '@tandem/shared';
+import type { GateCall } from '@tandem/core';
 import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
 import { EMPTY_TREE, type FileEntry, type FileState } from './shadow-repo.js';
 import { readRecords, recordStatus, sameState, writeRecords, type TurnRecord } from './turn-record.js';
@@ -95,7 +95,7 @@ export class SessionCheckpoints {
       }
       return;
     }
-    if (event.type === 'turn_done' || event.type === 'turn_cancelled' || event.type === 'turn_interrupted') {
+    if (endsTurn(event)) {
       const record = this.current;
       if (!record || record.turnId !== event.turnId) return;
       this.current = undefined;
@@ -113,7 +113,8 @@ export class SessionCheckpoints {
   beforeCall(call: GateCall): Promise<void> {
     const record = this.current;
     if (!record || call.readOnly) return Promise.resolve();
-    const tracked = DEFAULT_COMMAND_TOOLS.has(call.tool) || call.tool.startsWith('mcp__');
+    // A command or an MCP tool: what it changes is unknown, so the whole workspace is kept around it.
+    const tracked = call.unknownWrites === true;
     if (!tracked && !call.paths?.length) return Promise.resolve();
     return this.enqueue('the checkpoint before a call', async () => {
       const rels = (call.paths ?? []).map((p) => this.relative(p)).filter((p): p is string => p !== undefined);

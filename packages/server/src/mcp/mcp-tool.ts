@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Danger } from '@tandem/shared';
 import { defineTool, type AnyTool, type ToolImage } from '@tandem/core';
+import { mcpCallSubject } from './mcp-call-subject.js';
 import type { McpEntry } from './mcp-config.js';
 import type { McpConnection } from './mcp-connection.js';
 import { mapToolResult, maskSecrets } from './mcp-result.js';
@@ -34,6 +35,12 @@ export function mcpTool(server: string, entry: McpEntry, tool: Tool, connection:
     parameters: jsonSchemaOf(tool),
     danger: mcpToolDanger(entry, tool.name),
     readOnly: false,
+    kind: 'other',
+    subject: mcpCallSubject,
+    // A person approves what will be sent: every argument.
+    preview: (args) => JSON.stringify(args, null, 2),
+    // What the server's tool changes is unknown: a checkpoint keeps the workspace around it.
+    unknownWrites: true,
     timeoutMs: () => timeoutMs,
     async execute(args, ctx) {
       const result = await connection.callTool(tool.name, args, ctx.signal, timeoutMs);

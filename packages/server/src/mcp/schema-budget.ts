@@ -52,6 +52,8 @@ function searchTool(byName: ReadonlyMap<string, AnyTool>): AnyTool {
     schema: z.object({ query: z.string().min(1) }),
     danger: 'safe',
     readOnly: true,
+    kind: 'search',
+    summary: (args) => args.query,
     async execute(args) {
       const words = args.query.toLowerCase().split(/\s+/).filter(Boolean);
       const hits = [...byName.values()].filter((t) => words.every((w) => `${t.name} ${t.description}`.toLowerCase().includes(w)));
@@ -67,6 +69,8 @@ function loadTool(byName: ReadonlyMap<string, AnyTool>, loaded: Set<string>): An
     schema: z.object({ name: z.string().min(1) }),
     danger: 'safe',
     readOnly: false,
+    kind: 'other',
+    summary: (args) => args.name,
     async execute(args) {
       const tool = byName.get(args.name);
       if (!tool) throw new ToolError(`No MCP tool named "${args.name}". Use search_tools to find one.`);

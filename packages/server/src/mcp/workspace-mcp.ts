@@ -196,8 +196,20 @@ export class WorkspaceMcp {
       this.deps.approvals.approve(this.workspace, slot.config.name, slot.fingerprint, 'system (no permission gate)', new Date(this.deps.clock.now()));
       return;
     }
+    const launch = launchShown(slot.config);
     const verdict = await turn.gate.check(
-      { turnId: turn.turnId, callId: `mcp-server-${randomUUID()}`, tool: 'mcp_server', args: launchShown(slot.config), danger: 'dangerous', readOnly: false },
+      {
+        turnId: turn.turnId,
+        callId: `mcp-server-${randomUUID()}`,
+        tool: 'mcp_server',
+        args: launch,
+        danger: 'dangerous',
+        readOnly: false,
+        kind: 'execute',
+        // Each approval is for one exact launch: no rule covers the next one.
+        alwaysAsk: true,
+        summary: `start MCP server ${launch.name}: ${launch.url ?? [launch.command, ...(launch.args ?? [])].join(' ')}`,
+      },
       turn.signal,
     );
     if (verdict.allow) {

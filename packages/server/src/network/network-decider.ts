@@ -73,6 +73,10 @@ export class NetworkDecider {
       args: { host: normalizeHost(request.host), port: request.port, command: request.command },
       danger: 'medium',
       readOnly: true,
+      kind: 'fetch',
+      subject: { host: normalizeHost(request.host), port: request.port },
+      summary: `${target} from the command: ${request.command}`,
+      preview: () => `Connect to ${target}\nfrom the command: ${request.command}`,
     };
     const verdict = await ask(call, signal);
     if (verdict.allow) return { allow: true, reason: `${target} was allowed` };

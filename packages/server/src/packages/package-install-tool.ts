@@ -19,6 +19,13 @@ export function packageInstallTool(deps: { dirOf(name: string): string; runnerFo
     schema: z.object({ package: z.string().min(1), command: z.string().min(1) }),
     danger: 'dangerous',
     readOnly: false,
+    kind: 'execute',
+    // A command: the blacklist, the rules and the question are about its command line.
+    subject: (args) => ({ command: args.command.trim() }),
+    summary: (args) => `${args.package}: ${args.command}`,
+    // Asked once per package: the package registry remembers the answer, no rule covers the next.
+    alwaysAsk: true,
+    unknownWrites: true,
     timeoutMs: () => INSTALL_TIMEOUT_MS + 10_000,
     async execute(args, ctx) {
       const dir = deps.dirOf(args.package);

@@ -13,6 +13,8 @@ export interface PermissionQuestion {
   /** The stored-decision scopes offered, narrowest first (may be empty). */
   scopes: string[];
   preview: string;
+  /** The call's one-line summary, shown in lists and notices. */
+  summary?: string;
 }
 
 /** How a question ended. `cancelled`: the turn was aborted while it waited. */
@@ -86,6 +88,7 @@ export class PermissionBroker {
       expiresAt: new Date(this.clock.now() + this.timeoutMs).toISOString(),
       scopes: question.scopes,
       preview: question.preview,
+      ...(question.summary !== undefined ? { summary: question.summary } : {}),
     };
     return new Promise<PermissionAnswer>((resolve) => {
       let stopTimer: (() => void) | undefined;

@@ -10,6 +10,7 @@ import { createPermissionGate, type GateDecision } from './permission-gate.js';
 import { PermissionStore } from './permission-store.js';
 import { SessionRuleSet } from './session-rules.js';
 import { workspaceKey } from './workspace-key.js';
+import { declaredOf } from './declared-call.test-helper.js';
 
 /** `full-auto` (a headless run's --approval-mode): no question, but everything before the question still decides. */
 let root: string;
@@ -47,6 +48,7 @@ async function setup() {
     args,
     danger,
     readOnly: false,
+    ...declaredOf(tool, args),
   });
   const signal = new AbortController().signal;
   return { gate, events, decisions, call, store, broker, signal };
@@ -56,8 +58,8 @@ describe('permission gate in full-auto mode', () => {
   it('runs a dangerous command without a question, and reports the decision for the audit', async () => {
     const { gate, call, events, decisions, signal } = await setup();
     const c = call('run_command', { command: 'rm -rf build && make' });
-    expect(await gate.screen(c)).toEqual({ danger: 'dangerous', reason: 'full-auto mode: runs without asking' });
-    expect(await gate.check(c, signal)).toEqual({ allow: true });
+    expect(await gate.screen(c)).toMatchObject({ danger: 'dangerous', reason: 'full-auto mode: runs without asking' });
+    expect(await gate.check(c, signal)).toMatchObject({ allow: true });
     expect(events).toEqual([]);
     expect(decisions).toEqual([{ callId: c.callId, decision: 'full_auto', decidedBy: 'system', allowed: true, call: c }]);
   });

@@ -9,6 +9,7 @@ import { PermissionBroker } from './permission-broker.js';
 import { createPermissionGate, type GateDecision } from './permission-gate.js';
 import { PermissionStore } from './permission-store.js';
 import { SessionRuleSet } from './session-rules.js';
+import { declaredOf } from './declared-call.test-helper.js';
 
 /** The gate's screen (before the call is announced): blacklist, approval mode, read-only commands. */
 let root: string;
@@ -47,6 +48,7 @@ async function setup(initial: ApprovalMode = 'ask') {
     args,
     danger,
     readOnly: false,
+    ...declaredOf(tool, args),
     ...extra,
   });
   return { gate, events, decisions, call, setMode: (m: ApprovalMode) => (mode = m), broker };
@@ -56,8 +58,8 @@ describe('permission gate screen', () => {
   it('a read-only command: safe, with the reason; the check then allows without a question', async () => {
     const { gate, call, events, decisions } = await setup();
     const c = call('run_command', { command: 'ls -la | wc -l' }, 'dangerous');
-    expect(await gate.screen(c)).toEqual({ danger: 'safe', reason: 'read-only command: ls, wc' });
-    expect(await gate.check(c, new AbortController().signal)).toEqual({ allow: true });
+    expect(await gate.screen(c)).toMatchObject({ danger: 'safe', reason: 'read-only command: ls, wc' });
+    expect(await gate.check(c, new AbortController().signal)).toMatchObject({ allow: true });
     expect(events).toEqual([]);
     expect(decisions).toEqual([{ callId: c.callId, decision: 'read_only', decidedBy: 'system', allowed: true, call: c }]);
   });
@@ -78,10 +80,10 @@ describe('permission gate screen', () => {
     expect(decisions.at(-1)).toMatchObject({ decision: 'mode_refused', allowed: false });
     setMode('auto-edit');
     const second = call('write_file', { path: 'a.txt', content: 'x' }, 'medium', { paths: [path.join(ws, 'a.txt')] });
-    expect(await gate.screen(second)).toEqual({ danger: 'medium', reason: 'auto-edit mode: a file edit inside the workspace' });
+    expect(await gate.screen(second)).toMatchObject({ danger: 'medium', reason: 'auto-edit mode: a file edit inside the workspace' });
     setMode('ask');
     const third = call('write_file', { path: 'a.txt', content: 'x' }, 'medium', { paths: [path.join(ws, 'a.txt')] });
-    expect(await gate.screen(third)).toEqual({ danger: 'medium' });
+    expect(await gate.screen(third)).toMatchObject({ danger: 'medium' });
   });
 
   it('check alone (no screen) decides the same way: read-only mode refuses with outcome refused', async () => {
@@ -90,6 +92,6 @@ describe('permission gate screen', () => {
       allow: false,
       outcome: 'refused',
     });
-    expect(await gate.check(call('run_command', { command: 'cat notes.txt' }, 'dangerous'), new AbortController().signal)).toEqual({ allow: true });
+    expect(await gate.check(call('run_command', { command: 'cat notes.txt' }, 'dangerous'), new AbortController().signal)).toMatchObject({ allow: true });
   });
 });

@@ -11,6 +11,7 @@ import { createPermissionGate, type BlacklistCheck, type GateDecision } from './
 import { PermissionStore } from './permission-store.js';
 import { SessionRuleSet } from './session-rules.js';
 import { workspaceKey } from './workspace-key.js';
+import { declaredOf } from './declared-call.test-helper.js';
 
 /** The real blacklist (core), as the integrator passes it. */
 const blacklist: BlacklistCheck = (command) => checkCommandBlacklist(command);
@@ -41,7 +42,7 @@ async function setup() {
   const signal = new AbortController().signal;
   let callN = 0;
   const check = (tool: string, args: unknown, danger: GateCall['danger'] = 'dangerous') =>
-    gate.check({ turnId: 't', callId: `c${++callN}`, tool, args, danger, readOnly: danger === 'safe' }, signal);
+    gate.check({ turnId: 't', callId: `c${++callN}`, tool, args, danger, readOnly: danger === 'safe', ...declaredOf(tool, args) }, signal);
   /** Runs a call that must ask, answers it, and returns the verdict. */
   const answered = async (tool: string, args: unknown, decision: Parameters<PermissionBroker['respond']>[1], scope?: string, by = 'ana') => {
     const before = broker.pending().length;
@@ -65,7 +66,7 @@ async function setup() {
 describe('createPermissionGate', () => {
   it('runs a safe tool without asking', async () => {
     const { check, events, decisions } = await setup();
-    expect(await check('read_file', { path: 'a.txt' }, 'safe')).toEqual({ allow: true });
+    expect(await check('read_file', { path: 'a.txt' }, 'safe')).toMatchObject({ allow: true });
     expect(events).toEqual([]);
     expect(decisions).toEqual([
       {
@@ -85,12 +86,12 @@ describe('createPermissionGate', () => {
     expect(verdict).toMatchObject({ allow: false, reason: expect.stringContaining('privilege_escalation') });
     expect(events).toEqual([]);
     expect(decisions[0]).toMatchObject({ decision: 'blacklisted', allowed: false });
-    expect(await check('run_command', { command: 'ls' })).toEqual({ allow: true });
+    expect(await check('run_command', { command: 'ls' })).toMatchObject({ allow: true });
   });
 
   it('asks, and allow_once allows this call only', async () => {
     const { answered, asks, events } = await setup();
-    expect(await answered('run_command', { command: 'npm test' }, 'allow_once')).toEqual({ allow: true });
+    expect(await answered('run_command', { command: 'npm test' }, 'allow_once')).toMatchObject({ allow: true });
     expect(events[0]).toMatchObject({ type: 'permission_request', preview: 'npm test', scopes: ['npm test', 'npm test *', 'npm *'] });
     expect(await asks('run_command', { command: 'npm test' })).toBe(true);
   });
@@ -98,7 +99,7 @@ describe('createPermissionGate', () => {
   it('allow_session covers the rest of the session, in memory only', async () => {
     const { answered, check, sessionRules, store, events } = await setup();
     await answered('write_file', { path: 'src/a.ts', content: '' }, 'allow_session', 'src/');
-    expect(await check('write_file', { path: 'src/b/c.ts', content: '' })).toEqual({ allow: true });
+    expect(await check('write_file', { path: 'src/b/c.ts', content: '' })).toMatchObject({ allow: true });
     expect(sessionRules.list()).toEqual([expect.objectContaining({ match: 'prefix', by: 'ana' })]);
     expect(await store.list()).toEqual([]);
     expect(events.filter((e) => e.type === 'permission_request')).toHaveLength(1);
@@ -107,11 +108,11 @@ describe('createPermissionGate', () => {
   it('allow_forever persists for the workspace and survives a restart of the store', async () => {
     const { answered, check, decisions } = await setup();
     await answered('run_command', { command: 'git status' }, 'allow_forever', 'git *', 'bo');
-    expect(await check('run_command', { command: 'git log -3' })).toEqual({ allow: true });
+    expect(await check('run_command', { command: 'git log -3' })).toMatchObject({ allow: true });
     expect(decisions.at(-1)).toMatchObject({ decision: 'stored_rule', decidedBy: 'bo' });
 
     const restarted = await setup();
-    expect(await restarted.check('run_command', { command: 'git diff' })).toEqual({ allow: true });
+    expect(await restarted.check('run_command', { command: 'git diff' })).toMatchObject({ allow: true });
     expect(await restarted.asks('run_command', { command: 'gitx' })).toBe(true);
   });
 
@@ -135,7 +136,7 @@ describe('createPermissionGate', () => {
     await answered('run_command', { command: 'git push' }, 'allow_session', 'git *');
     await store.add(await workspaceKey(ws), { tool: 'run_command', match: 'exact', pattern: 'git push --force', effect: 'deny', by: 'bo' });
     expect(await check('run_command', { command: 'git push --force' })).toMatchObject({ allow: false });
-    expect(await check('run_command', { command: 'git push' })).toEqual({ allow: true });
+    expect(await check('run_command', { command: 'git push' })).toMatchObject({ allow: true });
   });
 
   it('denies automatically after 60 s and stops the turn', async () => {
@@ -152,6 +153,8 @@ describe('createPermissionGate', () => {
       reason: 'permission request timed out after 60 s (automatic deny)',
       stopTurn: 'permission_timeout',
       outcome: 'timeout',
+      decision: 'timeout',
+      decidedBy: 'system',
     });
     expect(events.at(-1)).toMatchObject({ type: 'permission_resolved', decision: 'deny_once', by: 'system', reason: 'timeout' });
     expect(decisions.at(-1)).toMatchObject({ decision: 'timeout', allowed: false });
@@ -160,10 +163,13 @@ describe('createPermissionGate', () => {
   it('refuses without a decision when the turn is cancelled while it waits', async () => {
     const { gate, broker, events, decisions } = await setup();
     const ac = new AbortController();
-    const verdict = gate.check({ turnId: 't', callId: 'z', tool: 'delete_file', args: { path: 'x' }, danger: 'dangerous', readOnly: false }, ac.signal);
+    const verdict = gate.check(
+      { turnId: 't', callId: 'z', tool: 'delete_file', args: { path: 'x' }, danger: 'dangerous', readOnly: false, ...declaredOf('delete_file', { path: 'x' }) },
+      ac.signal,
+    );
     await until(() => broker.pending().length === 1, 'the request');
     ac.abort();
-    expect(await verdict).toEqual({ allow: false, reason: 'the turn was cancelled while waiting for permission', outcome: 'cancelled' });
+    expect(await verdict).toMatchObject({ allow: false, reason: 'the turn was cancelled while waiting for permission', outcome: 'cancelled' });
     expect(events.at(-1)).toMatchObject({ type: 'permission_resolved', decision: 'deny_once', by: 'system', reason: 'expired' });
     expect(decisions.at(-1)).toMatchObject({ callId: 'z', decision: 'cancelled', allowed: false });
   });
@@ -174,7 +180,18 @@ describe('createPermissionGate', () => {
     const counting: ToolGate = { check: async () => (reached++, { allow: true }) };
     const both = composeGates(gate, counting);
     const signal = new AbortController().signal;
-    await both.check({ turnId: 't', callId: 'x', tool: 'run_command', args: { command: 'sudo ls' }, danger: 'dangerous', readOnly: false }, signal);
+    await both.check(
+      {
+        turnId: 't',
+        callId: 'x',
+        tool: 'run_command',
+        args: { command: 'sudo ls' },
+        danger: 'dangerous',
+        readOnly: false,
+        ...declaredOf('run_command', { command: 'sudo ls' }),
+      },
+      signal,
+    );
     expect(reached).toBe(0);
     await both.check({ turnId: 't', callId: 'y', tool: 'read_file', args: { path: 'a' }, danger: 'safe', readOnly: true }, signal);
     expect(reached).toBe(1);

@@ -1,7 +1,5 @@
 import type { ApprovalMode, Danger } from '@tandem/shared';
 import {
-  DEFAULT_ALWAYS_ASK_TOOLS,
-  DEFAULT_COMMAND_TOOLS,
   autoEditAllows,
   fullAutoAllows,
   buildPermissionPreview,
@@ -57,8 +55,6 @@ export interface PermissionGateOptions {
   workspace: string;
   sessionRules: SessionRuleSet;
   blacklist: BlacklistCheck;
-  commandTools?: ReadonlySet<string>;
-  alwaysAskTools?: ReadonlySet<string>;
   /** The session's approval mode, read at every call (default `ask`). */
   mode?: () => ApprovalMode;
   /**
@@ -78,8 +74,13 @@ type Decided =
   | { kind: 'allow'; reason?: string; decision: string; decidedBy: string; danger: Danger }
   | { kind: 'ask'; result: PolicyResult; policy: PolicyOptions; workspace: string; danger: Danger };
 
-/** Screened calls whose check has not come yet are forgotten past this many, oldest first. */
-const MAX_SCREENED = 256;
+/** The screen's decision as it travels with the call to `check` (`GateScreen.held`); only this gate's own is taken back. */
+class Screened {
+  constructor(
+    readonly gate: object,
+    readonly decided: Decided,
+  ) {}
+}
 
 /**
  * The permission step of the tool pipeline (requirements P1–P3, U2, U4). `screen` (before the call is
@@ -91,8 +92,7 @@ const MAX_SCREENED = 256;
  */
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
   const { broker, store, sessionRules, blacklist } = options;
-  const commandTools = options.commandTools ?? DEFAULT_COMMAND_TOOLS;
-  const screened = new Map<string, Decided>();
+  const self = {};
   let key: Promise<string> | undefined;
   const note = (call: GateCall, decision: string, decidedBy: string, allowed: boolean) => {
     try {
@@ -111,9 +111,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const readOnlyList = () => (typeof options.readOnlyCommands === 'function' ? options.readOnlyCommands() : options.readOnlyCommands);
 
   const decide = async (call: GateCall): Promise<Decided> => {
-    const isCommand = commandTools.has(call.tool);
-    const rawCommand = isCommand ? (call.args as { command?: unknown } | null)?.command : undefined;
-    const command = typeof rawCommand === 'string' ? rawCommand : '';
+    // A call whose tool declares a shell command as its subject (run_command, a skill's command).
+    const isCommand = call.subject !== undefined && 'command' in call.subject;
+    const command = call.subject && 'command' in call.subject ? call.subject.command : '';
     if (isCommand) {
       const hit = blacklist(command, { workspace: options.workspace });
       if (hit.blocked) {
@@ -137,8 +137,6 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       sessionRules: sessionRules.list(),
       storedRules: store.rulesFor(workspace),
       workspace,
-      commandTools,
-      ...(options.alwaysAskTools ? { alwaysAskTools: options.alwaysAskTools } : {}),
       ...(list ? { readOnlyCommands: list } : {}),
     };
     const mode = options.mode?.() ?? 'ask';
@@ -169,30 +167,37 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         reason: `${result.reason}${revoke}`,
       };
     }
-    const alwaysAsk = (options.alwaysAskTools ?? DEFAULT_ALWAYS_ASK_TOOLS).has(call.tool);
-    const autoEdit = options.alwaysAskTools?.has(call.tool) ? null : autoEditAllows(call, mode, workspace);
+    const autoEdit = autoEditAllows(call, mode, workspace);
     if (autoEdit) return { kind: 'allow', decision: 'auto_edit', decidedBy: 'system', danger: call.danger, reason: autoEdit };
-    const fullAuto = fullAutoAllows(mode, alwaysAsk);
+    const fullAuto = fullAutoAllows(mode, call.alwaysAsk === true);
     if (fullAuto) return { kind: 'allow', decision: 'full_auto', decidedBy: 'system', danger: call.danger, reason: fullAuto };
     return { kind: 'ask', result, policy, workspace, danger: call.danger };
   };
 
-  const refusal = (call: GateCall, d: Extract<Decided, { kind: 'refuse' }>): GateVerdict => {
+  const refusal = (call: GateCall, d: Extract<Decided, { kind: 'refuse' }>): Extract<GateVerdict, { allow: false }> => {
     note(call, d.decision, d.decidedBy, false);
-    return { allow: false, reason: d.reason, outcome: d.outcome };
+    return { allow: false, reason: d.reason, outcome: d.outcome, decision: d.decision, decidedBy: d.decidedBy };
   };
 
   const check = async (call: GateCall, signal: AbortSignal): Promise<GateVerdict> => {
-    const d = screened.get(call.callId) ?? (await decide(call));
-    screened.delete(call.callId);
+    const held = call.screened?.held;
+    const d = held instanceof Screened && held.gate === self ? held.decided : await decide(call);
     if (d.kind === 'refuse') return refusal(call, d);
     if (d.kind === 'allow') {
       note(call, d.decision, d.decidedBy, true);
-      return { allow: true };
+      return { allow: true, decision: d.decision, decidedBy: d.decidedBy };
     }
     const { result, policy, workspace } = d;
     const answer = await broker.ask(
-      { callId: call.callId, tool: call.tool, args: call.args, danger: result.level, scopes: result.scopes, preview: buildPermissionPreview(call, policy) },
+      {
+        callId: call.callId,
+        tool: call.tool,
+        args: call.args,
+        danger: result.level,
+        scopes: result.scopes,
+        preview: buildPermissionPreview(call, policy),
+        ...(call.summary !== undefined ? { summary: call.summary } : {}),
+      },
       signal,
     );
     if (answer.reason === 'timeout') {
@@ -202,11 +207,13 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         reason: `permission request timed out after ${broker.timeoutText} (automatic deny)`,
         stopTurn: 'permission_timeout',
         outcome: 'timeout',
+        decision: 'timeout',
+        decidedBy: 'system',
       };
     }
     if (answer.reason === 'cancelled') {
       note(call, 'cancelled', 'system', false);
-      return { allow: false, reason: 'the turn was cancelled while waiting for permission', outcome: 'cancelled' };
+      return { allow: false, reason: 'the turn was cancelled while waiting for permission', outcome: 'cancelled', decision: 'cancelled', decidedBy: 'system' };
     }
 
     const made = ruleFromDecision(call, answer.decision, answer.scope, answer.by, policy);
@@ -220,8 +227,14 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     }
     const allowed = answer.decision.startsWith('allow');
     note(call, answer.decision, answer.by, allowed);
-    if (allowed) return { allow: true };
-    return { allow: false, reason: `denied by ${answer.by} (${answer.decision}); do not retry this call, ask the user what to do instead`, outcome: 'denied' };
+    const decided = { decision: answer.decision, decidedBy: answer.by };
+    if (allowed) return { allow: true, ...decided };
+    return {
+      allow: false,
+      reason: `denied by ${answer.by} (${answer.decision}); do not retry this call, ask the user what to do instead`,
+      outcome: 'denied',
+      ...decided,
+    };
   };
 
   return {
@@ -229,17 +242,28 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       try {
         const d = await decide(call);
         if (d.kind === 'refuse') {
-          const verdict = refusal(call, d);
-          return { danger: d.danger, refusal: { reason: verdict.allow ? d.reason : verdict.reason, outcome: d.outcome } };
+          const { reason, outcome, decision, decidedBy } = refusal(call, d);
+          return {
+            danger: d.danger,
+            refusal: { reason, outcome: outcome ?? d.outcome, decision: decision ?? d.decision, decidedBy: decidedBy ?? d.decidedBy },
+          };
         }
-        screened.set(call.callId, d);
-        while (screened.size > MAX_SCREENED) screened.delete(screened.keys().next().value as string);
-        return { danger: d.danger, ...(d.kind === 'allow' && d.reason ? { reason: d.reason } : {}) };
+        return {
+          danger: d.danger,
+          ...(d.kind === 'allow' && d.reason ? { reason: d.reason } : {}),
+          ...(d.kind === 'allow' ? { allowed: { decision: d.decision, decidedBy: d.decidedBy } } : {}),
+          held: new Screened(self, d),
+        };
       } catch (error) {
         note(call, 'error', 'system', false);
         return {
           danger: call.danger,
-          refusal: { reason: `the permission check failed (${(error as Error).message}); the call was not run`, outcome: 'error' },
+          refusal: {
+            reason: `the permission check failed (${(error as Error).message}); the call was not run`,
+            outcome: 'error',
+            decision: 'error',
+            decidedBy: 'system',
+          },
         };
       }
     },
@@ -248,7 +272,13 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         return await check(call, signal);
       } catch (error) {
         note(call, 'error', 'system', false);
-        return { allow: false, reason: `the permission check failed (${(error as Error).message}); the call was not run`, outcome: 'error' };
+        return {
+          allow: false,
+          reason: `the permission check failed (${(error as Error).message}); the call was not run`,
+          outcome: 'error',
+          decision: 'error',
+          decidedBy: 'system',
+        };
       }
     },
   };

@@ -8,6 +8,7 @@ import { AuditLog, AUDIT_FILE } from '../audit/audit-log.js';
 import { FakeClock, until } from '@tandem/testkit';
 import { PermissionStore } from './permission-store.js';
 import { createSessionGuards } from './session-guards.js';
+import { declaredOf } from './declared-call.test-helper.js';
 
 let root: string;
 beforeEach(async () => {
@@ -42,9 +43,14 @@ async function setup() {
   const run = async (tool: string, args: unknown, danger: GateCall['danger']): Promise<GateVerdict> => {
     const callId = `c${++n}`;
     guards.recorder?.observe({ type: 'tool_call', turnId: 't1', iteration: 1, callId, tool, args, danger });
-    const verdict = await guards.gate.check({ turnId: 't1', callId, tool, args, danger, readOnly: danger === 'safe' }, new AbortController().signal);
+    const verdict = await guards.gate.check(
+      { turnId: 't1', callId, tool, args, danger, readOnly: danger === 'safe', ...declaredOf(tool, args) },
+      new AbortController().signal,
+    );
     const output = verdict.allow ? `ran ${tool}` : verdict.reason;
-    guards.recorder?.observe({ type: 'tool_result', turnId: 't1', callId, tool, isError: !verdict.allow, output, durationMs: 5 });
+    // As the engine does: the verdict's decision travels on the tool_result.
+    const decided = verdict.decision !== undefined ? { decision: verdict.decision, decidedBy: verdict.decidedBy } : {};
+    guards.recorder?.observe({ type: 'tool_result', turnId: 't1', callId, tool, isError: !verdict.allow, output, durationMs: 5, ...decided });
     return verdict;
   };
   return { clock, store, audit, events, guards, run, dataDir };
@@ -57,11 +63,11 @@ describe('createSessionGuards', () => {
     const asked = run('run_command', { command: 'npm test' }, 'dangerous');
     await until(() => guards.broker.pending().length === 1, 'the question');
     guards.broker.respond(guards.broker.pending()[0]!.requestId, 'allow_session', 'npm *', 'ana');
-    expect(await asked).toEqual({ allow: true });
+    expect(await asked).toMatchObject({ allow: true });
 
     expect(await run('run_command', { command: 'sudo reboot' }, 'dangerous')).toMatchObject({ allow: false });
-    expect(await run('read_file', { path: 'a' }, 'safe')).toEqual({ allow: true });
-    expect(await run('run_command', { command: 'npm run lint' }, 'dangerous')).toEqual({ allow: true }); // session rule, 3rd admitted call
+    expect(await run('read_file', { path: 'a' }, 'safe')).toMatchObject({ allow: true });
+    expect(await run('run_command', { command: 'npm run lint' }, 'dangerous')).toMatchObject({ allow: true }); // session rule, 3rd admitted call
 
     let fourth: GateVerdict | undefined;
     void run('read_file', { path: 'b' }, 'safe').then((v) => (fourth = v));

@@ -1,5 +1,5 @@
+import { TURN_END_TYPES } from '@tandem/shared';
 import type { SessionEvent } from '@tandem/shared';
-import { TURN_END_TYPES } from './turn-end-types.js';
 
 /**
  * What a session's events say about calls in flight: which tool calls are announced and not yet

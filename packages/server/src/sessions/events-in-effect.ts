@@ -1,5 +1,5 @@
+import { TURN_END_TYPES } from '@tandem/shared';
 import type { SessionEvent } from '@tandem/shared';
-import { TURN_END_TYPES } from './turn-end-types.js';
 
 /**
  * The persisted events whose effect on a client's view lasts until a later event ends it: the

@@ -1,5 +1,5 @@
+import { TURN_END_TYPES } from '@tandem/shared';
 import type { SessionEvent } from '@tandem/shared';
-import { TURN_END_TYPES } from './turn-end-types.js';
 
 interface Partial {
   turnId: string;

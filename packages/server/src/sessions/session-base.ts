@@ -1,3 +1,4 @@
+import { TURN_END_TYPES } from '@tandem/shared';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { EventBody, SessionEvent } from '@tandem/shared';
@@ -8,7 +9,6 @@ import { ForbiddenError } from '../errors/domain-errors.js';
 import { CallTracker } from './call-tracker.js';
 import type { GrantablePaths } from './engine.js';
 import { EventPipeline } from './event-pipeline.js';
-import { TURN_END_TYPES } from './turn-end-types.js';
 import type { SessionHost } from './session-environment.js';
 import type { SessionMeta } from './session-index.js';
 import type { SessionLog } from './session-log.js';

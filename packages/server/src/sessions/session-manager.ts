@@ -18,7 +18,7 @@ import { SnapshotWriter } from './snapshot-writer.js';
 import type { HostEnvironmentFactory } from './session-environment.js';
 import { Session, type SessionHooks } from './session.js';
 import { configureSession, type SessionChanges } from './session-settings.js';
-import { SHUTDOWN_REASON } from './turn-end-types.js';
+import { SHUTDOWN_REASON } from './shutdown-reason.js';
 
 export interface SessionManagerDeps {
   dataDir: string;

@@ -1,5 +1,5 @@
+import { TURN_END_TYPES } from '@tandem/shared';
 import type { SessionEvent } from '@tandem/shared';
-import { TURN_END_TYPES } from './turn-end-types.js';
 import { UsageTotals, type UsageTotalsSnapshot } from './usage-totals.js';
 
 type SessionInfoEvent = Extract<SessionEvent, { type: 'session_info' }>;

@@ -1,7 +1,8 @@
+import { TURN_END_TYPES } from '@tandem/shared';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { EngineEvent, SteeringMessage, TurnLimits, TurnOptions } from '@tandem/core';
-import { SHUTDOWN_REASON, TURN_END_TYPES } from './turn-end-types.js';
+import { SHUTDOWN_REASON } from './shutdown-reason.js';
 
 /** What a turn asks of its session to build the engine's options. */
 export interface TurnRequest {

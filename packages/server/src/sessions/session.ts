@@ -15,6 +15,7 @@ import {
   type TurnEnvironment,
   type TurnLimits,
   type TurnOptions,
+  webSearchTool,
 } from '@tandem/core';
 import type { AgentSlices } from '../agents/agent-slices.js';
 import { type AgentProfile, shapeAgentTurn, toolsOfProfile } from '../agents/agent-turn.js';
@@ -455,13 +456,13 @@ function promptKey(tools: readonly TurnEnvironment['tools'][number][], services:
   return tools.map((t) => (isOffered(t, services) ? t.name : `${t.name}?`)).join(',');
 }
 
+/** A search-only turn offers the web search tool alone. */
 function isSearchTool(tool: { name: string }): boolean {
-  return tool.name === 'web_search';
+  return tool.name === webSearchTool.name;
 }
 
-/** A command's tool_call says which OS sandbox it runs in (run_command, skill commands). */
+/** A command's tool_call (a tool of kind `execute`: run_command, skill commands) says which OS sandbox it runs in. */
 function withSandbox<T extends EventBody | EngineEvent>(body: T, sandbox: string | undefined): T {
-  if (body.type !== 'tool_call' || !sandbox || !(body.tool === 'run_command' || body.tool === 'package_install' || body.tool.startsWith('skill__')))
-    return body;
+  if (body.type !== 'tool_call' || !sandbox || body.kind !== 'execute') return body;
   return { ...body, sandbox };
 }

@@ -1,6 +1,6 @@
 import type { EventOf, SessionEvent, Usage } from '@tandem/shared';
 import { findLast, notice, pushItem, replaceAt } from './items.js';
-import type { AgentItem, AgentRun, AgentStatus, AgentTag, RunAgent, RunSummaryItem, TranscriptItem, ViewState } from './types.js';
+import type { AgentItem, AgentRun, AgentStatus, AgentTag, RunAgent, RunSummaryItem, ToolItem, TranscriptItem, ViewState } from './types.js';
 
 /**
  * The commander and its workers in the view state: who runs and what each is doing (the status
@@ -266,10 +266,10 @@ export function finishAgents(state: ViewState, turnId: string): ViewState {
 }
 
 /** The commander's newest running tool (a worker's permission answer puts the turn back on it), if any. */
-export function commanderTool(state: ViewState): string | undefined {
+export function commanderCall(state: ViewState): ToolItem | undefined {
   for (let i = state.items.length - 1; i >= 0; i--) {
     const item = state.items[i];
-    if (item?.kind === 'tool' && item.status === 'running' && !item.taskId) return item.tool;
+    if (item?.kind === 'tool' && item.status === 'running' && !item.taskId) return item;
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import type { SessionEvent } from '@tandem/shared';
-import { formatDuration } from './arg-summary.js';
+import { formatDuration } from './format-duration.js';
 import type { NoticeLevel } from './types.js';
 
 /**

@@ -4,7 +4,7 @@
  * or anything node-only, so the web viewer bundles the same fold the terminal uses.
  */
 export { initialState, reduce, reduceAll, excerpt, runningCommand, MAX_ITEMS, RESULT_LINES, type Action } from './reducer.js';
-export { summarizeArgs, formatDuration } from './arg-summary.js';
+export { formatDuration } from './format-duration.js';
 export { noticeFor } from './event-notices.js';
 export { outputTail, MAX_OUTPUT_LINES, type OutputBuffer } from './output-buffer.js';
 export type * from './types.js';

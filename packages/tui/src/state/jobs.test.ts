@@ -87,7 +87,17 @@ describe('command focus (Ctrl-T)', () => {
   const running = () =>
     fold(start(), [
       ev({ type: 'turn_started', turnId: 't1', model: 'm' }),
-      ev({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'c1', tool: 'run_command', args: { command: 'read x' }, danger: 'dangerous' }),
+      ev({
+        type: 'tool_call',
+        turnId: 't1',
+        iteration: 1,
+        callId: 'c1',
+        tool: 'run_command',
+        kind: 'execute',
+        summary: 'read x',
+        args: { command: 'read x' },
+        danger: 'dangerous',
+      }),
     ]);
 
   it('only a running run_command takes the input line', () => {

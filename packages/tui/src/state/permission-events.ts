@@ -1,6 +1,6 @@
-import type { EventOf } from '@tandem/shared';
-import { commanderTool } from './agents.js';
-import { summarizeArgs } from './arg-summary.js';
+import { genericCallSummary } from '@tandem/shared';
+import type { EventOf, ToolKind } from '@tandem/shared';
+import { commanderCall } from './agents.js';
 import { notice, updateTool } from './items.js';
 import type { NoticeLevel, ViewState } from './types.js';
 
@@ -34,20 +34,31 @@ export function permissionResolved(state: ViewState, event: EventOf<'permission_
   const level: NoticeLevel = event.decision.startsWith('deny') ? 'warn' : 'info';
   const scope = event.scope ? ` (${event.scope})` : '';
   const text = `${words}${scope} by ${event.by}${reason}`;
-  const hasItem = request !== undefined && state.items.some((item) => item.kind === 'tool' && item.callId === request.callId);
+  const asked = request === undefined ? undefined : state.items.find((item) => item.kind === 'tool' && item.callId === request.callId);
+  const hasItem = asked !== undefined;
   const next =
     request && hasItem
       ? updateTool(state, request.callId, (item) => ({ ...item, permission: { text, allowed: level === 'info' } }))
-      : notice(state, level, `permission for ${tool}${request ? ` ${summarizeArgs(tool, request.args)}` : ''}: ${text}`);
+      : notice(state, level, `permission for ${tool}${request ? ` ${request.summary ?? genericCallSummary(request.args)}` : ''}: ${text}`);
   const stillWaiting = pendingPermissions.length > 0;
   const turn =
     state.turn.phase === 'waiting_permission' && !stillWaiting
-      ? { phase: 'running_tool' as const, turnId: state.turn.turnId, tool: request?.taskId ? (commanderTool(state) ?? state.turn.tool) : state.turn.tool }
+      ? resumed(state, request?.taskId ? commanderCall(state) : asked?.kind === 'tool' ? asked : undefined)
       : state.turn;
   return {
     ...next,
     pendingPermissions,
     turn,
     lastResolved: { requestId: event.requestId, tool, decision: event.decision, by: event.by },
+  };
+}
+
+/** The turn after its last question: running the call that asked (a worker's question: the commander's running call). */
+function resumed(state: ViewState, call: { tool: string; toolKind?: ToolKind } | undefined): ViewState['turn'] {
+  return {
+    phase: 'running_tool',
+    turnId: state.turn.turnId,
+    tool: call?.tool ?? state.turn.tool,
+    ...(call?.toolKind ? { toolKind: call.toolKind } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { EventOf, JobInfo, Role, SessionEvent, SessionInfo, Usage, WhoAmI } from '@tandem/shared';
+import { genericCallSummary } from '@tandem/shared';
 import { applyWhoAmI } from './access.js';
-import { summarizeArgs } from './arg-summary.js';
+
 import { noticeFor } from './event-notices.js';
 import { MAX_ITEMS, notice, pushItem, updateTool } from './items.js';
 import { jobExited, jobStarted, jobsListed } from './jobs.js';
@@ -253,18 +254,18 @@ function withNotice(state: ViewState, event: SessionEvent): ViewState {
   return line ? notice(state, line.level, line.text) : state;
 }
 
-/** Only a run_command that is still running can take the input line. */
+/** Only a command (a tool of kind `execute`) that is still running can take the input line. */
 function focusCommand(state: ViewState, callId: string | null): ViewState {
   if (callId === null) return state.commandFocus === null ? state : { ...state, commandFocus: null };
-  const running = state.items.some((item) => item.kind === 'tool' && item.callId === callId && item.tool === 'run_command' && item.status === 'running');
+  const running = state.items.some((item) => item.kind === 'tool' && item.callId === callId && item.toolKind === 'execute' && item.status === 'running');
   return running ? { ...state, commandFocus: callId } : state;
 }
 
-/** The callId of the newest run_command still running, if any. */
+/** The callId of the newest command (a tool of kind `execute`) still running, if any. */
 export function runningCommand(state: ViewState): string | undefined {
   for (let i = state.items.length - 1; i >= 0; i--) {
     const item = state.items[i];
-    if (item?.kind === 'tool' && item.tool === 'run_command' && item.status === 'running') return item.callId;
+    if (item?.kind === 'tool' && item.toolKind === 'execute' && item.status === 'running') return item.callId;
   }
   return undefined;
 }
@@ -275,12 +276,13 @@ function withPhase(state: ViewState, phase: 'thinking' | 'writing'): ViewState {
 }
 
 function toolCall(state: ViewState, event: EventOf<'tool_call'>): ViewState {
-  const summary = summarizeArgs(event.tool, event.args);
+  const summary = event.summary ?? genericCallSummary(event.args);
   const item: ToolItem = {
     kind: 'tool',
     turnId: event.turnId,
     callId: event.callId,
     tool: event.tool,
+    ...(event.kind ? { toolKind: event.kind } : {}),
     summary,
     danger: event.danger,
     status: 'running',
@@ -292,17 +294,28 @@ function toolCall(state: ViewState, event: EventOf<'tool_call'>): ViewState {
   const run = runFor(state, event.turnId);
   return {
     ...next,
-    turn: state.turn.phase === 'waiting_permission' ? state.turn : { phase: 'running_tool', turnId: event.turnId, tool: event.tool },
+    turn:
+      state.turn.phase === 'waiting_permission'
+        ? state.turn
+        : { phase: 'running_tool', turnId: event.turnId, tool: event.tool, ...(event.kind ? { toolKind: event.kind } : {}) },
     run: { ...run, calls: [...run.calls, { callId: event.callId, tool: event.tool, summary, status: 'running' }] },
   };
 }
 
 function toolResult(state: ViewState, event: EventOf<'tool_result'>): ViewState {
   const status: ToolStatus = event.isError ? 'error' : 'ok';
-  const text = excerpt(event.output, event.tool === 'run_command' ? 'tail' : 'head');
-  const result = event.images?.length ? { ...text, images: event.images.map(imageLine) } : text;
-  let next = updateTool(state, event.callId, (item) => ({ ...item, status, durationMs: event.durationMs, result }));
-  if (next === state) next = rememberOrphan(state, { callId: event.callId, status, durationMs: event.durationMs, result });
+  // A command's result is shown from its tail (where the error is), anything else from its head.
+  const resultOf = (end: 'head' | 'tail') => {
+    const text = excerpt(event.output, end);
+    return event.images?.length ? { ...text, images: event.images.map(imageLine) } : text;
+  };
+  let next = updateTool(state, event.callId, (item) => ({
+    ...item,
+    status,
+    durationMs: event.durationMs,
+    result: resultOf(item.toolKind === 'execute' ? 'tail' : 'head'),
+  }));
+  if (next === state) next = rememberOrphan(state, { callId: event.callId, status, durationMs: event.durationMs, result: resultOf('head') });
   if (next.run) {
     const calls = next.run.calls.map((call) => (call.callId === event.callId ? { ...call, status, durationMs: event.durationMs } : call));
     next = { ...next, run: { ...next.run, calls } };

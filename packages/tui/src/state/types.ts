@@ -1,4 +1,18 @@
-import type { ApprovalMode, ClientInfo, Danger, Decision, EventOf, JobInfo, Role, SessionInfo, ShareRight, ShareRole, Usage, WhoAmI } from '@tandem/shared';
+import type {
+  ApprovalMode,
+  ClientInfo,
+  Danger,
+  Decision,
+  EventOf,
+  JobInfo,
+  Role,
+  SessionInfo,
+  ShareRight,
+  ShareRole,
+  ToolKind,
+  Usage,
+  WhoAmI,
+} from '@tandem/shared';
 import type { OutputBuffer } from './output-buffer.js';
 
 /** How the TUI is connected to the server, as the status line shows it. */
@@ -52,7 +66,9 @@ export interface ToolItem extends AgentTag {
   turnId: string;
   callId: string;
   tool: string;
-  /** One line: the command verbatim, the path, the pattern ... */
+  /** What kind of thing the tool does, as its tool_call said (absent from older servers). */
+  toolKind?: ToolKind;
+  /** One line: the command verbatim, the path, the pattern ... (the tool's own `tool_call.summary`). */
   summary: string;
   danger: Danger;
   status: ToolStatus;
@@ -164,6 +180,8 @@ export interface TurnState {
   turnId?: string;
   /** Tool name while phase is running_tool. */
   tool?: string;
+  /** Its kind (`execute`: a command that can take the input line). */
+  toolKind?: ToolKind;
 }
 
 export type PendingPermission = Omit<EventOf<'permission_request'>, 'type' | 'sessionId' | 'ts' | 'ephemeral'>;

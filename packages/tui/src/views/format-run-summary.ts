@@ -1,4 +1,4 @@
-import { formatDuration } from '../state/arg-summary.js';
+import { formatDuration } from '../state/format-duration.js';
 import type { RunAgent, RunCall, RunSummaryItem } from '../state/types.js';
 import { formatUsage } from './format-cost.js';
 import { color, dim, esc } from './tags.js';

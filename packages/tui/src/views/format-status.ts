@@ -197,7 +197,7 @@ export function formatHelp(
       ['Ctrl-C cancel turn', 6],
     ]);
   const cancel: [string, number, string?] = state.turn.phase === 'idle' ? ['Ctrl-C quit', 8] : ['Esc or Ctrl-C cancel turn', 8, 'Ctrl-C cancel turn'];
-  const focus: Array<[string, number]> = state.turn.phase === 'running_tool' && state.turn.tool === 'run_command' ? [['Ctrl-T type into command', 7]] : [];
+  const focus: Array<[string, number]> = state.turn.phase === 'running_tool' && state.turn.toolKind === 'execute' ? [['Ctrl-T type into command', 7]] : [];
   return hints([
     ['Enter send', 9],
     ['Ctrl-J newline', 3],

@@ -1,4 +1,4 @@
-import { formatDuration } from '../state/arg-summary.js';
+import { formatDuration } from '../state/format-duration.js';
 import { outputTail } from '../state/output-buffer.js';
 import { COMMANDER, shownItem } from '../state/agents.js';
 import type { ToolItem, TranscriptItem } from '../state/types.js';

@@ -67,7 +67,7 @@ describe('status and help', () => {
       { id: '1', name: 'ana', role: 'driver' },
       { id: '2', name: 'bo', role: 'viewer' },
     ],
-    turn: { phase: 'running_tool', turnId: 't', tool: 'run_command' },
+    turn: { phase: 'running_tool', turnId: 't', tool: 'run_command', toolKind: 'execute' },
     context: { percent: 42.4, usedTokens: 1, windowTokens: 2 },
     lastUsage: { inputTokens: 250, outputTokens: 25 },
   };

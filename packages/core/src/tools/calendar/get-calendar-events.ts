@@ -18,6 +18,8 @@ export const getCalendarEventsTool = defineTool({
   }),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
+  summary: (args) => `${args.from} – ${args.to}`,
   setup: (services) =>
     (services.calendar?.calendars.length ?? 0) > 0 ? undefined : 'add "calendars": [{ "name": "Work", "ics": PATH_OR_URL }] to config.json',
   async execute(args, ctx) {

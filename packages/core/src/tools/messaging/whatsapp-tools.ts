@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { callBridge, messagingSetup } from './messaging-bridge.js';
+import { capSummary, oneLine } from '@tandem/shared';
 
 const limit = z.number().int().min(1).max(200).optional();
 
@@ -18,6 +19,10 @@ export const whatsappSendTool = defineTool({
   }),
   danger: 'medium',
   readOnly: false,
+  kind: 'message',
+  summary: (args) => capSummary(oneLine(`${args.to}: ${args.text}`)),
+  // The recipient and the whole text, as it will go out.
+  preview: (args) => `To: ${args.to}\n\n${args.text}`,
   setup: messagingSetup,
   execute: (args, ctx) => callBridge(ctx.services, { tool: 'send_message', args: { recipient: args.to, message: args.text } }, ctx.signal),
 });
@@ -29,6 +34,8 @@ export const whatsappSearchTool = defineTool({
   schema: z.object({ query: z.string().min(1).max(500).describe('Text to look for'), limit }),
   danger: 'safe',
   readOnly: true,
+  kind: 'search',
+  summary: (args) => capSummary(oneLine(args.query)),
   setup: messagingSetup,
   execute: (args, ctx) => callBridge(ctx.services, { tool: 'list_messages', args: { query: args.query, limit: args.limit ?? 20 } }, ctx.signal),
 });
@@ -40,6 +47,8 @@ export const whatsappLatestTool = defineTool({
   schema: z.object({ limit }),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
+  summary: () => '',
   setup: messagingSetup,
   execute: (args, ctx) => callBridge(ctx.services, { tool: 'list_chats', args: { limit: args.limit ?? 10, sort_by: 'last_active' } }, ctx.signal),
 });
@@ -51,6 +60,8 @@ export const whatsappMessagesTool = defineTool({
   schema: z.object({ chat: z.string().min(1).max(200).describe('The chat id'), limit }),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
+  summary: (args) => args.chat,
   setup: messagingSetup,
   execute: (args, ctx) => callBridge(ctx.services, { tool: 'list_messages', args: { chat_jid: args.chat, limit: args.limit ?? 20 } }, ctx.signal),
 });

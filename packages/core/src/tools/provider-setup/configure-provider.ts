@@ -27,6 +27,9 @@ export const configureProviderTool = defineTool({
   }),
   danger: 'dangerous',
   readOnly: false,
+  kind: 'other',
+  alwaysAsk: true,
+  summary: (args) => (args.model ? `${args.provider} (${args.model})` : args.provider),
   secretArgs: ['apiKey'],
   async execute(args, ctx) {
     if (args.apiKey === undefined && args.baseURL === undefined && args.model === undefined) {

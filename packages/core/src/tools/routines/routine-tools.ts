@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RoutineHost, RoutineView } from '../../ports/routine-host.js';
 import { defineTool, ToolError, type ToolServices } from '../define.js';
+import { capSummary, oneLine } from '@tandem/shared';
 
 /** The routine tools' host service: the server's scheduler. */
 export interface RoutineServices {
@@ -45,6 +46,8 @@ export const createRoutineTool = defineTool({
   }),
   danger: 'medium',
   readOnly: false,
+  kind: 'other',
+  summary: (args) => capSummary(oneLine(`${args.name}: ${args.schedule}`)),
   async execute(args, ctx) {
     const host = hostOf(ctx.services);
     const { routine, nextRuns } = await hostCall(() => host.create(args, ctx.sessionId, 'model'));
@@ -60,6 +63,8 @@ export const listRoutinesTool = defineTool({
   schema: z.object({}),
   danger: 'safe',
   readOnly: true,
+  kind: 'read',
+  summary: () => '',
   async execute(_args, ctx) {
     const routines = await hostCall(() => hostOf(ctx.services).list());
     if (routines.length === 0) return 'No routines.';
@@ -74,6 +79,8 @@ export const cancelRoutineTool = defineTool({
   schema: z.object({ id: z.string().min(1).describe('The routine id') }),
   danger: 'medium',
   readOnly: false,
+  kind: 'other',
+  summary: (args) => args.id,
   async execute(args, ctx) {
     const routine = await hostCall(() => hostOf(ctx.services).cancel(args.id, 'model'));
     return `Cancelled routine ${routine.name} (${routine.id}).`;

@@ -3,6 +3,7 @@ import { defineTool, ToolError } from '../define.js';
 import { guardedGet, type GuardedResponse } from './guarded-get.js';
 import { readablePage } from './readable-page.js';
 import { webFetchSettingsOf } from './web-services.js';
+import { capSummary, oneLine } from '@tandem/shared';
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)/i;
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|x-yaml|yaml|ld\+json)|[^;]*\+(json|xml))/i;
@@ -17,6 +18,9 @@ Use it to read a page whose address you know (docs, an issue, an article); use w
   }),
   danger: 'medium',
   readOnly: true,
+  kind: 'fetch',
+  subject: (args) => ({ url: args.url }),
+  summary: (args) => capSummary(oneLine(args.url)),
   async execute(args, ctx) {
     const settings = webFetchSettingsOf(ctx.services);
     let response: GuardedResponse;

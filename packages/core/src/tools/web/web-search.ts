@@ -3,6 +3,7 @@ import { defineTool, ToolError } from '../define.js';
 import { searchBackendConfigs } from './search-config.js';
 import { createWebSearcher, WebSearchError, type WebSearcher } from './web-searcher.js';
 import { webSearcherOf } from './web-services.js';
+import { capSummary, oneLine } from '@tandem/shared';
 
 export const webSearchTool = defineTool({
   name: 'web_search',
@@ -13,6 +14,8 @@ export const webSearchTool = defineTool({
   }),
   danger: 'safe',
   readOnly: true,
+  kind: 'search',
+  summary: (args) => capSummary(oneLine(args.query)),
   async execute(args, ctx) {
     const searcher = webSearcherOf(ctx.services) ?? defaultSearcher();
     try {

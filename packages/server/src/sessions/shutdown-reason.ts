@@ -1,0 +1,1 @@
+export const SHUTDOWN_REASON = 'the server stopped while this turn was running';
