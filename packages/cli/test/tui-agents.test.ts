@@ -57,6 +57,7 @@ afterAll(async () => {
   await server?.close();
 });
 
+// The scripted events are what a server sends: a tool_call carries its tool's kind and summary.
 describe('the TUI with a commander and workers', () => {
   it('shows the floor, then each worker in its own segment and in the status line, in driver and viewer alike', async () => {
     tmux.start('driver', tandemShellLine(['attach', SESSION.id, '--url', server.url, '--token', 'any', '--name', 'ana']), {}, SIZE);
@@ -75,6 +76,8 @@ describe('the TUI with a commander and workers', () => {
       iteration: 1,
       callId: 'd1',
       tool: 'dispatch_to',
+      kind: 'delegate',
+      summary: 'reviewer: review main.ts',
       args: { agent: 'reviewer', task: 'review main.ts' },
       danger: 'safe',
       ...C,
@@ -85,6 +88,8 @@ describe('the TUI with a commander and workers', () => {
       iteration: 1,
       callId: 'd2',
       tool: 'dispatch_to',
+      kind: 'delegate',
+      summary: 'tester: test main.ts',
       args: { agent: 'tester', task: 'test main.ts' },
       danger: 'safe',
       ...C,
@@ -98,7 +103,7 @@ describe('the TUI with a commander and workers', () => {
     server.emit({ type: 'text_delta', turnId: 't1', delta: 'the tests.', ...T });
     server.emit({ type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Reading the file.', ...R });
     server.emit({ type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Running the tests.', ...T });
-    server.emit({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'r1', tool: 'read_file', args: { path: 'main.ts' }, danger: 'safe', ...R });
+    server.emit({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'r1', tool: 'read_file', kind: 'read', summary: 'main.ts', args: { path: 'main.ts' }, danger: 'safe', ...R });
     server.emit({ type: 'usage', turnId: 't1', model: 'openai/gpt-4.1-mini', inputTokens: 1200, outputTokens: 34, ...R });
 
     const running = await tmux.waitFor('driver', (s) => s.includes('2 workers: reviewer read_file it 1 1.2k · tester thinking it 1'));
@@ -110,12 +115,13 @@ describe('the TUI with a commander and workers', () => {
     await tmux.waitFor('viewer', (s) => s.includes('2 workers: reviewer read_file it 1 1.2k · tester thinking it 1'));
 
     // A worker asks: the dialog names it, and the driver's answer goes to the server.
-    server.emit({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'x1', tool: 'run_command', args: { command: 'npm test' }, danger: 'dangerous', ...T });
+    server.emit({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'x1', tool: 'run_command', kind: 'execute', summary: 'npm test', args: { command: 'npm test' }, danger: 'dangerous', ...T });
     server.emit({
       type: 'permission_request',
       requestId: 'p1',
       callId: 'x1',
       tool: 'run_command',
+      summary: 'npm test',
       args: { command: 'npm test' },
       danger: 'dangerous',
       expiresAt: new Date(Date.now() + 600_000).toISOString(),
@@ -153,9 +159,9 @@ describe('the TUI with a commander and workers', () => {
   }, 600_000);
 
   it('hides an anonymous worker until Ctrl-O shows its steps, in this terminal only', async () => {
-    server.emit({ type: 'tool_call', turnId: 't1', iteration: 2, callId: 'w1', tool: 'run_worker', args: { task: 'grep for TODO' }, danger: 'safe', ...C });
+    server.emit({ type: 'tool_call', turnId: 't1', iteration: 2, callId: 'w1', tool: 'run_worker', kind: 'delegate', summary: 'grep for TODO', args: { task: 'grep for TODO' }, danger: 'safe', ...C });
     server.emit({ type: 'agent_started', turnId: 't1', parent: 'commander', task: 'grep for TODO', visible: false, ...W });
-    server.emit({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'g1', tool: 'grep_files', args: { pattern: 'TODO' }, danger: 'safe', ...W });
+    server.emit({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'g1', tool: 'grep_files', kind: 'search', summary: '/TODO/', args: { pattern: 'TODO' }, danger: 'safe', ...W });
     const hidden = await tmux.waitFor('driver', (s) => s.includes('1 worker: worker-1 grep_files it 1'));
     expect(hidden).toContain('▸ [worker-1] anonymous worker (by commander): grep for TODO · running · hidden, Ctrl-O shows its steps');
     expect(hidden).not.toContain('[worker-1] ⚙ grep_files');
