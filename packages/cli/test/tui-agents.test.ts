@@ -103,7 +103,18 @@ describe('the TUI with a commander and workers', () => {
     server.emit({ type: 'text_delta', turnId: 't1', delta: 'the tests.', ...T });
     server.emit({ type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Reading the file.', ...R });
     server.emit({ type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Running the tests.', ...T });
-    server.emit({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'r1', tool: 'read_file', kind: 'read', summary: 'main.ts', args: { path: 'main.ts' }, danger: 'safe', ...R });
+    server.emit({
+      type: 'tool_call',
+      turnId: 't1',
+      iteration: 1,
+      callId: 'r1',
+      tool: 'read_file',
+      kind: 'read',
+      summary: 'main.ts',
+      args: { path: 'main.ts' },
+      danger: 'safe',
+      ...R,
+    });
     server.emit({ type: 'usage', turnId: 't1', model: 'openai/gpt-4.1-mini', inputTokens: 1200, outputTokens: 34, ...R });
 
     const running = await tmux.waitFor('driver', (s) => s.includes('2 workers: reviewer read_file it 1 1.2k · tester thinking it 1'));
@@ -115,7 +126,18 @@ describe('the TUI with a commander and workers', () => {
     await tmux.waitFor('viewer', (s) => s.includes('2 workers: reviewer read_file it 1 1.2k · tester thinking it 1'));
 
     // A worker asks: the dialog names it, and the driver's answer goes to the server.
-    server.emit({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'x1', tool: 'run_command', kind: 'execute', summary: 'npm test', args: { command: 'npm test' }, danger: 'dangerous', ...T });
+    server.emit({
+      type: 'tool_call',
+      turnId: 't1',
+      iteration: 1,
+      callId: 'x1',
+      tool: 'run_command',
+      kind: 'execute',
+      summary: 'npm test',
+      args: { command: 'npm test' },
+      danger: 'dangerous',
+      ...T,
+    });
     server.emit({
       type: 'permission_request',
       requestId: 'p1',
@@ -159,9 +181,31 @@ describe('the TUI with a commander and workers', () => {
   }, 600_000);
 
   it('hides an anonymous worker until Ctrl-O shows its steps, in this terminal only', async () => {
-    server.emit({ type: 'tool_call', turnId: 't1', iteration: 2, callId: 'w1', tool: 'run_worker', kind: 'delegate', summary: 'grep for TODO', args: { task: 'grep for TODO' }, danger: 'safe', ...C });
+    server.emit({
+      type: 'tool_call',
+      turnId: 't1',
+      iteration: 2,
+      callId: 'w1',
+      tool: 'run_worker',
+      kind: 'delegate',
+      summary: 'grep for TODO',
+      args: { task: 'grep for TODO' },
+      danger: 'safe',
+      ...C,
+    });
     server.emit({ type: 'agent_started', turnId: 't1', parent: 'commander', task: 'grep for TODO', visible: false, ...W });
-    server.emit({ type: 'tool_call', turnId: 't1', iteration: 1, callId: 'g1', tool: 'grep_files', kind: 'search', summary: '/TODO/', args: { pattern: 'TODO' }, danger: 'safe', ...W });
+    server.emit({
+      type: 'tool_call',
+      turnId: 't1',
+      iteration: 1,
+      callId: 'g1',
+      tool: 'grep_files',
+      kind: 'search',
+      summary: '/TODO/',
+      args: { pattern: 'TODO' },
+      danger: 'safe',
+      ...W,
+    });
     const hidden = await tmux.waitFor('driver', (s) => s.includes('1 worker: worker-1 grep_files it 1'));
     expect(hidden).toContain('▸ [worker-1] anonymous worker (by commander): grep for TODO · running · hidden, Ctrl-O shows its steps');
     expect(hidden).not.toContain('[worker-1] ⚙ grep_files');

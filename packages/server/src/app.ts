@@ -111,6 +111,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const defaultCwd = deps.defaults?.cwd ?? process.cwd();
   const config = loadProvidersConfig(deps.dataDir, logger);
   const settings = seams.settings ?? loadSettings(deps.dataDir, logger);
+  const checkpoints = new Checkpoints({ dataDir: deps.dataDir, settings: settings.checkpoints, logger });
   // Each new model client reads config.json's providers again: key and endpoint edits need no restart,
   // and a provider of one's own added there is usable (and listed) from the next session or /model.
   const currentProvidersConfig = () => withStoredKeys(loadProvidersConfig(deps.dataDir, logger), deps.dataDir);
@@ -279,7 +280,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       envPolicy,
       network: () => settings.sandbox ?? {},
       // The port this node listens on, once it does (a command can never reach it).
-      checkpoints: new Checkpoints({ dataDir: deps.dataDir, settings: settings.checkpoints, logger }),
+      checkpoints,
       serverPorts: () => {
         const address = httpServer.address();
         return address && typeof address === 'object' ? [address.port] : [];
@@ -408,6 +409,8 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
         await routineScheduler.stop();
         await evolution.stop();
         await manager.closeAll(seams.shutdownGraceMs);
+        // A workspace's first snapshot may still be hashing files: nothing writes after close().
+        await checkpoints.settled();
         await cluster?.leave();
         await mcp.close();
         await guards?.close();

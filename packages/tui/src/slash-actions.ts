@@ -4,13 +4,13 @@ import { runningCommand } from './state/reducer.js';
 import { formatSessionCost } from './views/format-cost.js';
 import { shareSummary } from './state/access.js';
 import { shareInvite } from './share-invite.js';
-import type { TuiController } from './tui-controller.js';
+import type { SlashHost } from './slash-host.js';
 import { runCustomCommand, showHelp } from './slash-custom.js';
 import { exportTranscript } from './export/export-command.js';
 import { INIT_PROMPT } from './init-prompt.js';
 
 /** What each submitted line does: send it, or run the slash command over the wire. */
-export function runSlashCommand(tui: TuiController, command: InputCommand): void {
+export function runSlashCommand(tui: SlashHost, command: InputCommand): void {
   const sessionId = tui.sessionId();
   switch (command.kind) {
     case 'send':
@@ -117,7 +117,7 @@ export function nextMode(mode: ApprovalMode): ApprovalMode {
   return cycle[(index + 1) % cycle.length] ?? 'ask';
 }
 
-function showModels(tui: TuiController): void {
+function showModels(tui: SlashHost): void {
   const current = tui.state.session?.model ?? tui.state.model ?? 'unknown';
   void tui.run('/model', async () => {
     const { models } = await tui.request('models:list', {});
@@ -130,7 +130,7 @@ function showModels(tui: TuiController): void {
 }
 
 /** session:undo, and one line saying what came back and what was left alone. */
-export async function undoTurns(tui: TuiController, turns: number): Promise<void> {
+export async function undoTurns(tui: SlashHost, turns: number): Promise<void> {
   const result = await tui.request('session:undo', { sessionId: tui.sessionId(), turns });
   const restored =
     result.files.length > 0
@@ -145,7 +145,7 @@ export async function undoTurns(tui: TuiController, turns: number): Promise<void
  * the transcript (each on a line of its own) and the link to the terminal's clipboard; only the
  * control token may invite, anyone else is told why instead of getting a bare `forbidden`.
  */
-function createShare(tui: TuiController, role: ShareRole, name: string): void {
+function createShare(tui: SlashHost, role: ShareRole, name: string): void {
   const { share, tokenKind, url } = tui.state;
   if (share) return tui.notice('warn', `/share: only the host (the server's control token) lets people in; you came in with a share (${shareSummary(share)})`);
   if (tokenKind === 'view') return tui.notice('warn', "/share: only the host (the server's control token) lets people in; this client uses the view token");

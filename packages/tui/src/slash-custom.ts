@@ -1,7 +1,7 @@
 import type { CustomCommand } from '@tandem/shared';
 import { expandCustomCommand, findCustomCommand } from './input/custom-command.js';
 import { BUILTIN_COMMANDS, SLASH_HELP } from './input/slash-commands.js';
-import type { TuiController } from './tui-controller.js';
+import type { SlashHost } from './slash-host.js';
 
 /**
  * Custom slash commands in the TUI: `/NAME args` sends the command's prompt with the arguments
@@ -9,7 +9,7 @@ import type { TuiController } from './tui-controller.js';
  * beside the session's workspace and in the data directory) and is read again when a name is
  * not known yet, so a file added a moment ago works at once.
  */
-export function runCustomCommand(tui: TuiController, name: string, rest: string): void {
+export function runCustomCommand(tui: SlashHost, name: string, rest: string): void {
   void tui.run(`/${name}`, async () => {
     let found = findCustomCommand(tui.customCommands, name);
     if (!found) {
@@ -24,7 +24,7 @@ export function runCustomCommand(tui: TuiController, name: string, rest: string)
 }
 
 /** `/help`: the built-ins, then the custom commands (and which files could not be used, and why). */
-export function showHelp(tui: TuiController): void {
+export function showHelp(tui: SlashHost): void {
   tui.notice('info', SLASH_HELP);
   void tui.run('/help', async () => {
     await tui.loadCommands();

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandResult } from '@tandem/shared';
 import { plainTable } from '../plain-table.js';
-import type { AgentsCommandContext } from './agents.js';
+import type { AgentsCommandContext } from './agents-context.js';
 
 type EvolutionRecord = CommandResult<'agents:evolution'>['records'][number];
 

@@ -3,11 +3,9 @@ import type { AgentEntry } from '@tandem/server';
 import { plainTable } from '../plain-table.js';
 import { tildePath } from '../session-table.js';
 import { registerEvolutionCommand } from './agent-evolution.js';
+import type { AgentsCommandContext } from './agents-context.js';
 
-export interface AgentsCommandContext {
-  dataDirOf(flag: string | undefined): string;
-  done(code: number): void;
-}
+export type { AgentsCommandContext } from './agents-context.js';
 
 const MAX_DESCRIPTION = 80;
 

@@ -4,11 +4,11 @@ import { errorMessage } from './argument-errors.js';
 import { AsyncQueue } from './async-queue.js';
 import { runHostCall } from './host-call.js';
 import { CANCEL_NOTE } from './turn-end.js';
-import type { EngineEvent, TurnEnvironment, TurnOptions } from './types.js';
+import type { EngineEvent, ExternalAgentRun, TurnEnvironment, TurnOptions } from './types.js';
 import type { RunCommandResult } from '../ports/command-runner.js';
 import { checkCommandBlacklist } from '../shell/command-blacklist.js';
 import { NONINTERACTIVE_ENV } from '../shell/noninteractive-env.js';
-import { defineTool } from '../tools/define.js';
+import { defineTool, RUNS_A_COMMAND } from '../tools/define.js';
 import { commandEnvOf } from '../tools/tool-services.js';
 import { externalCommandLine, programOf, TASK_VARIABLE } from './external-command.js';
 import { TerminalText, terminalText } from './terminal-text.js';
@@ -17,30 +17,6 @@ import { TerminalText, terminalText } from './terminal-text.js';
 export const EXTERNAL_AGENT_TIMEOUT_MS = 30 * 60_000;
 /** The answer keeps at most this much of the end of the agent's output. */
 const MAX_ANSWER_CHARS = 16_000;
-
-/** What the host opens for one run of an external agent: the reverse bridge (ARCHITECTURE "…the reverse bridge…"). */
-export interface ExternalRunContext {
-  agent: string;
-  turnId: string;
-  /** The session's environment: the bridge's calls go through its gate, like the run itself. */
-  environment: TurnEnvironment;
-  signal: AbortSignal;
-  emit(event: EngineEvent): void;
-  /** Resolves once the host has handled every event emitted so far. */
-  settled(): Promise<void>;
-}
-
-/** An agent definition with `command:`, as one turn runs it. */
-export interface ExternalAgentRun {
-  agent: string;
-  /** The definition's `command:` (`{task}` marks where the task goes). */
-  command: string;
-  timeoutMs?: number;
-  /** The definition's body, put before each task in `TANDEM_TASK` (absent: the task alone). */
-  preamble?: string;
-  /** Opens the bridge for this run; its variables join the command's environment; closed when the run ends. */
-  bridge?(run: ExternalRunContext): Promise<{ env: Record<string, string>; close(): Promise<void> }>;
-}
 
 /**
  * One turn of an external agent (an agent CLI such as Claude Code, Codex, opencode, Gemini CLI
@@ -91,10 +67,7 @@ async function drive(opts: TurnOptions, external: ExternalAgentRun, signal: Abor
       schema: z.object({ command: z.string().min(1) }),
       danger: 'dangerous',
       readOnly: false,
-      kind: 'execute',
-      subject: (args) => ({ command: args.command.trim() }),
-      summary: (args) => args.command,
-      unknownWrites: true,
+      ...RUNS_A_COMMAND,
       timeoutMs: () => timeoutMs + 10_000,
       async execute(args, ctx) {
         const base = { ...NONINTERACTIVE_ENV, ...commandEnvOf(ctx.services) };

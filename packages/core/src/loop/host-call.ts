@@ -4,6 +4,7 @@ import { allowAllGate } from '../ports/tool-gate.js';
 import type { AnyTool, ToolContext } from '../tools/define.js';
 import { executeCall, type CallEnvironment, type CallResult } from './execute-call.js';
 import { prepareCall } from './prepare-call.js';
+import { toolCallEvent, toolResultEvent } from './call-events.js';
 import { DEFAULT_LIMITS, type EngineEvent, type TurnEnvironment } from './types.js';
 
 /** One tool call a host makes itself, not a model: a package's dependency install, an external agent's run, a bridge call. */
@@ -61,29 +62,9 @@ export async function runHostCall(host: HostCall): Promise<CallResult> {
     }),
   };
   const prepared = await prepareCall(call, env);
-  host.emit({
-    type: 'tool_call',
-    turnId: host.turnId,
-    iteration,
-    callId: call.id,
-    tool: call.name,
-    args: call.args,
-    danger: prepared.announce.danger,
-    ...(prepared.announce.reason ? { reason: prepared.announce.reason } : {}),
-    ...tag,
-  });
+  host.emit({ ...toolCallEvent(call, tools.get(call.name), { turnId: host.turnId, iteration }, prepared), ...tag });
   await host.settled?.();
   const result = await executeCall(call, env, prepared);
-  host.emit({
-    type: 'tool_result',
-    turnId: host.turnId,
-    callId: call.id,
-    tool: call.name,
-    isError: result.isError,
-    output: result.output,
-    durationMs: result.durationMs,
-    outcome: result.outcome,
-    ...tag,
-  });
+  host.emit({ ...toolResultEvent(call, host.turnId, result), ...tag });
   return result;
 }

@@ -1,13 +1,12 @@
 import type { Message, ToolCall } from '../messages.js';
 import type { EngineEvent } from './types.js';
-import { callDanger, executeCall, type CallEnvironment, type CallResult } from './execute-call.js';
+import { executeCall, type CallEnvironment, type CallResult } from './execute-call.js';
 import { prepareCall, type CallOutcome, type PreparedCall } from './prepare-call.js';
 import { LOOP_WARN_AT, type LoopDetector, type LoopVerdict } from './loop-detector.js';
 import { planBatches } from './parallel-batches.js';
 import { NOT_RUN_OUTPUT, type TurnEnd } from './turn-end.js';
-import { imagesForEvent } from '../base/tool-image.js';
 import type { ModelUsage } from '../providers/types.js';
-import { summaryOf } from '../tools/define.js';
+import { toolCallEvent, toolResultEvent } from './call-events.js';
 
 export interface CallsContext {
   turnId: string;
@@ -86,34 +85,16 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: CallsContext
 }
 
 function announce(p: Planned, prepared: PreparedCall, ctx: CallsContext, first: boolean): void {
-  emitCall(p.call, ctx, prepared.announce, first, prepared.gateCall?.summary);
+  emitCall(p.call, ctx, prepared, first);
   if (p.verdict.action === 'warn' && p.verdict.count === LOOP_WARN_AT)
     ctx.emit({ type: 'loop_warning', tool: p.call.name, count: p.verdict.count, stopped: false });
 }
 
 /** A call's tool_call; the reply's first call carries the usage of the request that asked for the calls (`first`). */
-function emitCall(call: ToolCall, ctx: CallsContext, shown?: PreparedCall['announce'], first = false, summary?: string): void {
-  const tool = ctx.env.tools.get(call.name);
-  ctx.emit({
-    type: 'tool_call',
-    turnId: ctx.turnId,
-    iteration: ctx.iteration,
-    callId: call.id,
-    tool: call.name,
-    args: call.args,
-    danger: shown?.danger ?? callDanger(ctx.env.tools.get(call.name), call.args),
-    ...(call.args === undefined ? { rawArgs: call.rawArgs } : {}),
-    ...(shown?.reason ? { reason: shown.reason } : {}),
-    ...(first && ctx.usage ? { usage: ctx.usage } : {}),
-    ...(shown?.decision !== undefined ? { decision: shown.decision, decidedBy: shown.decidedBy ?? 'system' } : {}),
-    ...(tool ? { kind: tool.kind } : {}),
-    ...(tool?.file ? { file: tool.file } : {}),
-    summary: summary ?? summaryOf(tool, call.args),
-  });
+function emitCall(call: ToolCall, ctx: CallsContext, prepared?: PreparedCall, first = false): void {
+  const event = toolCallEvent(call, ctx.env.tools.get(call.name), ctx, prepared);
+  ctx.emit(first && ctx.usage ? { ...event, usage: ctx.usage } : event);
 }
-
-/** No gate saw the call: bad arguments, the path sandbox, the loop guard, a call skipped after a stop, or no gate. */
-const NOT_CHECKED = 'not_checked';
 
 function record(
   call: ToolCall,
@@ -121,21 +102,7 @@ function record(
   ctx: CallsContext,
 ): void {
   const images = result.images;
-  ctx.emit({
-    type: 'tool_result',
-    turnId: ctx.turnId,
-    callId: call.id,
-    tool: call.name,
-    isError: result.isError,
-    output: result.output,
-    durationMs: result.durationMs,
-    outcome: result.outcome,
-    // How the call was let through or refused: the audit record is a fold over these events.
-    decision: result.decision ?? NOT_CHECKED,
-    ...(result.decidedBy !== undefined ? { decidedBy: result.decidedBy } : {}),
-    // The event (the log, every client) carries what the image is and where it is kept, never its bytes.
-    ...(images ? { images: imagesForEvent(images) } : {}),
-  });
+  ctx.emit(toolResultEvent(call, ctx.turnId, result));
   ctx.conversation.push({ role: 'tool', callId: call.id, name: call.name, output: result.output, isError: result.isError, ...(images ? { images } : {}) });
 }
 

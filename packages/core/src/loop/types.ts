@@ -1,3 +1,4 @@
+import type { EngineEvent } from '../base/engine-event.js';
 import type { Message } from '../messages.js';
 import type { ModelClient } from '../providers/types.js';
 import type { AnyTool, FileBaselines, ToolServices } from '../tools/define.js';
@@ -7,7 +8,6 @@ import type { ToolGate } from '../ports/tool-gate.js';
 import type { Clock } from '../ports/clock.js';
 import type { TurnContext } from '../context/turn-context.js';
 import type { TurnMemory } from '../memory/turn-memory.js';
-import type { ExternalAgentRun } from './external-turn.js';
 
 /** A user message sent while a turn runs (requirements A9); folded in at the next loop boundary. */
 export interface SteeringMessage {
@@ -82,3 +82,27 @@ export interface DynamicTools {
 export type { EngineEvent } from '../base/engine-event.js';
 export type { ContextRequest, TurnContext } from '../context/turn-context.js';
 export type { TurnMemory } from '../memory/turn-memory.js';
+
+/** What the host opens for one run of an external agent: the reverse bridge (ARCHITECTURE "…the reverse bridge…"). */
+export interface ExternalRunContext {
+  agent: string;
+  turnId: string;
+  /** The session's environment: the bridge's calls go through its gate, like the run itself. */
+  environment: TurnEnvironment;
+  signal: AbortSignal;
+  emit(event: EngineEvent): void;
+  /** Resolves once the host has handled every event emitted so far. */
+  settled(): Promise<void>;
+}
+
+/** An agent definition with `command:`, as one turn runs it. */
+export interface ExternalAgentRun {
+  agent: string;
+  /** The definition's `command:` (`{task}` marks where the task goes). */
+  command: string;
+  timeoutMs?: number;
+  /** The definition's body, put before each task in `TANDEM_TASK` (absent: the task alone). */
+  preamble?: string;
+  /** Opens the bridge for this run; its variables join the command's environment; closed when the run ends. */
+  bridge?(run: ExternalRunContext): Promise<{ env: Record<string, string>; close(): Promise<void> }>;
+}

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { StoredPermission } from '@tandem/shared';
 import { lexShell, type ShellSegment } from '../shell/index.js';
 import { leadingWordChoices } from './command-level.js';
-import { type PolicyCall, type PolicyOptions } from './rule.js';
+import type { PolicyCall, PolicyOptions } from './rule.js';
 
 /** What a rule about this call can be about. */
 export type CallSubject =

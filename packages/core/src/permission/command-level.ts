@@ -1,5 +1,6 @@
 import type { Danger } from '@tandem/shared';
 import { lexShell, type ShellSegment } from '../shell/index.js';
+import { READING_GIT_SUBCOMMANDS, READING_PROGRAMS } from './reading-programs.js';
 import { maxDanger } from './rule.js';
 
 /**
@@ -18,49 +19,7 @@ import { maxDanger } from './rule.js';
  * substitutes commands (`$(…)`, backticks, `<(…)`), or redirects output to a file (`> f`;
  * `2>&1` and `> /dev/null` are fine).
  */
-const READ_ONLY = new Set([
-  'ls',
-  'cat',
-  'head',
-  'tail',
-  'wc',
-  'pwd',
-  'echo',
-  'printf',
-  'grep',
-  'egrep',
-  'fgrep',
-  'rg',
-  'which',
-  'whereis',
-  'type',
-  'whoami',
-  'id',
-  'date',
-  'uname',
-  'hostname',
-  'tree',
-  'stat',
-  'file',
-  'du',
-  'df',
-  'sort',
-  'uniq',
-  'cut',
-  'diff',
-  'cmp',
-  'basename',
-  'dirname',
-  'realpath',
-  'readlink',
-  'true',
-  'false',
-  'test',
-  'cd',
-  'printenv',
-]);
 const FIND_WRITES = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls']);
-const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'rev-parse', 'ls-files', 'describe', 'shortlog']);
 const GIT_LISTING = new Set(['branch', 'remote', 'tag']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const GIT_LISTING_FLAGS = new Set(['-a', '-r', '-v', '-vv', '-l', '--list', '--all', '--remotes', '--verbose', '--show-current']);
@@ -80,10 +39,10 @@ export function segmentLevel(segment: SegmentInput): Danger {
   const words = seg.words;
   const [cmd = '', sub] = words;
   if (ASSIGNMENT.test(cmd)) return 'dangerous';
-  if (READ_ONLY.has(cmd)) return 'medium';
+  if (READING_PROGRAMS.has(cmd)) return 'medium';
   if (cmd === 'find') return words.some((w) => FIND_WRITES.has(w)) ? 'dangerous' : 'medium';
   if (cmd === 'git' && sub !== undefined) {
-    if (GIT_READ_ONLY.has(sub)) return 'medium';
+    if (READING_GIT_SUBCOMMANDS.has(sub)) return 'medium';
     if (GIT_LISTING.has(sub) && words.slice(2).every((w) => GIT_LISTING_FLAGS.has(w))) return 'medium';
   }
   return 'dangerous';

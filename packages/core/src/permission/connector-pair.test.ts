@@ -9,6 +9,8 @@ describe('connector_call permissions', () => {
     tool: CONNECTOR_CALL,
     args: { agent, server, tool, arguments: { title: 'x' } },
     danger: 'medium' as const,
+    // What the bridge's connector_call declares: its subject is the (agent, server) pair.
+    subject: { agent, server },
   });
 
   it('offers the pair as the one scope; an "always" answer covers that pair only', () => {

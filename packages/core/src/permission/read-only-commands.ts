@@ -1,62 +1,9 @@
 import path from 'node:path';
 import { lexShell, type ShellSegment } from '../shell/index.js';
 import { hidesCommands, writesFile } from './command-level.js';
+import { DEFAULT_READ_ONLY_COMMANDS } from './reading-programs.js';
 
-/**
- * Commands that only read (requirements U4): a `run_command` whose every segment is one of these runs
- * without a permission question. An entry is a command name (`ls`) or a command and its
- * subcommand (`git status`). config.json's `readOnlyCommands` replaces this list.
- *
- * Whatever the list says, a segment is read-only only when ALL of these hold, else it asks:
- * - its command word is exactly an entry (no path: `./ls` may be a workspace script);
- * - no command or process substitution, no variable assignment, no `$` anywhere in its words
- *   (a variable could name anything), no redirect into a file;
- * - no argument or input redirect names a place outside the workspace (`/…`, `~…`, `..`):
- *   reading `~/.ssh/id_rsa` is reading, but its text would go to the model;
- * - the command's own writing or command-running options are absent (`find -exec/-delete/-fprint…`,
- *   `sort -o`, `sort --compress-program`, `uniq IN OUT`, `tree -o`, `file -C`, `rg --pre`,
- *   `git --output`/`--ext-diff`, `git branch` with anything but listing flags, `date -s`,
- *   `hostname NAME`).
- */
-export const DEFAULT_READ_ONLY_COMMANDS: readonly string[] = [
-  'ls',
-  'cat',
-  'head',
-  'tail',
-  'wc',
-  'pwd',
-  'echo',
-  'which',
-  'file',
-  'stat',
-  'du',
-  'df',
-  'tree',
-  'grep',
-  'egrep',
-  'fgrep',
-  'rg',
-  'find',
-  'sort',
-  'uniq',
-  'cut',
-  'diff',
-  'cmp',
-  'basename',
-  'dirname',
-  'realpath',
-  'readlink',
-  'whoami',
-  'date',
-  'uname',
-  'true',
-  'false',
-  'git status',
-  'git log',
-  'git diff',
-  'git show',
-  'git branch',
-];
+export { DEFAULT_READ_ONLY_COMMANDS } from './reading-programs.js';
 
 /** Why a command runs without asking, or `null` when it must ask. */
 export interface ReadOnlyMatch {

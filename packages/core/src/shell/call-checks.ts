@@ -1,6 +1,6 @@
 import { ARGV_RULES, socketWord, type BlacklistCategory } from './blacklist-rules.js';
 import { isShellProgram, programName, resolveInvocations, type Invocation, type ScriptText } from './command-invocations.js';
-import type { CheckEnv } from './command-blacklist.js';
+import type { CheckEnv } from './workspace-paths.js';
 import { inlineEffect, EFFECT_WORDS } from './inline-code-primitives.js';
 import { interpreterCall } from './inline-code.js';
 import { printedText } from './printed-text.js';

@@ -5,7 +5,7 @@ import { resolveInvocations, type Feeder } from './command-invocations.js';
 import { looksLikeForkBomb } from './fork-bomb.js';
 import { checkCall } from './call-checks.js';
 import { lexShell, type ShellSegment } from './shell-lexer.js';
-import { CwdTracker, cwdAfter, normalizeAbsolute, type Cwd, type PathEnv } from './workspace-paths.js';
+import { CwdTracker, cwdAfter, normalizeAbsolute, type CheckEnv, type Cwd, type PathEnv } from './workspace-paths.js';
 import { expandBraces } from './word-expansion.js';
 
 export type BlacklistVerdict = { blocked: false } | { blocked: true; category: BlacklistCategory; pattern: string; segment: string; message: string };
@@ -18,11 +18,6 @@ export interface BlacklistOptions {
    * inside it. Defaults to the process's working directory.
    */
   workspace?: string;
-}
-
-export interface CheckEnv extends PathEnv {
-  /** Every directory the current segment may run in. */
-  cwds: readonly Cwd[];
 }
 
 /** Nesting deeper than this (bash -c "bash -c \"…\"") is refused rather than followed forever. */

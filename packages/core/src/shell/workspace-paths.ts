@@ -28,6 +28,11 @@ export function normalizeAbsolute(p: string): string {
   return path.posix.normalize(p).replace(/(.)\/$/, '$1');
 }
 
+/** What a blacklist check knows while it walks a command line: the paths, and every directory the current segment may run in. */
+export interface CheckEnv extends PathEnv {
+  cwds: readonly Cwd[];
+}
+
 /** A literal path word as an absolute path, or null when the working directory is unknown. */
 export function resolvePath(word: string, cwd: Cwd, env: PathEnv): string | null {
   const t = normalizeTarget(word);

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { defineTool, type AnyTool } from '../tools/define.js';
+import { defineTool, RUNS_A_COMMAND, type AnyTool } from '../tools/define.js';
 import { runCommandTool } from '../tools/run-command.js';
 import type { Skill } from './discover-skills.js';
-import { capSummary, oneLine } from '@tandem/shared';
 
 export const SKILL_TOOL_PREFIX = 'skill__';
 const MAX_TOOL_NAME = 64;
@@ -48,11 +47,8 @@ export function skillCommandTool(skill: Skill & { command: string }): AnyTool {
     },
     danger: 'dangerous',
     readOnly: false,
-    kind: 'execute',
     // The full command line: the blacklist, rules and the question are about it, like run_command's.
-    subject: (args) => ({ command: args.command.trim() }),
-    summary: (args) => capSummary(oneLine(args.command)),
-    unknownWrites: true,
+    ...RUNS_A_COMMAND,
     async execute(args, ctx) {
       return runCommandTool.execute({ command: args.command }, { ...ctx, cwd: skill.dir });
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Danger, type FileArgs, type ToolKind, genericCallSummary } from '@tandem/shared';
+import { capSummary, type Danger, type FileArgs, type ToolKind, genericCallSummary, oneLine } from '@tandem/shared';
 import type { CommandRunner } from '../ports/command-runner.js';
 import type { ToolSpec } from '../providers/types.js';
 import type { PathResolver } from '../ports/path-resolver.js';
@@ -131,6 +131,18 @@ export type AnyTool = ToolDefinition<z.ZodType>;
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
   return def;
 }
+
+/**
+ * What a tool that runs a shell command line (`args.command`) declares: kind `execute`, the
+ * command as the subject (the blacklist, the read-only list, the rules and the question are
+ * about it), the command as its summary, and unknown writes. Spread into the definition.
+ */
+export const RUNS_A_COMMAND = {
+  kind: 'execute',
+  subject: (args: { command: string }): DeclaredSubject => ({ command: args.command.trim() }),
+  summary: (args: { command: string }): string => capSummary(oneLine(args.command)),
+  unknownWrites: true,
+} as const;
 
 /**
  * What the gate and the clients need to know about one call, from the tool's own declarations.

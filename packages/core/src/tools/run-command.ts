@@ -3,8 +3,7 @@ import { checkCommandBlacklist } from '../shell/command-blacklist.js';
 import { NONINTERACTIVE_ENV } from '../shell/noninteractive-env.js';
 import { modelCopyOfOutput } from './command-output.js';
 import type { RunCommandResult } from '../ports/command-runner.js';
-import { defineTool, ToolError, type ToolContext } from './define.js';
-import { capSummary, oneLine } from '@tandem/shared';
+import { defineTool, RUNS_A_COMMAND, ToolError, type ToolContext } from './define.js';
 import { commandEnvOf, commandTimeouts, jobsOf } from './tool-services.js';
 
 /** Beyond the command's timeout: time for the runner to kill it and hand back the output. */
@@ -26,10 +25,7 @@ export const runCommandTool = defineTool({
   }),
   danger: 'dangerous',
   readOnly: false,
-  kind: 'execute',
-  subject: (args) => ({ command: args.command.trim() }),
-  summary: (args) => capSummary(oneLine(args.command)),
-  unknownWrites: true,
+  ...RUNS_A_COMMAND,
   // The command's own timeout plus time to stop it and collect the output.
   timeoutMs: (args) => (args.background || args.timeout_seconds === undefined ? undefined : args.timeout_seconds * 1000 + COMMAND_GRACE_MS),
   async execute(args, ctx) {

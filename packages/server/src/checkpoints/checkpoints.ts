@@ -28,6 +28,9 @@ export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 export class Checkpoints {
   private readonly workspaces = new Map<string, WorkspaceCheckpoints>();
   private readonly primed = new Set<string>();
+  /** Work started here or by a session's checkpoints that may still be writing (awaited by `settled`). */
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly sessions = new Set<SessionCheckpoints>();
   /** Why checkpoints are off, or undefined when they are on. */
   readonly off: string | undefined;
 
@@ -59,11 +62,13 @@ export class Checkpoints {
       // The first snapshot of a workspace hashes every file: start it now, not at the first command.
       this.primed.add(workTree);
       const repo = workspace.repo;
-      void repo
+      const first = repo
         .exclusive(() => repo.snapshot())
         .catch((err: unknown) => this.options.logger?.warn({ err, workspace: workTree }, 'checkpoint: the first snapshot failed'));
+      this.pending.add(first);
+      void first.then(() => this.pending.delete(first));
     }
-    return new SessionCheckpoints({
+    const checkpoints = new SessionCheckpoints({
       sessionId: session.id,
       workspace,
       file: path.join(session.dir, 'checkpoints.json'),
@@ -71,5 +76,17 @@ export class Checkpoints {
       emit,
       logger: this.options.logger ?? pino({ level: 'silent' }),
     });
+    this.sessions.add(checkpoints);
+    return checkpoints;
+  }
+
+  /**
+   * Resolves once nothing started so far is still writing: the first snapshots of workspaces and
+   * every session's queued steps. The server awaits it as it stops, after its sessions closed,
+   * so no git process writes into the data directory after `close()`.
+   */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending, ...[...this.sessions].map((s) => s.flushed())]);
+    this.sessions.clear();
   }
 }

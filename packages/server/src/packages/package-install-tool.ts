@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkCommandBlacklist, defineTool, NONINTERACTIVE_ENV, type AnyTool, type CommandRunner } from '@tandem/core';
+import { checkCommandBlacklist, defineTool, NONINTERACTIVE_ENV, RUNS_A_COMMAND, type AnyTool, type CommandRunner } from '@tandem/core';
 
 export const PACKAGE_INSTALL = 'package_install';
 
@@ -19,9 +19,8 @@ export function packageInstallTool(deps: { dirOf(name: string): string; runnerFo
     schema: z.object({ package: z.string().min(1), command: z.string().min(1) }),
     danger: 'dangerous',
     readOnly: false,
-    kind: 'execute',
     // A command: the blacklist, the rules and the question are about its command line.
-    subject: (args) => ({ command: args.command.trim() }),
+    ...RUNS_A_COMMAND,
     summary: (args) => `${args.package}: ${args.command}`,
     // Asked once per package: the package registry remembers the answer, no rule covers the next.
     alwaysAsk: true,

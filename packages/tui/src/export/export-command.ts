@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { TuiController } from '../tui-controller.js';
+import type { SlashHost } from '../slash-host.js';
 import { exportFileName } from './export-file.js';
 import { fetchSessionEvents } from './session-events.js';
 import { transcriptJson } from './transcript-json.js';
@@ -12,7 +12,7 @@ import { transcriptMarkdown } from './transcript-markdown.js';
  * FILE relative to the folder the TUI was started in, else a name from the title and the time.
  * An existing file is never overwritten.
  */
-export function exportTranscript(tui: TuiController, file: string | null, cwd = process.cwd()): Promise<void> {
+export function exportTranscript(tui: SlashHost, file: string | null, cwd = process.cwd()): Promise<void> {
   return tui.run('/export', async () => {
     const session = tui.state.session;
     if (!session) throw new Error('not attached to a session yet');

@@ -1,10 +1,4 @@
-import type { PanelContent, PanelRow } from './types.js';
-
-export interface TurnDiff {
-  turnId?: string | undefined;
-  files: Array<{ path: string; status: 'added' | 'modified' | 'deleted' }>;
-  diff: string;
-}
+import type { PanelContent, PanelRow, TurnDiff } from './types.js';
 
 /** /diff: the last turn's files and its unified diff, coloured (added lines green, removed red, hunks dim); arrows scroll. */
 export function diffContent(diff: TurnDiff | undefined): PanelContent {

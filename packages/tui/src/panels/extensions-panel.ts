@@ -1,9 +1,4 @@
-import type { CommandResult } from '@tandem/shared';
-import type { PanelContent, PanelRow } from './types.js';
-
-export type McpServers = CommandResult<'mcp:list'>['servers'];
-export type Skills = CommandResult<'skills:list'>['skills'];
-export type Packages = CommandResult<'packages:list'>['packages'];
+import type { McpServers, Packages, PanelContent, PanelRow, Skills } from './types.js';
 
 /** F8 / /mcp / /packages: the workspace's MCP servers with their live status and tools, its skills, then the external packages. */
 export function extensionsContent(servers: McpServers | undefined, skills: Skills | undefined, packages: Packages | undefined = []): PanelContent {

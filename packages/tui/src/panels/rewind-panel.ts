@@ -1,12 +1,5 @@
 import { dateTime } from './time-text.js';
-import type { PanelContent, PanelRow } from './types.js';
-
-export interface RewindTurn {
-  turnId: string;
-  startedAt: string;
-  cancelled: boolean;
-  files: number;
-}
+import type { PanelContent, PanelRow, RewindTurn } from './types.js';
 
 /**
  * /rewind: the turns that can be taken back, newest first; Enter on one undoes it and every turn

@@ -1,7 +1,24 @@
-import type { AuditRecord, SessionInfo, ShareInfo, StoredPermission } from '@tandem/shared';
-import type { McpServers, Packages, Skills } from './extensions-panel.js';
-import type { TurnDiff } from './diff-panel.js';
-import type { RewindTurn } from './rewind-panel.js';
+import type { AuditRecord, CommandResult, SessionInfo, ShareInfo, StoredPermission } from '@tandem/shared';
+
+/** What the extensions panel lists: the server's answers to mcp:list, skills:list and packages:list. */
+export type McpServers = CommandResult<'mcp:list'>['servers'];
+export type Skills = CommandResult<'skills:list'>['skills'];
+export type Packages = CommandResult<'packages:list'>['packages'];
+
+/** /diff: the last turn's files and their unified diff (session:diff). */
+export interface TurnDiff {
+  turnId?: string | undefined;
+  files: Array<{ path: string; status: 'added' | 'modified' | 'deleted' }>;
+  diff: string;
+}
+
+/** /rewind: one turn that can be taken back, with how many files it changed. */
+export interface RewindTurn {
+  turnId: string;
+  startedAt: string;
+  cancelled: boolean;
+  files: number;
+}
 
 /** The overlay panels, each opened by a key or a slash command. */
 export type PanelKind = 'jobs' | 'permissions' | 'audit' | 'memory' | 'sessions' | 'extensions' | 'shares' | 'diff' | 'rewind';
