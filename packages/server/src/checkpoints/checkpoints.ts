@@ -15,6 +15,11 @@ export interface CheckpointSettings {
   keepTurns?: number;
   /** Files larger than this are left out (default 10 MB). */
   maxFileBytes?: number;
+  /**
+   * Learn what changed from the kernel's file events instead of scanning every file at each
+   * command (default true). Set false where events miss changes (a network file system).
+   */
+  watch?: boolean;
 }
 
 export const DEFAULT_KEEP_TURNS = 50;
@@ -55,15 +60,17 @@ export class Checkpoints {
     if (!workspace) {
       const key = createHash('sha256').update(workTree).digest('hex').slice(0, 16);
       const gitDir = path.join(this.options.dataDir, 'checkpoints', key);
-      workspace = new WorkspaceCheckpoints(new ShadowRepo(gitDir, workTree, this.options.settings?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES));
+      workspace = new WorkspaceCheckpoints(new ShadowRepo(gitDir, workTree, this.options.settings?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES), {
+        watch: this.options.settings?.watch,
+      });
       this.workspaces.set(workTree, workspace);
     }
     if (!this.primed.has(workTree)) {
       // The first snapshot of a workspace hashes every file: start it now, not at the first command.
       this.primed.add(workTree);
-      const repo = workspace.repo;
-      const first = repo
-        .exclusive(() => repo.snapshot())
+      const primed = workspace;
+      const first = primed.repo
+        .exclusive(() => primed.sync())
         .catch((err: unknown) => this.options.logger?.warn({ err, workspace: workTree }, 'checkpoint: the first snapshot failed'));
       this.pending.add(first);
       void first.then(() => this.pending.delete(first));
@@ -82,11 +89,13 @@ export class Checkpoints {
 
   /**
    * Resolves once nothing started so far is still writing: the first snapshots of workspaces and
-   * every session's queued steps. The server awaits it as it stops, after its sessions closed,
-   * so no git process writes into the data directory after `close()`.
+   * every session's queued steps; then the long-lived git processes stop. The server awaits it as
+   * it stops, after its sessions closed, so no git process writes into the data directory after
+   * `close()`.
    */
   async settled(): Promise<void> {
     await Promise.all([...this.pending, ...[...this.sessions].map((s) => s.flushed())]);
     this.sessions.clear();
+    for (const workspace of this.workspaces.values()) workspace.close();
   }
 }

@@ -22,18 +22,27 @@ export class GitError extends Error {
   }
 }
 
+/** git's arguments for the shadow repository: `--git-dir` and `--work-tree` always given, hooks off. */
+export function gitArgs(args: readonly string[], run: Pick<GitRun, 'gitDir' | 'workTree'>): string[] {
+  return [`--git-dir=${run.gitDir}`, ...(run.workTree ? [`--work-tree=${run.workTree}`] : []), '-c', 'core.hooksPath=/dev/null', ...args];
+}
+
+/** git's environment: no repository discovery, no system configuration, no prompts, no optional locks. */
+export function gitEnv(run: Pick<GitRun, 'gitDir' | 'env'>): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_NOSYSTEM: '1', ...run.env, GIT_DIR: run.gitDir };
+}
+
 /**
  * Runs git on the shadow repository only: `--git-dir` and `--work-tree` are always given, the
  * user's repository configuration is never read (no GIT_DIR discovery), hooks are off, and
  * nothing asks on a terminal. Resolves with stdout.
  */
 export function git(args: readonly string[], run: GitRun): Promise<Buffer> {
-  const full = [`--git-dir=${run.gitDir}`, ...(run.workTree ? [`--work-tree=${run.workTree}`] : []), '-c', 'core.hooksPath=/dev/null', ...args];
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('git', full, {
+    const child = spawn('git', gitArgs(args, run), {
       cwd: run.workTree ?? run.gitDir,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_NOSYSTEM: '1', ...run.env, GIT_DIR: run.gitDir },
+      env: gitEnv(run),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];

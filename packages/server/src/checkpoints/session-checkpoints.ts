@@ -6,7 +6,7 @@ import type { GateCall } from '@tandem/core';
 import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
 import { EMPTY_TREE, type FileEntry, type FileState } from './shadow-repo.js';
 import { readRecords, recordStatus, sameState, writeRecords, type TurnRecord } from './turn-record.js';
-import type { WorkspaceCheckpoints } from './workspace-checkpoints.js';
+import type { BracketStart, WorkspaceCheckpoints } from './workspace-checkpoints.js';
 
 export interface SessionCheckpointsOptions {
   sessionId: string;
@@ -26,7 +26,7 @@ export interface UndoResult {
 }
 
 interface Bracket {
-  tree: string;
+  start: BracketStart;
   tick: number;
   record: TurnRecord;
 }
@@ -34,8 +34,9 @@ interface Bracket {
 /**
  * One session's checkpoints (ARCHITECTURE "Checkpoints and a guarded workspace"). Before a call
  * that may change the workspace runs, the state of what it will touch is kept: a file tool's
- * files directly; around a command (or an MCP tool, or a file tool on a directory) a snapshot
- * before and after, whose difference is what it changed. A file's state is kept once per turn,
+ * files directly; around a command (or an MCP tool, or a file tool on a directory) the workspace
+ * is synced into the shadow's index before and after, and what the syncs in between changed is
+ * what it changed. A file's state is kept once per turn,
  * before the turn first changed it; at the turn's end its state then is kept too. Undo puts
  * back the `before` of every file whose state is still the turn's `after` and reports the others
  * as conflicts. Everything runs in order (one chain per session), each git step alone on the
@@ -86,7 +87,7 @@ export class SessionCheckpoints {
       const bracket = this.brackets.get(event.callId);
       if (bracket) {
         this.brackets.delete(event.callId);
-        void this.enqueue('the snapshot after a command', () => this.afterBracket(bracket));
+        void this.enqueue('the sync after a command', () => this.afterBracket(bracket));
       }
       const written = this.fileCalls.get(event.callId);
       if (written) {
@@ -99,11 +100,11 @@ export class SessionCheckpoints {
       const record = this.current;
       if (!record || record.turnId !== event.turnId) return;
       this.current = undefined;
-      // A command cancelled or interrupted ends without a result: its snapshot after is taken now.
+      // A command cancelled or interrupted ends without a result: its sync after runs now.
       const open = [...this.brackets].filter(([, b]) => b.record === record);
       for (const [callId, bracket] of open) {
         this.brackets.delete(callId);
-        void this.enqueue('the snapshot after a command', () => this.afterBracket(bracket));
+        void this.enqueue('the sync after a command', () => this.afterBracket(bracket));
       }
       void this.enqueue('closing the turn', () => this.finish(record, event.type === 'turn_cancelled', event.ts));
     }
@@ -133,22 +134,19 @@ export class SessionCheckpoints {
         if (fresh.length === 0) return;
         await this.repo.exclusive(async () => {
           const ignored = await this.repo.ignored(fresh);
-          const states = await this.repo.statesNow(
-            fresh.filter((r) => !ignored.has(r)),
-            true,
-          );
+          const states = await this.repo.statesNow(fresh.filter((r) => !ignored.has(r)));
           for (const [rel, state] of states) if (!(rel in record.files)) record.files[rel] = { before: state };
         });
         return;
       }
       const tick = this.options.workspace.tick();
-      const tree = await this.repo.exclusive(() => this.repo.snapshot());
-      this.brackets.set(call.callId, { tree, tick, record });
+      const start = await this.options.workspace.openBracket();
+      this.brackets.set(call.callId, { start, tick, record });
     }).then(() => undefined);
   }
 
   private async afterBracket(bracket: Bracket): Promise<void> {
-    const changes = await this.repo.exclusive(async () => this.repo.changes(bracket.tree, await this.repo.snapshot()));
+    const changes = await this.options.workspace.closeBracket(bracket.start);
     for (const change of changes) {
       if (this.options.workspace.writtenByOther(change.path, this.options.sessionId, bracket.tick)) continue;
       if (!(change.path in bracket.record.files)) bracket.record.files[change.path] = { before: change.before };
@@ -161,7 +159,7 @@ export class SessionCheckpoints {
     const paths = Object.keys(record.files);
     if (paths.length > 0) {
       await this.repo.exclusive(async () => {
-        const now = await this.repo.statesNow(paths, true);
+        const now = await this.repo.statesNow(paths);
         for (const p of paths) {
           const after = now.get(p);
           const entry = record.files[p]!;
@@ -230,7 +228,7 @@ export class SessionCheckpoints {
     await this.repo.exclusive(async () => {
       for (const record of [...chosen].reverse()) {
         const paths = Object.keys(record.files).filter((p) => record.files[p]!.after !== undefined);
-        const now = await this.repo.statesNow(paths, false);
+        const now = await this.repo.statesNow(paths);
         for (const p of paths) {
           const { before, after } = record.files[p]!;
           if (!sameState(now.get(p), after)) {

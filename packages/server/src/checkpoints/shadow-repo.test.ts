@@ -29,8 +29,8 @@ describe('the shadow repository', () => {
       '.claude/settings.json': '{}',
       '.git/HEAD': 'ref: refs/heads/main\n',
     });
-    const tree = await repo.snapshot();
-    const entries = await repo.entriesOf(tree, ['.']);
+    await repo.sync();
+    const entries = await repo.entriesOf(await repo.writeTree(), ['.']);
     expect([...entries.keys()].sort()).toEqual(['.gitignore', 'small.txt']);
   });
 
@@ -38,16 +38,40 @@ describe('the shadow repository', () => {
     const files: Record<string, string> = { 'huge.dat': 'y'.repeat(500) };
     for (let i = 0; i < 600; i++) files[`src/f${i}.ts`] = `export const v = ${i};\n`;
     const repo = setUp(files);
-    const first = await repo.snapshot();
+    expect(await repo.sync()).toHaveLength(600);
+    const first = await repo.writeTree();
     const entries = await repo.entriesOf(first, ['.']);
     expect(entries.size).toBe(600);
     expect(entries.has('huge.dat')).toBe(false);
     writeFileSync(join(root, 'ws', 'src', 'f7.ts'), 'changed\n');
     writeFileSync(join(root, 'ws', 'new.txt'), 'new\n');
-    const second = await repo.snapshot();
-    expect((await repo.changes(first, second)).map((c) => [c.path, c.before === null, c.after === null])).toEqual([
+    rmSync(join(root, 'ws', 'src', 'f8.ts'));
+    const found = await repo.sync();
+    expect(found.map((t) => [t.path, t.before === null ? null : t.before.blob])).toEqual([
+      ['new.txt', null],
+      ['src/f7.ts', entries.get('src/f7.ts')!.blob],
+      ['src/f8.ts', entries.get('src/f8.ts')!.blob],
+    ]);
+    // What the sync found is exactly the difference between the index's trees before and after.
+    const changes = await repo.changes(first, await repo.writeTree());
+    expect(changes.map((c) => [c.path, c.before === null, c.after === null])).toEqual([
       ['new.txt', true, false],
       ['src/f7.ts', false, false],
+      ['src/f8.ts', false, true],
     ]);
+    expect(await repo.sync()).toEqual([]);
+  });
+
+  it('answers whether paths are ignored and hashes files through long-lived git processes, and starts them again after close', async () => {
+    const repo = setUp({ '.gitignore': '*.log\n!keep.log\n', 'a.log': 'a\n', 'keep.log': 'k\n', 'src/x.ts': 'x\n' });
+    expect([...(await repo.ignored(['a.log', 'keep.log', 'src/x.ts', 'missing.log']))].sort()).toEqual(['a.log', 'missing.log']);
+    const states = await repo.statesNow(['src/x.ts', 'gone.txt']);
+    expect(states.get('gone.txt')).toBeNull();
+    const blob = states.get('src/x.ts')!.blob;
+    expect((await repo.blob(blob)).toString('utf8')).toBe('x\n');
+    repo.close();
+    expect((await repo.statesNow(['keep.log'])).get('keep.log')?.mode).toBe('100644');
+    expect(await repo.ignored(['b.log'])).toEqual(new Set(['b.log']));
+    repo.close();
   });
 });

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { lstat, readlink, rm } from 'node:fs/promises';
+import { lstat, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { GitPipe, lineAnswer, linesAnswer, nulFieldsAnswer } from './git-pipe.js';
 import { git, nulList } from './git-process.js';
 
 /** A file as git keeps it: mode (`100644`, `100755`, `120000` for a link) and blob id. */
@@ -12,6 +12,12 @@ export interface FileEntry {
 
 /** A file's state: an entry, or null when it does not exist. */
 export type FileState = FileEntry | null;
+
+/** A path whose entry a sync changed, with its entry before (null: it was not kept). */
+export interface Transition {
+  path: string;
+  before: FileState;
+}
 
 /** One path that differs between two trees. */
 export interface TreeChange {
@@ -44,12 +50,28 @@ const SHADOW_EXCLUDES = ['/.tandem/', '/.mcp.json', '/.claude/', '/.agents/'];
 export class ShadowRepo {
   private queue: Promise<unknown> = Promise.resolve();
   private ready = false;
+  /** Long-lived git processes for what every call or turn asks (hash a file, is a path ignored, make a tree, keep it). */
+  private readonly hasher: GitPipe;
+  private readonly ignoreChecker: GitPipe;
+  private readonly treeMaker: GitPipe;
+  private readonly refWriter: GitPipe;
 
   constructor(
     readonly gitDir: string,
     readonly workTree: string,
     private readonly maxFileBytes: number,
-  ) {}
+  ) {
+    const where = { gitDir, workTree };
+    this.hasher = new GitPipe(['hash-object', '-w', '--no-filters', '--stdin-paths'], where, lineAnswer);
+    this.ignoreChecker = new GitPipe(['check-ignore', '--stdin', '-z', '-v', '-n', '--no-index'], where, nulFieldsAnswer(4));
+    this.treeMaker = new GitPipe(['mktree', '-z', '--batch'], { gitDir }, lineAnswer);
+    this.refWriter = new GitPipe(['update-ref', '--stdin'], { gitDir }, linesAnswer(2));
+  }
+
+  /** Stops the long-lived git processes (they start again if asked). */
+  close(): void {
+    for (const pipe of [this.hasher, this.ignoreChecker, this.treeMaker, this.refWriter]) pipe.close();
+  }
 
   /** Runs `fn` after every operation queued before it, and before any queued after. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -77,37 +99,114 @@ export class ShadowRepo {
   }
 
   /**
-   * The workspace as a tree now: files changed since the last snapshot (by stat) are hashed,
-   * new ones added, deleted ones dropped; ignored files and files over the size limit stay out.
+   * Brings the index up to the workspace now: files changed since the last sync (by stat) are
+   * hashed, new ones added, deleted ones dropped; ignored files and files over the size limit stay
+   * out. Returns each path whose entry changed, with its entry before: the difference between two
+   * syncs is what happened in between, with no tree written or compared.
    */
-  async snapshot(): Promise<string> {
+  async sync(): Promise<Transition[]> {
     await this.ensure();
-    const listed = [...new Set(nulList(await this.run(['ls-files', '-z', '-m', '-o', '--exclude-standard'])))].filter((p) => !p.endsWith('/'));
+    // Both only read (no optional locks): changed tracked files with their entries, and new files.
+    const [dirty, others] = await Promise.all([
+      this.run(['diff-files', '--raw', '-z', '--no-renames']),
+      this.run(['ls-files', '-z', '-o', '--exclude-standard']),
+    ]);
+    const before = new Map<string, FileState>();
+    const parts = nulList(dirty);
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const [mode, , blob] = parts[i]!.slice(1).split(' ');
+      before.set(parts[i + 1]!, { mode: mode!, blob: blob! });
+    }
+    for (const rel of nulList(others)) if (!rel.endsWith('/') && !before.has(rel)) before.set(rel, null);
+    return this.update(before, true);
+  }
+
+  /**
+   * `sync` for only these paths (files, or directories taken whole), when it is known nothing
+   * else changed (the workspace's file events say so): no scan of every file.
+   */
+  async syncPaths(paths: readonly string[]): Promise<Transition[]> {
+    await this.ensure();
+    if (paths.length === 0) return [];
+    const files = new Set<string>();
+    for (const rel of paths) {
+      const info = await lstat(path.join(this.workTree, rel)).catch(() => undefined);
+      if (info?.isDirectory()) for (const f of await this.filesUnder(rel)) files.add(f);
+      else files.add(rel);
+    }
+    // The index's entries at or under each path: a removed directory's files among them.
+    const before = new Map<string, FileState>();
+    const listed = await this.run(['ls-files', '-s', '-z', '--', ...paths], { env: { GIT_LITERAL_PATHSPECS: '1' } });
+    for (const line of nulList(listed)) {
+      const tab = line.indexOf('\t');
+      const [mode, blob] = line.slice(0, tab).split(' ');
+      before.set(line.slice(tab + 1), { mode: mode!, blob: blob! });
+    }
+    const fresh = [...files].filter((f) => !before.has(f));
+    const ignored = await this.ignored(fresh);
+    for (const f of fresh) if (!ignored.has(f)) before.set(f, null);
+    return this.update(before, false);
+  }
+
+  /** The files below a directory, leaving out what git ignores (and any `.git`). */
+  private async filesUnder(rel: string): Promise<string[]> {
+    const out: string[] = [];
+    const queue = [rel];
+    while (queue.length > 0) {
+      const dir = queue.shift()!;
+      const entries = await readdir(path.join(this.workTree, dir), { withFileTypes: true }).catch(() => []);
+      const subdirs: string[] = [];
+      for (const e of entries) {
+        const child = `${dir}/${e.name}`;
+        if (e.isDirectory()) {
+          if (e.name !== '.git') subdirs.push(child);
+        } else out.push(child);
+      }
+      const ignored = await this.ignored(subdirs);
+      for (const sub of subdirs) if (!ignored.has(sub)) queue.push(sub);
+    }
+    return out;
+  }
+
+  /**
+   * Writes the current state of each path of `before` into the index (hashing what changed;
+   * leaving out, or dropping, files over the size limit) and returns the paths whose entry may
+   * have changed, with their entry before.
+   */
+  private async update(before: ReadonlyMap<string, FileState>, wholeScan: boolean): Promise<Transition[]> {
     // In git's (sorted) order: update-index inserts each path into the index's sorted list, and
     // paths in random order made that quadratic (30 s instead of 1 s for 20,000 new files).
-    const big = await Promise.all(
+    const listed = [...before.keys()].sort();
+    const kinds = await Promise.all(
       listed.map(async (rel) => {
         const info = await lstat(path.join(this.workTree, rel)).catch(() => undefined);
-        return info !== undefined && info.isFile() && info.size > this.maxFileBytes;
+        if (!info) return before.get(rel) ? ('gone' as const) : ('none' as const);
+        if (info.isDirectory()) return 'none' as const;
+        return info.isFile() && info.size > this.maxFileBytes ? ('big' as const) : ('file' as const);
       }),
     );
-    const add = listed.filter((_, i) => !big[i]);
-    const drop = listed.filter((_, i) => big[i]);
-    if (add.length > BULK_PATHS) {
-      // Many paths (the first snapshot of a workspace): `git add -A` takes them in one pass; update-index
+    const add = listed.filter((_, i) => kinds[i] === 'file' || kinds[i] === 'gone');
+    const drop = listed.filter((rel, i) => kinds[i] === 'big' && before.get(rel) !== null);
+    if (wholeScan && add.length > BULK_PATHS) {
+      // Many paths (the first sync of a workspace): `git add -A` takes them in one pass; update-index
       // checks each new path against the whole index (20,000 new files: 27 s instead of 1 s). The
       // files over the limit are excluded for that pass.
       const exclude = path.join(this.gitDir, 'info', 'exclude');
-      if (drop.length > 0) writeFileSync(exclude, `${SHADOW_EXCLUDES.join('\n')}\n${drop.map(literalPattern).join('\n')}\n`);
+      const tooBig = listed.filter((_, i) => kinds[i] === 'big');
+      if (tooBig.length > 0) writeFileSync(exclude, `${SHADOW_EXCLUDES.join('\n')}\n${tooBig.map(literalPattern).join('\n')}\n`);
       try {
         await this.run(['add', '-A', '--ignore-errors']);
       } finally {
-        if (drop.length > 0) writeFileSync(exclude, `${SHADOW_EXCLUDES.join('\n')}\n`);
+        if (tooBig.length > 0) writeFileSync(exclude, `${SHADOW_EXCLUDES.join('\n')}\n`);
       }
-    }
-    // Nothing changed since the last snapshot (the usual case between two calls): no update, and write-tree answers from the index's cached trees.
-    else if (add.length > 0) await this.run(['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${add.join('\0')}\0` });
+    } else if (add.length > 0) await this.run(['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${add.join('\0')}\0` });
     if (drop.length > 0) await this.run(['update-index', '--force-remove', '-z', '--stdin'], { input: `${drop.join('\0')}\0` });
+    return [...add, ...drop].map((rel) => ({ path: rel, before: before.get(rel) ?? null }));
+  }
+
+  /** The index as a tree (answered from the index's cached trees when nothing changed). */
+  async writeTree(): Promise<string> {
+    await this.ensure();
     return (await this.run(['write-tree'])).toString('utf8').trim();
   }
 
@@ -138,17 +237,23 @@ export class ShadowRepo {
 
   /** The paths of `paths` git would leave out (the workspace's .gitignore, the global excludes, the shadow's own). */
   async ignored(paths: readonly string[]): Promise<Set<string>> {
-    if (paths.length === 0) return new Set();
     await this.ensure();
-    const out = await this.run(['check-ignore', '-z', '--no-index', '--stdin'], { input: `${paths.join('\0')}\0`, okCodes: [1] });
-    return new Set(nulList(out));
+    // -v -n answers every path: source, line, pattern, path; a pattern starting with ! keeps the path in.
+    const answers = await Promise.all(paths.map((rel) => this.ignoreChecker.ask(`${rel}\0`)));
+    const out = new Set<string>();
+    answers.forEach((answer, i) => {
+      const pattern = answer.split('\0')[2] ?? '';
+      if (pattern !== '' && !pattern.startsWith('!')) out.add(paths[i]!);
+    });
+    return out;
   }
 
   /**
-   * Each path's state on disk now; `write` also stores the content (to restore it later).
-   * Paths over the size limit (and directories) are left out of the map.
+   * Each path's state on disk now, its content stored (to restore it later, or only to compare:
+   * a blob more in the shadow costs nothing, starting git does). Paths over the size limit (and
+   * directories) are left out of the map.
    */
-  async statesNow(paths: readonly string[], write: boolean): Promise<Map<string, FileState>> {
+  async statesNow(paths: readonly string[]): Promise<Map<string, FileState>> {
     await this.ensure();
     const states = new Map<string, FileState>();
     const files: Array<{ rel: string; mode: string }> = [];
@@ -159,21 +264,22 @@ export class ShadowRepo {
         if (!info) return void states.set(rel, null);
         if (info.isSymbolicLink()) {
           const target = await readlink(abs);
-          const blob = (await this.run(['hash-object', ...(write ? ['-w'] : []), '--stdin'], { input: target })).toString('utf8').trim();
+          const blob = (await this.run(['hash-object', '-w', '--stdin'], { input: target })).toString('utf8').trim();
           return void states.set(rel, { mode: '120000', blob });
         }
         if (!info.isFile() || info.size > this.maxFileBytes) return;
         files.push({ rel, mode: info.mode & 0o111 ? '100755' : '100644' });
       }),
     );
-    if (files.length > 0) {
-      const out = await this.run(['hash-object', ...(write ? ['-w'] : []), '--no-filters', '--stdin-paths'], {
-        input: `${files.map((f) => f.rel).join('\n')}\n`,
-      });
-      const blobs = out.toString('utf8').trim().split('\n');
-      files.forEach((f, i) => states.set(f.rel, { mode: f.mode, blob: blobs[i]! }));
-    }
+    const blobs = await Promise.all(files.map((f) => this.hash(f.rel)));
+    files.forEach((f, i) => states.set(f.rel, { mode: f.mode, blob: blobs[i]! }));
     return states;
+  }
+
+  /** Stores a file's content; its blob id. A path with a line break cannot go through the long-lived process. */
+  private async hash(rel: string): Promise<string> {
+    if (!rel.includes('\n')) return this.hasher.ask(`${rel}\n`);
+    return (await this.run(['hash-object', '-w', '--no-filters', '--', rel])).toString('utf8').trim();
   }
 
   /** A blob's bytes. */
@@ -181,18 +287,24 @@ export class ShadowRepo {
     return this.run(['cat-file', 'blob', id]);
   }
 
-  /** A tree holding exactly `entries` (built in a scratch index; the shadow's own index is untouched). */
+  /** A tree holding exactly `entries` (paths with `/` make the trees between). */
   async treeOf(entries: ReadonlyMap<string, FileEntry>): Promise<string> {
     await this.ensure();
-    const index = path.join(this.gitDir, `scratch-${randomBytes(6).toString('hex')}.index`);
-    const env = { GIT_INDEX_FILE: index };
-    try {
-      const lines = [...entries].map(([p, e]) => `${e.mode} ${e.blob}\t${p}\0`).join('');
-      if (lines) await this.run(['update-index', '--add', '-z', '--index-info'], { input: lines, env });
-      return (await this.run(['write-tree'], { env })).toString('utf8').trim();
-    } finally {
-      await rm(index, { force: true });
+    const files: string[] = [];
+    const dirs = new Map<string, Map<string, FileEntry>>();
+    for (const [p, e] of entries) {
+      const slash = p.indexOf('/');
+      if (slash < 0) {
+        files.push(`${e.mode} blob ${e.blob}\t${p}\0`);
+        continue;
+      }
+      const name = p.slice(0, slash);
+      if (!dirs.has(name)) dirs.set(name, new Map());
+      dirs.get(name)!.set(p.slice(slash + 1), e);
     }
+    const subtrees = await Promise.all([...dirs].map(async ([name, inner]) => `040000 tree ${await this.treeOf(inner)}\t${name}\0`));
+    // mktree sorts the entries itself; an empty record ends one tree of the batch.
+    return this.treeMaker.ask(`${[...files, ...subtrees].join('')}\0`);
   }
 
   /** The trees directly inside `tree`, by name. */
@@ -207,7 +319,8 @@ export class ShadowRepo {
 
   /** Keeps an object (and what it holds) from being pruned. */
   async setRef(ref: string, object: string): Promise<void> {
-    await this.run(['update-ref', ref, object]);
+    const answer = await this.refWriter.ask(`start\nupdate ${ref} ${object}\ncommit\n`);
+    if (answer !== 'start: ok\ncommit: ok') throw new Error(`git update-ref answered: ${answer}`);
   }
 
   /** Drops every ref under `prefix` (e.g. `refs/tandem/SESSION/`), then the objects nothing keeps any more. */

@@ -66,11 +66,13 @@ export const ServerSettingsShape = {
     .strict(),
   /**
    * Checkpoints of the workspace before each turn changes it (undo, diff, rewind): `enabled`
-   * (default true), `keepTurns` per session (50), `maxFileBytes` (10 MB: larger files are left out).
+   * (default true), `keepTurns` per session (50), `maxFileBytes` (10 MB: larger files are left out),
+   * `watch` (default true: file events say what changed; false scans the workspace at each command).
    */
   checkpoints: z
     .object({
       enabled: z.boolean().optional(),
+      watch: z.boolean().optional(),
       keepTurns: z.number().int().min(1).max(10_000).optional(),
       maxFileBytes: z
         .number()
