@@ -38,7 +38,7 @@ export function noticeFor(event: SessionEvent): { level: NoticeLevel; text: stri
       const conflicts = event.conflicts?.length ? `; left alone (changed since): ${event.conflicts.map((c) => c.path).join(', ')}` : '';
       return {
         level: 'warn',
-        text: `undo by ${event.by}: the last ${event.turns} turn${event.turns === 1 ? '' : 's'} taken back (conversation and ${event.files.length} file${event.files.length === 1 ? '' : 's'})${conflicts}`,
+        text: `undo by ${event.by}: the last ${event.turns === 1 ? 'turn' : `${event.turns} turns`} taken back (conversation and ${event.files.length} file${event.files.length === 1 ? '' : 's'})${conflicts}`,
       };
     }
     case 'model_retry':
