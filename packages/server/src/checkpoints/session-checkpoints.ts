@@ -280,6 +280,8 @@ export class SessionCheckpoints {
   /** The session is deleted: its refs go now, its objects with the next prune. */
   async remove(): Promise<void> {
     await this.flushed();
+    for (const bracket of this.brackets.values()) this.options.workspace.dropBracket(bracket.start);
+    this.brackets.clear();
     await this.repo.exclusive(() => this.repo.dropRefs(`refs/tandem/${this.options.sessionId}/`, true)).catch(() => undefined);
   }
 

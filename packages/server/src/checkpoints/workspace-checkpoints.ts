@@ -112,6 +112,12 @@ export class WorkspaceCheckpoints {
     });
   }
 
+  /** Forgets a bracket that will never close (its session went away). */
+  dropBracket(start: BracketStart): void {
+    this.open.delete(start.id);
+    this.trim();
+  }
+
   /** Drops the journal before the oldest open bracket (all of it when none is open). */
   private trim(): void {
     const oldest = Math.min(...this.open.values());
