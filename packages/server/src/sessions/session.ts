@@ -49,9 +49,10 @@ export interface LoadedState {
 }
 
 /**
- * One live session: who is attached, its turns, maintenance, and what it offers commands
- * (send, cancel, input, grant). Its events go through one pipeline (see `EventPipeline`); its
- * environment — everything a turn runs with — is built once when it opens and never changes.
+ * One live session: who is attached, its turns (their one owner, `turns`: send, cancel,
+ * maintenance), typed input, grants and undo. Its events go through one pipeline (see
+ * `EventPipeline`, its subscribers in `sessionSubscribers`); its environment — everything a turn
+ * runs with — is built once when it opens and never changes, and handed to its turns' owner.
  */
 export class Session {
   readonly presence = new Presence();
