@@ -6,6 +6,7 @@ import type { SessionAgents } from '../agents/session-agents.js';
 import { ConflictError } from '../errors/domain-errors.js';
 import { SessionTurn } from './session-turn.js';
 import { SHUTDOWN_REASON } from './shutdown-reason.js';
+import type { SessionRunner } from './session-environment.js';
 import type { TurnPlanner } from './turn-planner.js';
 
 /** A turn to start: for `agent`, with `text` from `by` (and its own limits, if any). */
@@ -25,6 +26,8 @@ export interface SessionTurnsParts {
   agents: SessionAgents;
   /** Each agent's conversation as the log describes it now. */
   conversation: AgentSlices;
+  /** What the turns' commands run on: on shutdown their commands are killed after the grace time. */
+  runner: Pick<SessionRunner, 'killAll'>;
   /** Stamps an event into the session's pipeline. */
   emit(body: EngineEvent | { type: 'user_message'; text: string; by: string; mode: 'turn'; agent: string }): void;
   clock: Clock;
@@ -114,10 +117,10 @@ export class SessionTurns {
 
   /**
    * Shutdown: no turn starts any more; the running turn is interrupted and gets `graceMs` to
-   * stop; then `kill` (its commands) runs, and a turn still going is closed as interrupted
+   * stop; then its commands are killed, and a turn still going is closed as interrupted
    * whatever its engine does later.
    */
-  async stop(graceMs: number, kill: () => Promise<void>): Promise<void> {
+  async stop(graceMs: number): Promise<void> {
     this.stopped = true;
     this.closing.abort(new Error('the server is shutting down'));
     const turn = this.turn;
@@ -125,7 +128,7 @@ export class SessionTurns {
       turn.interrupt();
       await Promise.race([turn.done, this.parts.clock.sleep(graceMs).catch(() => undefined)]);
     }
-    await kill();
+    await this.parts.runner.killAll?.();
     if (turn) {
       await Promise.race([turn.done, this.parts.clock.sleep(1000).catch(() => undefined)]);
       // Ends the turn now as interrupted if the engine has not; later engine events are ignored.

@@ -108,7 +108,16 @@ export class Session {
       concurrency: parts.agents.concurrency,
       timeLimitMs: parts.agents.timeLimitMs,
     });
-    this.turns = new SessionTurns({ sessionId: base.id, planner: this.planner, agents: this.agents, conversation: base.conversation, emit, clock, logger });
+    this.turns = new SessionTurns({
+      sessionId: base.id,
+      planner: this.planner,
+      agents: this.agents,
+      conversation: base.conversation,
+      runner: host.runner,
+      emit,
+      clock,
+      logger,
+    });
   }
 
   get id(): string {
@@ -277,7 +286,7 @@ export class Session {
   async close(graceMs = 5000): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.turns.stop(graceMs, async () => this.environment.runner.killAll?.());
+    await this.turns.stop(graceMs);
     await this.parts.base.runClosers(this.parts.logger);
     await this.parts.base.pipeline.close();
   }
