@@ -84,8 +84,9 @@ describe('files per message', () => {
       expect(handlerSide[0]).toBe('packages/server/src/handlers/dispatch.ts');
       expect(engineSide.length).toBeGreaterThan(0);
       expect(engineSide.every((f) => f.startsWith('packages/server/src/sessions/'))).toBe(true);
-      expect(providerSide[0]).toBe('packages/core/src/loop/run-turn.ts');
-      expect(providerSide.at(-1)).toBe('packages/core/src/providers/http-fetch.ts');
+      // By file name, not package: the engine and the providers may move to packages of their own.
+      expect(providerSide[0]).toMatch(/\/run-turn\.ts$/);
+      expect(providerSide.at(-1)).toMatch(/\/http-fetch\.ts$/);
       const chain = [handlerSide, engineSide, providerSide];
       const path = [...new Set(chain.flat())];
       // Hops: a call from one file into another along each stack (back and forth through lambdas counts each time).
