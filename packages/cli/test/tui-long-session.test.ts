@@ -60,6 +60,7 @@ describe('a long session in the TUI', () => {
     // The tail is 200 events for 30 rows: message 1300 and older are not in the view yet.
     const seen = new Set<number>();
     let paged = false;
+    let pressedOn: string | undefined;
     // Page up, looking at every screen on the way: the tail's messages, then the older page's.
     await tmux.waitFor(
       'long',
@@ -68,6 +69,10 @@ describe('a long session in the TUI', () => {
         // The hint line says so when a page came from the server (a full replay would never ask).
         paged ||= s.includes('older events loaded');
         if (paged && /question 1250\b/.test(s)) return true;
+        // One PageUp per screen: the next waits until the last one showed, so no page scrolls by
+        // unseen on a loaded machine (where keys pressed at every poll pile up between captures).
+        if (s === pressedOn) return false;
+        pressedOn = s;
         tmux.type('long', '', 'PageUp');
         return false;
       },

@@ -66,7 +66,6 @@ export function hostEnvironmentFactory(parts: HostParts): HostEnvironmentFactory
     const guardGate = parts.gate?.(session) ?? parts.guards?.gateFactory(session);
     // Before a call that may change the workspace runs, its checkpoint (after the gate allowed it).
     const checkpoints = parts.checkpoints.forSession({ id: session.id, dir: session.dir, cwd: session.meta.cwd }, (body) => session.emit(body));
-    if (checkpoints) session.observe?.((event) => checkpoints.observe(event));
     const gate = checkpoints ? checkpointGate(guardGate, checkpoints) : guardGate;
     // A command's connection is asked about through the session's own permission step.
     const connections = new NetworkDecider({

@@ -1,4 +1,4 @@
-import type { Decision, SessionInfo } from '@tandem/shared';
+import { type Decision, type SessionInfo, TURN_END_TYPES } from '@tandem/shared';
 import { type ClientSignal, RequestError, TandemClient } from '@tandem/tui/client';
 import { type Action, initialState, MAX_ITEMS, reduce, type ViewState } from '@tandem/tui/state';
 import { type Access, accessOf } from './access.js';
@@ -39,15 +39,7 @@ export function attachTail(windowHeight: number): number {
 }
 
 /** Events after which the session list (its statuses) is worth asking for again. */
-const LIST_CHANGING = new Set([
-  'turn_started',
-  'turn_done',
-  'turn_cancelled',
-  'turn_interrupted',
-  'permission_request',
-  'permission_resolved',
-  'session_configured',
-]);
+const LIST_CHANGING = new Set(['turn_started', ...TURN_END_TYPES, 'permission_request', 'permission_resolved', 'session_configured']);
 
 /**
  * One connection of the page: the TUI's own client (same handshake, same re-attach from the

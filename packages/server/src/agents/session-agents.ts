@@ -16,13 +16,13 @@ import {
   type Message,
   type ModelClient,
   routeUserMessage,
-  type TurnOptions,
 } from '@tandem/core';
 import { InvalidInputError } from '../errors/domain-errors.js';
 import { runAgent } from './agent-run.js';
 import type { AgentProfile } from './agent-turn.js';
 import type { AgentSlices } from './agent-slices.js';
 import type { LedgerFile } from './ledger-file.js';
+import type { TurnPlanner } from '../sessions/turn-planner.js';
 
 /** A turn the session should run for an agent. */
 export interface AgentTurnRequest {
@@ -38,20 +38,11 @@ export interface SessionAgentsParts {
   ledger: LedgerFile;
   clock: Clock;
   emit(body: EngineEvent): void;
-  /** Options for one turn of `profile` on `conversation` (the session's prompt, tools, turn steps). */
-  turnOptions(request: {
-    turnId: string;
-    text: string;
-    by: string;
-    signal: AbortSignal;
-    conversation: Message[];
-    profile: AgentProfile;
-    worker: boolean;
-  }): Promise<TurnOptions>;
-  runTurn(options: TurnOptions): AsyncIterable<EngineEvent>;
+  /** Builds and runs each dispatched run's turn, as it does the session's own turns. */
+  planner: TurnPlanner;
   modelFactory(spec: string, onEvent: (event: EngineEvent) => void): ModelClient;
-  /** The running turn's id (workers' `agent_started` name it). */
-  currentTurnId(): string | undefined;
+  /** The session's own turn running now (workers' `agent_started` name it): the session's log says. */
+  turns: { currentTurnId(): string | undefined };
   /** How many dispatched agents and workers run at once (default 4). */
   concurrency?: number | undefined;
   /** How long one run may take (default 30 minutes). */
@@ -133,9 +124,10 @@ export class SessionAgents implements AgentRunner {
     const profile: AgentProfile = request.definition ? { kind: 'agent', definition: request.definition } : { kind: 'worker' };
     return runAgent(request, {
       emit: (event) => this.parts.emit(event),
-      options: (r) => this.parts.turnOptions({ turnId: randomUUID(), text: r.task, by: r.parent, signal: r.signal, conversation: [], profile, worker: true }),
-      runTurn: (options) => this.parts.runTurn(options),
-      parentTurnId: this.parts.currentTurnId(),
+      options: (r) =>
+        this.parts.planner.options({ turnId: randomUUID(), text: r.task, by: r.parent, signal: r.signal, conversation: [], profile, worker: true }, this),
+      runTurn: (options) => this.parts.planner.run(options),
+      parentTurnId: this.parts.turns.currentTurnId(),
     });
   }
 

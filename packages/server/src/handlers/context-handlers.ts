@@ -11,7 +11,7 @@ export function contextHandlers(sessions: SessionManager, contexts: SessionConte
   return {
     'session:compact': async ({ sessionId }) => {
       const session = sessions.require(sessionId);
-      return session.exclusive('compact the conversation', async (signal) => {
+      return session.turns.exclusive('compact the conversation', async (signal) => {
         const context = await contexts.for(session);
         const result = await context.compactNow({ conversation: session.conversationSnapshot(), signal });
         for (const event of result.events) session.emit(event);

@@ -23,7 +23,7 @@ export function memoryHandlers(deps: MemoryHandlersDeps): HandlerMap {
   return {
     'session:new': async ({ sessionId }, { client }) => {
       const session = sessions.require(sessionId);
-      return session.exclusive('start a new conversation', async (signal) => {
+      return session.turns.exclusive('start a new conversation', async (signal) => {
         const workspaceMemory = await memories.for(session.meta.cwd);
         const { chain } = resolveMemoryChain({ ...deps.resolve, onEvent: (event) => void session.emit(event) });
         const out = await consolidateSession({

@@ -1,18 +1,18 @@
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { HandlerMap } from './dispatch.js';
 
-/** session:send, session:cancel, command:input: what an attached driver does to a turn. */
+/** session:send, session:cancel, command:input: what an attached driver does to a turn (through its one owner, `SessionTurns`). */
 export function turnHandlers(sessions: SessionManager): HandlerMap {
   return {
     'session:send': ({ sessionId, text, maxIterations }, { client }) => {
-      const session = sessions.require(sessionId);
-      const mode = session.send(text, client.name, maxIterations !== undefined ? { maxIterations } : {});
-      const turnId = session.currentTurnId;
+      const { turns } = sessions.require(sessionId);
+      const mode = turns.send(text, client.name, maxIterations !== undefined ? { maxIterations } : {});
+      const turnId = turns.current?.turnId;
       return { mode, ...(turnId ? { turnId } : {}) };
     },
 
     'session:cancel': ({ sessionId }) => {
-      sessions.require(sessionId).cancel();
+      sessions.require(sessionId).turns.cancel();
       return {};
     },
 

@@ -14,11 +14,13 @@ class FakeSession implements RoutineSession {
   status: SessionStatus = 'idle';
   readonly sent: Array<{ text: string; by: string }> = [];
   onSend?: () => void;
-  send(text: string, by: string) {
-    this.onSend?.();
-    this.sent.push({ text, by });
-    return 'turn';
-  }
+  readonly turns = {
+    send: (text: string, by: string) => {
+      this.onSend?.();
+      this.sent.push({ text, by });
+      return 'turn';
+    },
+  };
 }
 
 let dir: TempDir | undefined;

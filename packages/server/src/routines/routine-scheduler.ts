@@ -8,7 +8,8 @@ import type { Routine, RoutineRun, RoutineStore } from './routine-store.js';
 /** What the scheduler needs of a session: whether it is free, and a way to start a turn in it. */
 export interface RoutineSession {
   readonly status: SessionStatus;
-  send(text: string, by: string): unknown;
+  /** The session's turns' owner: a routine's prompt is a message like a driver's. */
+  readonly turns: { send(text: string, by: string): unknown };
 }
 
 export interface RoutineSchedulerOptions {
@@ -192,7 +193,7 @@ export class RoutineScheduler implements RoutineHost {
       return;
     }
     try {
-      session.send(routine.prompt, `routine:${routine.name}`);
+      session.turns.send(routine.prompt, `routine:${routine.name}`);
       await this.patch(id, (r) => {
         finishRun(r, 'ran');
         r.note = `last run started a turn at ${isoInZone(this.options.clock.now(), r.timezone)}`;

@@ -6,6 +6,14 @@ import type { SessionLog } from './session-log.js';
 /** Told about each event: `stamped` ones in the order seqs are given, `visible` ones once written. */
 export type EventSubscriber = (event: SessionEvent) => void;
 
+/** Every subscriber of a session's pipeline, each list in the order its subscribers are told (see `sessionSubscribers`). */
+export interface EventSubscribers {
+  /** Persisted events in stamped order, synchronously inside `emit`: the folds the session's state relies on. */
+  stamped: EventSubscriber[];
+  /** Events once they are written (ephemeral ones right behind their predecessor): what others see. */
+  visible: EventSubscriber[];
+}
+
 export interface EventPipelineParts {
   sessionId: string;
   log: SessionLog;
@@ -25,22 +33,20 @@ export interface EventPipelineParts {
 export class EventPipeline {
   private lastSeq: number;
   private closed = false;
-  private readonly stamped: EventSubscriber[] = [];
-  private readonly visible: EventSubscriber[] = [];
+  private subscribers: EventSubscribers | undefined;
 
   constructor(private readonly parts: EventPipelineParts) {
     this.lastSeq = parts.lastSeq;
     parts.log.onVisible((event) => this.notify(event));
   }
 
-  /** Subscribes to persisted events in stamped order (synchronously, inside `emit`). */
-  onStamped(subscriber: EventSubscriber): void {
-    this.stamped.push(subscriber);
-  }
-
-  /** Subscribes to events once they are written (ephemeral ones right behind their predecessor). */
-  onVisible(subscriber: EventSubscriber): void {
-    this.visible.push(subscriber);
+  /**
+   * Registers every subscriber at once, before the first event: a fold that missed an event
+   * would no longer match the log, so an event emitted earlier is a bug and throws.
+   */
+  subscribe(subscribers: EventSubscribers): void {
+    if (this.subscribers) throw new Error(`session ${this.parts.sessionId}: the event pipeline's subscribers are registered already`);
+    this.subscribers = subscribers;
   }
 
   /**
@@ -50,6 +56,8 @@ export class EventPipeline {
    */
   emit(body: EventBody | EngineEvent): SessionEvent {
     const { sessionId, log, clock, logger } = this.parts;
+    const { subscribers } = this;
+    if (!subscribers) throw new Error(`session ${sessionId}: a ${body.type} event before the event pipeline's subscribers were registered`);
     const ts = new Date(clock.now()).toISOString();
     if (EPHEMERAL_EVENT_TYPES.has(body.type)) {
       const event = { sessionId, seq: this.lastSeq, ts, ephemeral: true, ...body } as SessionEvent;
@@ -64,7 +72,7 @@ export class EventPipeline {
     this.lastSeq = event.seq;
     // A turn's end is worth an fdatasync (after the batch is written; it holds nothing back).
     log.append(event, TURN_END_TYPES.has(event.type));
-    for (const subscriber of this.stamped) this.safely(subscriber, event);
+    for (const subscriber of subscribers.stamped) this.safely(subscriber, event);
     return event;
   }
 
@@ -80,7 +88,7 @@ export class EventPipeline {
   }
 
   private notify(event: SessionEvent): void {
-    for (const subscriber of this.visible) this.safely(subscriber, event);
+    for (const subscriber of this.subscribers?.visible ?? []) this.safely(subscriber, event);
   }
 
   private safely(subscriber: EventSubscriber, event: SessionEvent): void {

@@ -1,4 +1,4 @@
-import { TURN_END_TYPES } from '@tandem/shared';
+import { endsTurn } from '@tandem/shared';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { EventBody, SessionEvent } from '@tandem/shared';
@@ -53,17 +53,13 @@ export class SessionBase implements SessionHost {
     this.paths = parts.paths;
     this.grantedDirs = [...parts.granted];
     this.pipeline = new EventPipeline({ sessionId: parts.meta.id, log: parts.log, clock: parts.clock, logger: parts.logger, lastSeq: parts.lastSeq });
-    this.pipeline.onStamped((event) => this.conversation.apply(event));
-    this.pipeline.onStamped(this.calls.observe);
-    this.pipeline.onStamped((event) => {
-      if (event.type === 'turn_started' && event.taskId === undefined) this.openTurn = event.turnId;
-      else if (TURN_END_TYPES.has(event.type) && (event as { turnId?: string }).turnId === this.openTurn) this.openTurn = undefined;
-    });
   }
 
-  observe(fn: (event: SessionEvent) => void): void {
-    this.pipeline.onStamped(fn);
-  }
+  /** Follows the session's own turn (not a worker's) through the log: a `stamped` subscriber of the pipeline. */
+  readonly observeOpenTurn = (event: SessionEvent): void => {
+    if (event.type === 'turn_started' && event.taskId === undefined) this.openTurn = event.turnId;
+    else if (endsTurn(event) && event.turnId === this.openTurn) this.openTurn = undefined;
+  };
 
   /** The turn running now (the session's own, not a worker's), if any. */
   currentTurnId(): string | undefined {

@@ -27,8 +27,6 @@ export interface SessionHost {
   writeGrants?(): string[];
   /** The session's own turn running now, if any. */
   currentTurnId?(): string | undefined;
-  /** Calls `fn` with every event of the session once it is stamped and logged. */
-  observe?(fn: (event: SessionEvent) => void): void;
   /** Runs `fn` when the session closes, after the turn stopped and before the log closes. */
   onClose(fn: () => Promise<void>): void;
 }

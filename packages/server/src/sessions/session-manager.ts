@@ -17,6 +17,7 @@ import { SessionStateFold } from './session-state-fold.js';
 import { SnapshotWriter } from './snapshot-writer.js';
 import type { HostEnvironmentFactory } from './session-environment.js';
 import { Session, type SessionHooks } from './session.js';
+import { sessionSubscribers } from './session-subscribers.js';
 import { configureSession, type SessionChanges } from './session-settings.js';
 import { SHUTDOWN_REASON } from './shutdown-reason.js';
 
@@ -135,7 +136,7 @@ export class SessionManager {
     if (session.status !== 'idle') {
       throw new ConflictError(`session ${id} is running a turn; cancel it or wait for it to end, then delete it`);
     }
-    if (session.busyWith) throw new ConflictError(`session ${id} is busy (${session.busyWith}); try again when that finishes`);
+    if (session.turns.busyWith) throw new ConflictError(`session ${id} is busy (${session.turns.busyWith}); try again when that finishes`);
     this.sessions.delete(id);
     await this.snapshots.get(id)?.stop();
     this.snapshots.delete(id);
@@ -239,13 +240,6 @@ export class SessionManager {
       limits: deps.limits,
       logger,
     });
-    // What others see, once written: the audit and other hooks, then every attached socket.
-    base.pipeline.onVisible((event) => {
-      if (event.ephemeral) return;
-      deps.hooks.onEvent?.(session, event);
-      if (event.type === 'tool_result') deps.hooks.onToolResult?.(session, event);
-    });
-    base.pipeline.onVisible((event) => deps.broadcast(meta.id, event));
     const snapshots = new SnapshotWriter({
       file: snapshotPath(dir),
       log,
@@ -254,11 +248,7 @@ export class SessionManager {
       coveredSeq: loaded.snapshotSeq,
       onProblem: warn,
     });
-    base.pipeline.onVisible((event) => {
-      if (event.ephemeral) return;
-      loaded.state.observe(event);
-      snapshots.observe(event);
-    });
+    base.pipeline.subscribe(sessionSubscribers({ base, host, session, hooks: deps.hooks, broadcast: deps.broadcast, state: loaded.state, snapshots }));
     this.snapshots.set(meta.id, snapshots);
     this.states.set(meta.id, loaded.state);
     this.sessions.set(meta.id, session);

@@ -48,7 +48,7 @@ export function configureSession(session: Session, changes: SessionChanges, by: 
  * empty conversation. Refused with `conflict` while a turn or other maintenance runs.
  */
 export async function clearConversation(session: Session, by: string): Promise<void> {
-  await session.exclusive('clear the conversation', async () => {
+  await session.turns.exclusive('clear the conversation', async () => {
     session.emit({ type: 'conversation_cleared', by });
   });
 }

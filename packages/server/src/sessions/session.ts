@@ -1,36 +1,20 @@
 import type { Logger } from 'pino';
 import type { EventBody, Role, SessionEvent, SessionInfo, SessionStatus, ShareRole } from '@tandem/shared';
 import { join } from 'node:path';
-import {
-  type AgentRegistry,
-  type Clock,
-  COMMANDER,
-  type EngineEvent,
-  isOffered,
-  type Message,
-  type ModelClient,
-  runExternalTurn,
-  type SteeringMessage,
-  type ToolServices,
-  type TurnEnvironment,
-  type TurnLimits,
-  type TurnOptions,
-  webSearchTool,
-} from '@tandem/core';
+import type { AgentRegistry, Clock, EngineEvent, Message, ToolServices, TurnEnvironment } from '@tandem/core';
 import type { AgentSlices } from '../agents/agent-slices.js';
-import { type AgentProfile, shapeAgentTurn, toolsOfProfile } from '../agents/agent-turn.js';
 import { LedgerFile } from '../agents/ledger-file.js';
 import { SessionAgents } from '../agents/session-agents.js';
 import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
 import type { ModelFactory, SessionEngine } from './engine.js';
-import { FrozenPrompts } from './frozen-prompts.js';
 import { PartialText } from './partial-text.js';
 import { Presence } from './presence.js';
 import type { SessionBase } from './session-base.js';
 import type { HostEnvironment, SessionRunner } from './session-environment.js';
 import type { SessionMeta } from './session-index.js';
 import type { SessionLog } from './session-log.js';
-import { TurnRunner } from './turn-runner.js';
+import { SessionTurns } from './session-turns.js';
+import { TurnPlanner } from './turn-planner.js';
 import type { SessionCheckpoints, UndoResult } from '../checkpoints/session-checkpoints.js';
 
 export type { SessionRunner } from './session-environment.js';
@@ -56,21 +40,6 @@ export interface SessionParts {
   logger: Logger;
 }
 
-/** What one turn is built from (a worker's has no steering and an empty conversation). */
-interface TurnSpec {
-  turnId: string;
-  text: string;
-  by: string;
-  signal: AbortSignal;
-  takeSteering?: () => SteeringMessage[];
-  conversation: Message[];
-  profile: AgentProfile;
-  /** A dispatched run (its own slice, ended with the run), not a turn of an agent talking with the user. */
-  worker?: boolean;
-  /** This turn's own limits over the session's (`session:send { maxIterations }`). */
-  limits?: Partial<TurnLimits> | undefined;
-}
-
 /** What the session learned from its log at load time. */
 export interface LoadedState {
   lastSeq: number;
@@ -80,9 +49,10 @@ export interface LoadedState {
 }
 
 /**
- * One live session: who is attached, its turns, maintenance, and what it offers commands
- * (send, cancel, input, grant). Its events go through one pipeline (see `EventPipeline`); its
- * environment — everything a turn runs with — is built once when it opens and never changes.
+ * One live session: who is attached, its turns (their one owner, `turns`: send, cancel,
+ * maintenance), typed input, grants and undo. Its events go through one pipeline (see
+ * `EventPipeline`, its subscribers in `sessionSubscribers`); its environment — everything a turn
+ * runs with — is built once when it opens and never changes, and handed to its turns' owner.
  */
 export class Session {
   readonly presence = new Presence();
@@ -90,20 +60,16 @@ export class Session {
   readonly environment: TurnEnvironment & { runner: SessionRunner };
   /** The commander, the defined agents and their workers; the floor. */
   readonly agents: SessionAgents;
-  private readonly partial = new PartialText();
-  /** The system prompt and memory, frozen for the session so every request starts with the same bytes. */
-  private readonly prompts = new FrozenPrompts();
-  private readonly turns: TurnRunner;
-  private model: ModelClient | undefined;
+  /** The one owner of the session's turns: starts, feeds (steering) and ends them; maintenance waits for them. */
+  readonly turns: SessionTurns;
+  /** The text streamed so far in each current reply (a `visible` subscriber of the pipeline). */
+  readonly partial = new PartialText();
+  /** Each turn's options (the frozen prompt, the model client) and what runs it. */
+  private readonly planner: TurnPlanner;
   private closed = false;
-  /** What maintenance (compaction, `/new`) runs now, if any; no turn may start meanwhile. */
-  private busy: string | undefined;
-  private readonly closing = new AbortController();
-  /** Warnings about agents' models already said in this session (each is said once). */
-  private readonly warned = new Set<string>();
 
   constructor(private readonly parts: SessionParts) {
-    const { base, host } = parts;
+    const { base, host, clock, logger } = parts;
     this.environment = {
       sessionId: base.id,
       cwd: base.meta.cwd,
@@ -112,44 +78,45 @@ export class Session {
       paths: base.paths,
       baselines: parts.engine.createBaselines(),
       services: host.services,
-      clock: parts.clock,
+      clock,
       ...(host.gate ? { gate: host.gate } : {}),
       ...(parts.limits ? { limits: parts.limits } : {}),
       ...(host.context ? { context: host.context } : {}),
     };
-    const ledger = new LedgerFile(join(base.dir, 'ledger.json'), parts.logger);
+    // What turns and dispatched runs emit: a command's tool_call says which OS sandbox it runs in.
+    const emit = (body: EventBody | EngineEvent) => base.emit(withSandbox(body, host.sandbox));
+    this.planner = new TurnPlanner({
+      meta: base.meta,
+      environment: this.environment,
+      host,
+      engine: parts.engine,
+      modelFactory: parts.modelFactory,
+      clock,
+      emit,
+    });
+    const ledger = new LedgerFile(join(base.dir, 'ledger.json'), logger);
     base.onClose(() => ledger.flushed());
     this.agents = new SessionAgents({
       registry: parts.agents.registry,
       slices: base.conversation,
       ledger,
-      clock: parts.clock,
-      emit: (body) => this.emit(withSandbox(body, host.sandbox)),
-      turnOptions: (spec) => this.turnOptions(spec),
-      runTurn: (options) => this.runTurn(options),
-      modelFactory: (spec, onEvent) => parts.modelFactory(spec, { clock: parts.clock, onEvent }),
-      currentTurnId: () => this.turns.current?.turnId,
+      clock,
+      emit,
+      planner: this.planner,
+      modelFactory: (spec, onEvent) => parts.modelFactory(spec, { clock, onEvent }),
+      turns: base,
       concurrency: parts.agents.concurrency,
       timeLimitMs: parts.agents.timeLimitMs,
     });
-    this.turns = new TurnRunner({
-      emit: (body) => this.emit(withSandbox(body, host.sandbox)),
-      conversation: (agent) => (agent === COMMANDER ? base.conversation.messages : this.agents.conversationOf(agent)),
-      turnOptions: (request, conversation) => this.turnOptions({ ...request, conversation, profile: this.agents.profileOf(request.agent) }),
-      afterTurn: (ended) => this.agents.afterTurn(ended),
-      runTurn: (options) => this.runTurn(options),
-      clock: parts.clock,
-      logger: parts.logger,
-    });
-    base.pipeline.onStamped(this.turns.observe);
-    // A key added to config.json (or the secret store) after an auth failure counts from the next turn.
-    base.pipeline.onStamped((event) => {
-      if (event.type === 'agent_error' && event.code === 'auth') this.dropModelClient();
-    });
-    base.pipeline.onVisible((event) => this.partial.observe(event));
-    // A fresh conversation (`/new`, `/clear`) starts from a fresh prompt: AGENTS.md, the date and memory read again.
-    base.pipeline.onStamped((event) => {
-      if (event.type === 'conversation_cleared') this.prompts.refresh();
+    this.turns = new SessionTurns({
+      sessionId: base.id,
+      planner: this.planner,
+      agents: this.agents,
+      conversation: base.conversation,
+      runner: host.runner,
+      emit,
+      clock,
+      logger,
     });
   }
 
@@ -243,54 +210,6 @@ export class Session {
     return true;
   }
 
-  /** Aborts when the session starts closing (for work outside a turn, e.g. a compaction). */
-  get closingSignal(): AbortSignal {
-    return this.closing.signal;
-  }
-
-  /**
-   * Runs maintenance on the conversation (`session:compact`, `session:new`) while no turn runs.
-   * Refused (a conflict) during a turn or other maintenance; messages sent meanwhile are
-   * refused too, so the conversation cannot change under it.
-   */
-  async exclusive<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (this.closed) throw new ConflictError(`session ${this.id} is shutting down`);
-    if (this.turns.running) throw new ConflictError(`cannot ${what} while a turn is running; wait for it to end or cancel it first`);
-    if (this.busy) throw new ConflictError(`cannot ${what} now: the session is busy (${this.busy}); try again when that finishes`);
-    this.busy = what;
-    try {
-      return await fn(this.closing.signal);
-    } finally {
-      this.busy = undefined;
-    }
-  }
-
-  /**
-   * A driver's message: steers the running turn, or starts a turn for the agent it is for (the
-   * floor holder, or `@NAME`; `@commander` alone only takes the floor back). `limits` apply to
-   * the turn it starts (a headless run's `--max-iterations`), not to a turn it steers.
-   */
-  send(text: string, by: string, limits: Partial<TurnLimits> = {}): 'turn' | 'steer' {
-    if (this.closed) throw new ConflictError(`session ${this.id} is shutting down`);
-    if (this.busy) throw new ConflictError(`the session is busy (${this.busy}); send your message again when that finishes`);
-    const running = this.turns.current;
-    if (running) return this.turns.send(text, by, running.agent);
-    const route = this.agents.route(text, by);
-    if ('floorOnly' in route) return 'turn';
-    return this.turns.send(route.text, route.by, route.agent, limits);
-  }
-
-  /** The running turn's id, if a turn runs (right after `send`: the turn it started or steers). */
-  get currentTurnId(): string | undefined {
-    return this.turns.current?.turnId;
-  }
-
-  /** The one stop path: the running turn, every agent and worker it started, their commands. */
-  cancel(): boolean {
-    this.agents.cancelled();
-    return this.turns.cancel();
-  }
-
   /** Types into a running command of this session and tells every client who typed what. */
   async input(callId: string, data: string, by: string): Promise<void> {
     const { runner } = this.environment;
@@ -330,7 +249,7 @@ export class Session {
     const checkpoints = this.parts.host.checkpoints;
     if (!checkpoints)
       throw new ConflictError(`checkpoints are off for this server (${this.parts.host.checkpointsOff ?? 'unknown reason'}); nothing can be undone`);
-    return this.exclusive('undo', async () => {
+    return this.turns.exclusive('undo', async () => {
       const result = await checkpoints.undo(turns);
       this.emit({ type: 'undo', turns, files: result.files, by, turnIds: result.turnIds, conflicts: result.conflicts });
       await this.flushed();
@@ -348,19 +267,14 @@ export class Session {
     return this.parts.base.writableRoots();
   }
 
-  /** What maintenance runs now (`/new`, compaction, clearing), if any. */
-  get busyWith(): string | undefined {
-    return this.busy;
-  }
-
   /** Makes the next turn build its system prompt and recall memory anew (AGENTS.md or memory changed and should count now). */
   reloadPrompt(): void {
-    this.prompts.refresh();
+    this.planner.refreshPrompts();
   }
 
   /** Forgets the model client; the next turn builds one for `meta.model` (a model switch, a changed config.json). */
   dropModelClient(): void {
-    this.model = undefined;
+    this.planner.dropModelClient();
   }
 
   /** Runs `fn` when the session closes, after the turn stopped and before the log closes. */
@@ -372,93 +286,10 @@ export class Session {
   async close(graceMs = 5000): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.closing.abort(new Error('the server is shutting down'));
-    await this.turns.stop(graceMs, async () => this.environment.runner.killAll?.());
+    await this.turns.stop(graceMs);
     await this.parts.base.runClosers(this.parts.logger);
     await this.parts.base.pipeline.close();
   }
-
-  private async turnOptions(spec: TurnSpec): Promise<TurnOptions> {
-    // The prompt names the tools this turn offers: the agent's own, or web_search alone.
-    const tools = toolsOfProfile(this.environment.tools, spec.profile);
-    const offered = this.meta.searchOnly ? tools.filter(isSearchTool) : tools;
-    const services = this.environment.services ?? {};
-    // Made once per set of offered tools and kept (the date and AGENTS.md as at the session's first turn).
-    const system = await this.prompts.system(promptKey(offered, services), () =>
-      this.parts.engine.systemPrompt({ cwd: this.meta.cwd, tools: offered, services, now: new Date(this.parts.clock.now()) }),
-    );
-    const environment = spec.limits ? { ...this.environment, limits: { ...this.environment.limits, ...spec.limits } } : this.environment;
-    let options: TurnOptions = {
-      environment,
-      turnId: spec.turnId,
-      // The loop works on a copy; the session's own conversation follows the events it emits.
-      conversation: spec.conversation,
-      user: { text: spec.text, name: spec.by },
-      prompt: { system },
-      model: this.modelClient(),
-      control: { signal: spec.signal, ...(spec.takeSteering ? { takeSteering: spec.takeSteering } : {}) },
-    };
-    for (const step of this.parts.host.turnSteps) options = await step(options);
-    // The memory section of a conversation is recalled once and kept; a worker's run recalls for its own task.
-    const { memory } = options.prompt;
-    if (memory && !spec.worker) {
-      const holder = spec.profile.kind === 'agent' ? spec.profile.definition.name : COMMANDER;
-      options = { ...options, prompt: { ...options.prompt, memory: this.prompts.memory(holder, memory) } };
-    }
-    const { agents } = this;
-    options = shapeAgentTurn(options, spec.profile, {
-      agents: agents.definitions(),
-      orchestration: agents.orchestration,
-      modelFor: (model) => agents.modelFor(model),
-      models: () => this.parts.engine.listModels(),
-      warn: (model, message) => {
-        if (this.warned.has(message)) return;
-        this.warned.add(message);
-        this.emit({ type: 'model_warning', model, message });
-      },
-      ...(this.parts.host.bridge ? { bridge: this.parts.host.bridge } : {}),
-    });
-    if (options.external) return options;
-    const { agentContext, evolvingTurn } = this.parts.host;
-    if (spec.profile.kind === 'agent' && spec.profile.definition.evolve && evolvingTurn) options = evolvingTurn(options, spec.profile.definition);
-    if (spec.profile.kind !== 'commander' && agentContext) {
-      // A defined agent keeps its context across its turns; a worker's lives as long as its run.
-      const holder = spec.profile.kind === 'agent' && !spec.worker ? spec.profile.definition.name : undefined;
-      const context = await agentContext(holder, options.model.id);
-      if (context) options = { ...options, environment: { ...options.environment, context } };
-    }
-    return this.meta.searchOnly ? searchOnlyTurn(options, system) : options;
-  }
-
-  /** A model turn, or an external agent's command (a definition with `command:`) run through the same gate. */
-  private runTurn(options: TurnOptions): AsyncIterable<EngineEvent> {
-    return options.external ? runExternalTurn(options, options.external) : this.parts.engine.runTurn(options);
-  }
-
-  private modelClient(): ModelClient {
-    this.model ??= this.parts.modelFactory(this.meta.model, { clock: this.parts.clock, onEvent: (event) => this.emit(event) });
-    return this.model;
-  }
-}
-
-/**
- * Search only (the "globe" toggle): web_search is the one tool offered, MCP and skill tools
- * included in the cut, and the prompt is the session's own (`system`, which names web_search
- * alone), without the skills' and agents' sections the turn steps added for tools it lacks.
- */
-function searchOnlyTurn(options: TurnOptions, system: string): TurnOptions {
-  const { dynamicTools: _dropped, ...environment } = options.environment;
-  return { ...options, prompt: { ...options.prompt, system }, environment: { ...environment, tools: environment.tools.filter(isSearchTool) } };
-}
-
-/** What a system prompt depends on besides the workspace: the tools named in it, and which of them wait for setting up. */
-function promptKey(tools: readonly TurnEnvironment['tools'][number][], services: ToolServices): string {
-  return tools.map((t) => (isOffered(t, services) ? t.name : `${t.name}?`)).join(',');
-}
-
-/** A search-only turn offers the web search tool alone. */
-function isSearchTool(tool: { name: string }): boolean {
-  return tool.name === webSearchTool.name;
 }
 
 /** A command's tool_call (a tool of kind `execute`: run_command, skill commands) says which OS sandbox it runs in. */
