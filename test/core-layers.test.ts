@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  * own floor or above. Tests may reach anywhere in the package (they exercise parts together).
  */
 const CORE_FLOORS: Record<string, number> = {
-  // 0: what every part shares (ToolError, EngineEvent, tool-argument helpers, default temperature, stableJson, atomic write)
+  // 0: what every part shares (ToolError, EngineEvent, tool-argument helpers, default temperature, stableJson, atomic write, the definition-folder walker)
   base: 0,
   'messages.ts': 0,
   // 1: the host's side effects behind interfaces (clock, command runner, jobs, gate, path resolver)

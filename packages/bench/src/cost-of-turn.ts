@@ -10,8 +10,7 @@ import { printTable } from './table.js';
 
 const STEPS = 40;
 /** Anthropic's cache rules: a read costs 0.1× an input token, a (5-minute) write 1.25×. */
-const READ = 0.1;
-const WRITE = 1.25;
+const CACHE_PRICE = { read: 0.1, write: 1.25 } as const;
 /** Claude Sonnet 4.5's input price (US$ per million tokens), to show the figures in money too. */
 const SONNET_INPUT_USD = 3;
 
@@ -35,7 +34,7 @@ export function billOf(requests: readonly FakeRequest[]): TurnBill {
     bill.uncached += input;
     bill.cacheRead += cacheRead;
     bill.cacheWrite += cacheWrite;
-    bill.billed += input - cacheRead - cacheWrite + READ * cacheRead + WRITE * cacheWrite;
+    bill.billed += input - cacheRead - cacheWrite + CACHE_PRICE.read * cacheRead + CACHE_PRICE.write * cacheWrite;
   }
   return bill;
 }

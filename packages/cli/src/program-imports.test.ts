@@ -1,29 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { staticPackageImports } from '@tandem/testkit';
 import { describe, expect, it } from 'vitest';
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 /** Packages that take a second or more of CPU to load: only a command's action may import them (dynamically). */
 const HEAVY = ['@tandem/server', '@tandem/tui', '@tandem/core'];
 
-/** Every package a file loads at start-up, following its static relative imports (type-only imports load nothing). */
-function staticPackages(entry: string): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const text = readFileSync(join(SRC, file), 'utf8');
-    for (const match of text.matchAll(/^(?:import|export)\s+(?!type\b)[^'";]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) {
-      const spec = (match[1] ?? match[2])!;
-      if (spec.startsWith('.')) visit(normalize(join(dirname(file), spec.replace(/\.js$/, '.ts'))));
-      else found.set(spec, [...(found.get(spec) ?? []), file]);
-    }
-  };
-  visit(entry);
-  return found;
-}
+/** Every package a file loads at start-up, with the files that import it. */
+const staticPackages = (entry: string) => staticPackageImports(SRC, entry);
 
 describe('tandem start-up', () => {
   it('program.ts loads no heavy package at start-up: `tandem help` and a mistyped flag stay fast', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hostOf, portOf, processAlive } from './stop-server.js';
+import { processAlive } from '@tandem/server/local';
+import { hostOf, portOf } from './stop-server.js';
 
 describe('stop-server helpers', () => {
   it('reads host and port of a server URL as --host / --port take them', () => {

@@ -1,14 +1,4 @@
-import type { ServerInfo } from '@tandem/server/local';
-
-/** Whether a process with this pid exists (a zombie counts until its parent reaps it). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processAlive, type ServerInfo } from '@tandem/server/local';
 
 /**
  * Sends the server SIGTERM (it ends running turns as interrupted, flushes its logs and removes

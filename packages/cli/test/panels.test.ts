@@ -5,8 +5,7 @@ import { ExternalPackages } from '@tandem/server';
 import { makeRepo, skillFile } from '@tandem/testkit';
 import { TandemClient } from '@tandem/tui';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tandemShellLine } from './cli-runner.js';
-import { startServerFixture, type ServerFixture } from './server-fixture.js';
+import { attachDriverAndViewer, startServerFixture, type ServerFixture } from './server-fixture.js';
 import { Tmux } from './tmux.js';
 
 // The panels and Ctrl-T in a real terminal against a real server: F3 jobs (x stops one),
@@ -18,11 +17,7 @@ const tmux = new Tmux();
 
 beforeAll(async () => {
   fixture = await startServerFixture('panels-test');
-  const { server, sessionId, tokens, dataDir } = fixture;
-  tmux.start('driver', tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'ana']));
-  tmux.start('viewer', tandemShellLine(['attach', sessionId, '--url', server.url, '--viewer', '--data-dir', dataDir.path, '--name', 'bo']));
-  await tmux.waitFor('driver', (s) => /driver │ .*idle/.test(s), 180_000);
-  await tmux.waitFor('viewer', (s) => /viewer │ .*idle/.test(s), 180_000);
+  await attachDriverAndViewer(tmux, fixture);
 }, 600_000);
 
 afterAll(async () => {

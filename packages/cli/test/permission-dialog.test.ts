@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tandemShellLine } from './cli-runner.js';
-import { sessionEvents, startServerFixture, type ServerFixture } from './server-fixture.js';
+import { attachDriverAndViewer, sessionEvents, startServerFixture, type ServerFixture } from './server-fixture.js';
 import { Tmux } from './tmux.js';
 
 // The permission dialog in a real terminal: run_command is dangerous, so the server asks the
@@ -20,11 +20,8 @@ afterAll(async () => {
 
 describe('the permission dialog', () => {
   it('asks the driver; the viewer sees it read-only and who answered', async () => {
-    const { server, sessionId, tokens, dataDir, fake } = fixture;
-    tmux.start('driver', tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'ana']));
-    tmux.start('viewer', tandemShellLine(['attach', sessionId, '--url', server.url, '--viewer', '--data-dir', dataDir.path, '--name', 'bo']));
-    await tmux.waitFor('driver', (s) => /driver │ .*idle/.test(s), 180_000);
-    await tmux.waitFor('viewer', (s) => /viewer │ .*idle/.test(s), 180_000);
+    const { fake } = fixture;
+    await attachDriverAndViewer(tmux, fixture);
 
     fake.enqueue(
       { toolCalls: [{ name: 'run_command', args: { command: 'echo tandem-$((6*7)) > out.txt; cat out.txt' } }] },

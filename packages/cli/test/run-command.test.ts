@@ -243,10 +243,8 @@ describe('tandem run: how a turn ends is its exit status', () => {
     });
   });
 
-  it('ask: a person approves the headless run from a second client; the run waits and finishes', async () => {
-    fixture.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch approved-by-alice.txt' } }] }, { text: 'Approved and done.' });
-    const cli = new HeadlessCli(['run', ...connection(), 'make the approved file'], { env: env(), cwd: fixture.project.path });
-    await cli.waitFor('waiting for permission: run_command touch approved-by-alice.txt');
+  /** Answers the headless run's waiting permission request as the driver alice (the run names its session on stderr). */
+  async function answerTheRun(cli: HeadlessCli, decision: 'allow_once' | 'deny_once'): Promise<void> {
     const sessionId = /session ([0-9a-f]{8})/.exec(cli.stderr)![1]!;
     await withDriver(async (client) => {
       const { sessions } = await client.request('session:list', {});
@@ -256,8 +254,15 @@ describe('tandem run: how a turn ends is its exit status', () => {
         if (signal.kind === 'event' && signal.event.type === 'permission_request') requests.push(signal.event);
       });
       await client.attach(session.id, 'driver');
-      await client.request('permission:respond', { sessionId: session.id, requestId: requests[0]!.requestId, decision: 'allow_once' });
+      await client.request('permission:respond', { sessionId: session.id, requestId: requests[0]!.requestId, decision });
     });
+  }
+
+  it('ask: a person approves the headless run from a second client; the run waits and finishes', async () => {
+    fixture.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch approved-by-alice.txt' } }] }, { text: 'Approved and done.' });
+    const cli = new HeadlessCli(['run', ...connection(), 'make the approved file'], { env: env(), cwd: fixture.project.path });
+    await cli.waitFor('waiting for permission: run_command touch approved-by-alice.txt');
+    await answerTheRun(cli, 'allow_once');
     const result = await cli.output;
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Approved and done.\n');
@@ -269,17 +274,7 @@ describe('tandem run: how a turn ends is its exit status', () => {
     fixture.fake.enqueue({ toolCalls: [{ name: 'run_command', args: { command: 'touch denied.txt' } }] }, { text: 'I could not.' });
     const cli = new HeadlessCli(['run', ...connection(), '--output-format', 'json', 'make the denied file'], { env: env(), cwd: fixture.project.path });
     await cli.waitFor('waiting for permission');
-    const sessionId = /session ([0-9a-f]{8})/.exec(cli.stderr)![1]!;
-    await withDriver(async (client) => {
-      const { sessions } = await client.request('session:list', {});
-      const session = sessions.find((s) => s.id.startsWith(sessionId))!;
-      const requests: Array<{ requestId: string }> = [];
-      client.subscribe((signal) => {
-        if (signal.kind === 'event' && signal.event.type === 'permission_request') requests.push(signal.event);
-      });
-      await client.attach(session.id, 'driver');
-      await client.request('permission:respond', { sessionId: session.id, requestId: requests[0]!.requestId, decision: 'deny_once' });
-    });
+    await answerTheRun(cli, 'deny_once');
     const result = await cli.output;
     expect(result.code).toBe(3);
     expect(JSON.parse(result.stdout)).toMatchObject({ isError: true, result: 'I could not.', permissionDenials: [{ tool: 'run_command', by: 'alice' }] });

@@ -4,6 +4,8 @@ import { Writable } from 'node:stream';
 import { runServe, type RunningServer } from '@tandem/server';
 import { makeTempDir, startFakeModelServer, type FakeModelServer, type TempDir } from '@tandem/testkit';
 import { TandemClient } from '@tandem/tui';
+import { tandemShellLine } from './cli-runner.js';
+import type { Tmux } from './tmux.js';
 
 /** A real tandem server (in this process) on port 0, its model the scripted fake, and one session. */
 export interface ServerFixture {
@@ -84,4 +86,17 @@ export async function sessionEvents(fixture: ServerFixture): Promise<Array<{ typ
   } finally {
     client.close();
   }
+}
+
+/**
+ * Attaches two terminals to the fixture's session in tmux and waits until both show it idle:
+ * `driver` (ana, with the control token; `driverEnv` added to its environment) and `viewer`
+ * (bo, watching with the server's data directory).
+ */
+export async function attachDriverAndViewer(tmux: Tmux, fixture: ServerFixture, driverEnv: Record<string, string> = {}): Promise<void> {
+  const { server, sessionId, tokens, dataDir } = fixture;
+  tmux.start('driver', tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'ana']), driverEnv);
+  tmux.start('viewer', tandemShellLine(['attach', sessionId, '--url', server.url, '--viewer', '--data-dir', dataDir.path, '--name', 'bo']));
+  await tmux.waitFor('driver', (s) => /driver │ .*idle/.test(s), 180_000);
+  await tmux.waitFor('viewer', (s) => /viewer │ .*idle/.test(s), 180_000);
 }

@@ -1,7 +1,7 @@
-import type { SessionInfo } from '@tandem/shared';
+import type { SessionInfo, ToolKind } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tandemShellLine } from './cli-runner.js';
-import { ScriptedServer } from './scripted-server.js';
+import { type EventBody, ScriptedServer } from './scripted-server.js';
 import { Tmux } from './tmux.js';
 
 // The TUI's view of a commander and its workers in a real terminal: `tandem attach` (driver and
@@ -31,6 +31,10 @@ const R = { agent: 'reviewer', taskId: 'task-1' } as const;
 const T = { agent: 'tester', taskId: 'task-2' } as const;
 const W = { agent: 'worker-1', taskId: 'task-3' } as const;
 const SIZE = { columns: 140, rows: 60 };
+
+/** A tool call of turn t1's first iteration, made by `who` (who may change the iteration too). */
+const toolCall = (callId: string, tool: string, kind: ToolKind, summary: string, args: Record<string, unknown>, danger: 'safe' | 'dangerous', who: object) =>
+  ({ type: 'tool_call', turnId: 't1', iteration: 1, callId, tool, kind, summary, args, danger, ...who }) as EventBody;
 
 let server: ScriptedServer;
 const tmux = new Tmux();
@@ -70,30 +74,8 @@ describe('the TUI with a commander and workers', () => {
     server.emit({ type: 'turn_started', turnId: 't1', model: 'openai/gpt-4.1-mini', ...C });
     server.emit({ type: 'text_delta', turnId: 't1', delta: 'Asking two agents.', ...C });
     server.emit({ type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Asking two agents.', ...C });
-    server.emit({
-      type: 'tool_call',
-      turnId: 't1',
-      iteration: 1,
-      callId: 'd1',
-      tool: 'dispatch_to',
-      kind: 'delegate',
-      summary: 'reviewer: review main.ts',
-      args: { agent: 'reviewer', task: 'review main.ts' },
-      danger: 'safe',
-      ...C,
-    });
-    server.emit({
-      type: 'tool_call',
-      turnId: 't1',
-      iteration: 1,
-      callId: 'd2',
-      tool: 'dispatch_to',
-      kind: 'delegate',
-      summary: 'tester: test main.ts',
-      args: { agent: 'tester', task: 'test main.ts' },
-      danger: 'safe',
-      ...C,
-    });
+    server.emit(toolCall('d1', 'dispatch_to', 'delegate', 'reviewer: review main.ts', { agent: 'reviewer', task: 'review main.ts' }, 'safe', C));
+    server.emit(toolCall('d2', 'dispatch_to', 'delegate', 'tester: test main.ts', { agent: 'tester', task: 'test main.ts' }, 'safe', C));
     server.emit({ type: 'agent_started', turnId: 't1', parent: 'commander', task: 'review main.ts', visible: true, ...R });
     server.emit({ type: 'agent_started', turnId: 't1', parent: 'commander', task: 'test main.ts', visible: true, ...T });
     // Their streamed text interleaves; each stays in its own segment.
@@ -103,18 +85,7 @@ describe('the TUI with a commander and workers', () => {
     server.emit({ type: 'text_delta', turnId: 't1', delta: 'the tests.', ...T });
     server.emit({ type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Reading the file.', ...R });
     server.emit({ type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Running the tests.', ...T });
-    server.emit({
-      type: 'tool_call',
-      turnId: 't1',
-      iteration: 1,
-      callId: 'r1',
-      tool: 'read_file',
-      kind: 'read',
-      summary: 'main.ts',
-      args: { path: 'main.ts' },
-      danger: 'safe',
-      ...R,
-    });
+    server.emit(toolCall('r1', 'read_file', 'read', 'main.ts', { path: 'main.ts' }, 'safe', R));
     server.emit({ type: 'usage', turnId: 't1', model: 'openai/gpt-4.1-mini', inputTokens: 1200, outputTokens: 34, ...R });
 
     const running = await tmux.waitFor('driver', (s) => s.includes('2 workers: reviewer read_file it 1 1.2k · tester thinking it 1'));
@@ -126,29 +97,9 @@ describe('the TUI with a commander and workers', () => {
     await tmux.waitFor('viewer', (s) => s.includes('2 workers: reviewer read_file it 1 1.2k · tester thinking it 1'));
 
     // A worker asks: the dialog names it, and the driver's answer goes to the server.
-    server.emit({
-      type: 'tool_call',
-      turnId: 't1',
-      iteration: 1,
-      callId: 'x1',
-      tool: 'run_command',
-      kind: 'execute',
-      summary: 'npm test',
-      args: { command: 'npm test' },
-      danger: 'dangerous',
-      ...T,
-    });
-    server.emit({
-      type: 'permission_request',
-      requestId: 'p1',
-      callId: 'x1',
-      tool: 'run_command',
-      summary: 'npm test',
-      args: { command: 'npm test' },
-      danger: 'dangerous',
-      expiresAt: new Date(Date.now() + 600_000).toISOString(),
-      ...T,
-    });
+    server.emit(toolCall('x1', 'run_command', 'execute', 'npm test', { command: 'npm test' }, 'dangerous', T));
+    const npmTest = { callId: 'x1', tool: 'run_command', summary: 'npm test', args: { command: 'npm test' }, danger: 'dangerous' } as const;
+    server.emit({ type: 'permission_request', requestId: 'p1', ...npmTest, expiresAt: new Date(Date.now() + 600_000).toISOString(), ...T });
     await tmux.waitFor('driver', (s) => s.includes('Permission needed: run_command  [DANGEROUS]  asked by [tester]'));
     await tmux.waitFor('viewer', (s) => s.includes('asked by [tester]') && s.includes('watch-only: a driver answers this request'));
     await tmux.answerPermission('driver', 'y');
@@ -181,31 +132,9 @@ describe('the TUI with a commander and workers', () => {
   }, 600_000);
 
   it('hides an anonymous worker until Ctrl-O shows its steps, in this terminal only', async () => {
-    server.emit({
-      type: 'tool_call',
-      turnId: 't1',
-      iteration: 2,
-      callId: 'w1',
-      tool: 'run_worker',
-      kind: 'delegate',
-      summary: 'grep for TODO',
-      args: { task: 'grep for TODO' },
-      danger: 'safe',
-      ...C,
-    });
+    server.emit(toolCall('w1', 'run_worker', 'delegate', 'grep for TODO', { task: 'grep for TODO' }, 'safe', { ...C, iteration: 2 }));
     server.emit({ type: 'agent_started', turnId: 't1', parent: 'commander', task: 'grep for TODO', visible: false, ...W });
-    server.emit({
-      type: 'tool_call',
-      turnId: 't1',
-      iteration: 1,
-      callId: 'g1',
-      tool: 'grep_files',
-      kind: 'search',
-      summary: '/TODO/',
-      args: { pattern: 'TODO' },
-      danger: 'safe',
-      ...W,
-    });
+    server.emit(toolCall('g1', 'grep_files', 'search', '/TODO/', { pattern: 'TODO' }, 'safe', W));
     const hidden = await tmux.waitFor('driver', (s) => s.includes('1 worker: worker-1 grep_files it 1'));
     expect(hidden).toContain('▸ [worker-1] anonymous worker (by commander): grep for TODO · running · hidden, Ctrl-O shows its steps');
     expect(hidden).not.toContain('[worker-1] ⚙ grep_files');

@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
 import { TandemClient } from '@tandem/tui';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tandemShellLine } from './cli-runner.js';
-import { sessionEvents, startServerFixture, type ServerFixture } from './server-fixture.js';
+import { attachDriverAndViewer, sessionEvents, startServerFixture, type ServerFixture } from './server-fixture.js';
 import { Tmux } from './tmux.js';
 
 // Managing a session from the TUI in a real terminal, against the real server: /model, the
@@ -23,11 +22,7 @@ beforeAll(async () => {
   const editor = join(scripts.path, 'fake-editor.sh');
   await writeFile(editor, '#!/bin/sh\nprintf "from the editor\\nsecond line\\n" > "$1"\n');
   await chmod(editor, 0o755);
-  const { server, sessionId, tokens, dataDir } = fixture;
-  tmux.start('driver', tandemShellLine(['attach', sessionId, '--url', server.url, '--token', tokens.control, '--name', 'ana']), { VISUAL: editor });
-  tmux.start('viewer', tandemShellLine(['attach', sessionId, '--url', server.url, '--viewer', '--data-dir', dataDir.path, '--name', 'bo']));
-  await tmux.waitFor('driver', (s) => /driver │ .*idle/.test(s), 180_000);
-  await tmux.waitFor('viewer', (s) => /viewer │ .*idle/.test(s), 180_000);
+  await attachDriverAndViewer(tmux, fixture, { VISUAL: editor });
 }, 600_000);
 
 afterAll(async () => {

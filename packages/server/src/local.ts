@@ -6,6 +6,6 @@
  * `tandem run` import this, not `@tandem/server`, and start in a fraction of the time.
  */
 export { loadTokens, TOKEN_FILE, VIEW_TOKEN_FILE } from './serve/tokens.js';
-export { readServerInfo, type ServerInfo } from './serve/server-info.js';
+export { processAlive, readServerInfo, type ServerInfo } from './serve/server-info.js';
 export { SERVER_NODE_FLAGS, serverNodeFlags } from './serve/node-flags.js';
 export { providerEnvDigest, providersWithKey } from './serve/provider-env.js';

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '@tandem/shared';
 import { BWRAP, bwrapSkipNotice } from '../src/os-sandbox/sandbox.test-helper.js';
+import { git, gitCommitAll, gitInit } from './git-workspace.js';
 import { fakeModelBed, startTestServer, TOKENS, type TestClient } from './server-harness.js';
 
 /**
@@ -13,10 +14,6 @@ import { fakeModelBed, startTestServer, TOKENS, type TestClient } from './server
  * user's .git alone, reports conflicts, and every client sees it.
  */
 const bed = fakeModelBed({ fakePer: 'test' });
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 /** Every file under `dir` (but .git) with a hash of its bytes and its mode. */
 function tree(dir: string): Record<string, string> {
@@ -50,16 +47,13 @@ function userGit(ws: string) {
 async function repoWorkspace() {
   bed.server = await startTestServer({ env: bed.env() });
   const ws = bed.server.workspace.path;
-  git(ws, 'init', '-q', '-b', 'main');
-  git(ws, 'config', 'user.email', 'test@example.com');
-  git(ws, 'config', 'user.name', 'Test');
+  gitInit(ws);
   writeFileSync(join(ws, 'a.txt'), 'alpha\n');
   writeFileSync(join(ws, 'b.txt'), 'bravo\n');
   writeFileSync(join(ws, 'script.sh'), '#!/bin/sh\necho hi\n', { mode: 0o644 });
   writeFileSync(join(ws, '.gitignore'), 'ignored.log\n');
   writeFileSync(join(ws, 'ignored.log'), 'log before\n');
-  git(ws, 'add', '-A');
-  git(ws, 'commit', '-q', '-m', 'first');
+  gitCommitAll(ws, 'first');
   return ws;
 }
 

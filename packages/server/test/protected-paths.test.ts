@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BWRAP, bwrapSkipNotice } from '../src/os-sandbox/sandbox.test-helper.js';
+import { git, gitCommitAll, gitInit } from './git-workspace.js';
 import { fakeModelBed, startTestServer, type TestClient } from './server-harness.js';
 
 /**
@@ -11,22 +11,15 @@ import { fakeModelBed, startTestServer, type TestClient } from './server-harness
  */
 const bed = fakeModelBed({ fakePer: 'file' });
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
 /** A workspace that is a git repository with one commit, a hook and an .mcp.json. */
 async function repoSession() {
   bed.server = await startTestServer({ env: bed.env() });
   const ws = bed.server.workspace.path;
-  git(ws, 'init', '-q', '-b', 'main');
-  git(ws, 'config', 'user.email', 'test@example.com');
-  git(ws, 'config', 'user.name', 'Test');
+  gitInit(ws);
   writeFileSync(join(ws, 'README.md'), 'hello\n');
   writeFileSync(join(ws, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\necho the user hook\n', { mode: 0o755 });
   writeFileSync(join(ws, '.mcp.json'), '{ "mcpServers": {} }\n');
-  git(ws, 'add', '-A');
-  git(ws, 'commit', '-q', '-m', 'first');
+  gitCommitAll(ws, 'first');
   symlinkSync(join(ws, '.git', 'hooks'), join(ws, 'hooks-link'));
   const client = await bed.server.connect('alice');
   const { session } = await client.ok('session:create', {});

@@ -8,3 +8,4 @@ export * from './session-log-lines.js';
 export * from './self-signed-cert.js';
 export * from './git-repos.js';
 export * from './prompt-cache.js';
+export * from './static-imports.js';

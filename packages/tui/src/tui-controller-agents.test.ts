@@ -1,49 +1,21 @@
-import type { SessionEvent, SessionInfo } from '@tandem/shared';
+import type { SessionInfo } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
-import { TuiController, type TuiHost } from './tui-controller.js';
+import { attachedController, DEMO_SESSION, fakeHost } from './tui-controller.test-helper.js';
 
 // Agents through the controller, without a terminal: Ctrl-O and /workers, Tab after @.
 
-const SESSION: SessionInfo = {
-  id: 's1',
-  title: 'demo',
-  cwd: '/w/demo',
-  model: 'openai/gpt-4.1-mini',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  status: 'idle',
-  lastSeq: 0,
-  floor: 'commander',
-};
+const SESSION: SessionInfo = { ...DEMO_SESSION, floor: 'commander' };
 
 function setup(role: 'driver' | 'viewer' = 'driver') {
   const sent: Array<{ command: string; payload: unknown }> = [];
-  const host: TuiHost = {
+  const host = fakeHost({
     request: (command, payload) => {
       // The custom commands are read on attach; this test is about what is sent.
       if (command !== 'commands:list') sent.push({ command, payload });
       return Promise.resolve({ mode: 'turn' } as never);
     },
-    now: () => 1_000_000,
-    quit: () => undefined,
-    scroll: () => undefined,
-    atTop: () => false,
-    pageRows: () => 10,
-    switchSession: () => Promise.resolve(),
-    compose: (text) => Promise.resolve(text),
-    copyToClipboard: () => undefined,
-  };
-  const tui = new TuiController(host, { url: 'http://127.0.0.1:7777', me: 'ana', role });
-  tui.onSignal({ kind: 'connection', connection: { status: 'connected' } });
-  tui.onSignal({ kind: 'attached', session: SESSION, role, replayed: 0 });
-  let seq = 0;
-  const event = (body: Record<string, unknown>) => {
-    seq += 1;
-    tui.onSignal({ kind: 'event', event: { sessionId: 's1', seq, ts: '2026-01-01T00:00:00.000Z', ...body } as SessionEvent });
-  };
-  const type = (text: string) => {
-    for (const ch of text) tui.key({ ch, name: /[a-z]/.test(ch) ? ch : undefined, ctrl: false, meta: false });
-  };
-  const press = (name: string, ctrl = false) => tui.key({ name, ctrl, meta: false });
+  });
+  const { tui, event, type, press } = attachedController(host, { session: SESSION, role });
   return { tui, sent, event, type, press };
 }
 
@@ -52,10 +24,10 @@ describe('agents at the keyboard', () => {
     for (const role of ['driver', 'viewer'] as const) {
       const { tui, event, press, type } = setup(role);
       event({ type: 'agent_started', agent: 'worker-1', taskId: 'k1', parent: 'commander', task: 'grep', visible: false });
-      press('o', true);
+      press('o', { ctrl: true });
       expect(tui.state.showHidden).toBe(true);
       expect(tui.currentFlash()).toBe('showing the steps of 1 anonymous worker · Ctrl-O hides them');
-      press('o', true);
+      press('o', { ctrl: true });
       expect(tui.state.showHidden).toBe(false);
       if (role === 'driver') {
         type('/workers');
@@ -88,7 +60,7 @@ describe('agents at the keyboard', () => {
   it('a key clears the last flash, so the @-completion hint is not hidden behind it', () => {
     const { tui, event, type, press } = setup();
     event({ type: 'agent_started', agent: 'worker-1', taskId: 'k1', parent: 'commander', task: 'grep', visible: false });
-    press('o', true);
+    press('o', { ctrl: true });
     expect(tui.currentFlash()).toContain('anonymous worker');
     type('@');
     expect(tui.currentFlash()).toBeUndefined();

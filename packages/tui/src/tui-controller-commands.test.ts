@@ -1,24 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CustomCommand, SessionEvent, SessionInfo } from '@tandem/shared';
+import type { CustomCommand, SessionEvent } from '@tandem/shared';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { KeyPress } from './input/line-editor.js';
 import { INIT_PROMPT } from './init-prompt.js';
-import { TuiController, type TuiHost } from './tui-controller.js';
+import { attachedController, fakeHost } from './tui-controller.test-helper.js';
 
 // Custom commands, /help, /init and /export at the controller: the host answers commands:list
 // and session:history like a server; /export writes a real file.
 
-const SESSION: SessionInfo = {
-  id: 's1',
-  title: 'demo',
-  cwd: '/w/demo',
-  model: 'openai/gpt-4.1-mini',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  status: 'idle',
-  lastSeq: 0,
-};
 const REVIEW: CustomCommand = {
   name: 'review',
   description: 'Review the diff',
@@ -45,29 +35,15 @@ function setup(commands: CustomCommand[] = [REVIEW]) {
     { sessionId: 's1', seq: 1, ts: '2026-01-01T00:00:00.000Z', type: 'user_message', text: 'hello', by: 'ana', mode: 'turn' },
     { sessionId: 's1', seq: 2, ts: '2026-01-01T00:00:00.000Z', type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Hi, ana.' },
   ];
-  const host: TuiHost = {
+  const host = fakeHost({
     request: (command, payload) => {
       sent.push({ command, payload });
       if (command === 'commands:list') return Promise.resolve({ commands } as never);
       if (command === 'session:history') return Promise.resolve({ events: history, hasMore: false, firstSeq: 1 } as never);
       return Promise.resolve({ mode: 'turn' } as never);
     },
-    now: () => 1_000_000,
-    quit: () => undefined,
-    scroll: () => undefined,
-    atTop: () => false,
-    pageRows: () => 10,
-    switchSession: () => Promise.resolve(),
-    compose: (text) => Promise.resolve(text),
-    copyToClipboard: () => undefined,
-  };
-  const tui = new TuiController(host, { url: 'http://127.0.0.1:7777', me: 'ana', role: 'driver' });
-  tui.onSignal({ kind: 'connection', connection: { status: 'connected' } });
-  tui.onSignal({ kind: 'attached', session: SESSION, role: 'driver', replayed: 0 });
-  const type = (text: string) => {
-    for (const ch of text) tui.key({ ch, name: /[a-z]/.test(ch) ? ch : undefined, ctrl: false, meta: false });
-  };
-  const press = (name: string, extra: Partial<KeyPress> = {}) => tui.key({ name, ctrl: false, meta: false, ...extra });
+  });
+  const { tui, type, press } = attachedController(host);
   const sends = () => sent.filter((entry) => entry.command === 'session:send').map((entry) => (entry.payload as { text: string }).text);
   const notices = () => tui.state.items.filter((item) => item.kind === 'notice').map((item) => (item as { text: string }).text);
   return { tui, sent, type, press, sends, notices };

@@ -1,26 +1,15 @@
-import type { SessionEvent, SessionInfo } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
-import type { KeyPress } from './input/line-editor.js';
-import { QUIT_WINDOW_MS, TuiController, type TuiHost } from './tui-controller.js';
+import { QUIT_WINDOW_MS } from './tui-controller.js';
+import { attachedController, fakeHost } from './tui-controller.test-helper.js';
 
 // Esc, Ctrl-C in each state, and pastes, without a terminal: the host records requests and
 // quits and owns the clock, so the 2 s window of "Ctrl-C again to quit" is tested by moving time.
-
-const SESSION: SessionInfo = {
-  id: 's1',
-  title: 'demo',
-  cwd: '/w/demo',
-  model: 'openai/gpt-4.1-mini',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  status: 'idle',
-  lastSeq: 0,
-};
 
 function setup(role: 'driver' | 'viewer' = 'driver') {
   const sent: Array<{ command: string; payload: unknown }> = [];
   const quits: number[] = [];
   const clock = { now: 1_000_000 };
-  const host: TuiHost = {
+  const host = fakeHost({
     request: (command, payload) => {
       // The custom commands are read on attach; this test is about what keys send.
       if (command !== 'commands:list') sent.push({ command, payload });
@@ -28,26 +17,9 @@ function setup(role: 'driver' | 'viewer' = 'driver') {
     },
     now: () => clock.now,
     quit: (code) => void quits.push(code),
-    scroll: () => undefined,
-    atTop: () => false,
-    pageRows: () => 10,
-    switchSession: () => Promise.resolve(),
-    compose: (text) => Promise.resolve(text),
-    copyToClipboard: () => undefined,
-  };
-  const tui = new TuiController(host, { url: 'http://127.0.0.1:7777', me: 'ana', role });
-  tui.onSignal({ kind: 'connection', connection: { status: 'connected' } });
-  tui.onSignal({ kind: 'attached', session: SESSION, role, replayed: 0 });
+  });
+  const { tui, event, type, press } = attachedController(host, { role });
   tui.goLive();
-  let seq = 0;
-  const event = (body: Record<string, unknown>) => {
-    seq += 1;
-    tui.onSignal({ kind: 'event', event: { sessionId: 's1', seq, ts: '2026-01-01T00:00:00.000Z', ...body } as SessionEvent });
-  };
-  const type = (text: string) => {
-    for (const ch of text) tui.key({ ch, name: /[a-z]/.test(ch) ? ch : undefined, ctrl: false, meta: false });
-  };
-  const press = (name: string, extra: Partial<KeyPress> = {}) => tui.key({ name, ctrl: false, meta: false, ...extra });
   const ctrlC = () => press('c', { ctrl: true });
   const commands = () => sent.map((entry) => entry.command);
   return { tui, sent, quits, clock, event, type, press, ctrlC, commands };

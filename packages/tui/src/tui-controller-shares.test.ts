@@ -1,39 +1,20 @@
-import type { SessionEvent, SessionInfo, ShareInfo, WhoAmI } from '@tandem/shared';
+import type { SessionInfo, WhoAmI } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
 import { FOCUS_DELAY_MS } from './input/dialog-focus.js';
-import type { KeyPress } from './input/line-editor.js';
 import { panelContent } from './panels/panel-content.js';
 import type { NoticeItem } from './state/types.js';
-import { TuiController, type TuiHost } from './tui-controller.js';
+import { carlaShare } from './share-info.test-helper.js';
+import { attachedController, DEMO_SESSION, fakeHost } from './tui-controller.test-helper.js';
 
 // Shares in the TUI without a terminal: /share, the /shares panel, what a share's holder may
 // do (an approver answers permission requests while watching), and the end of a share. A fake
 // host records requests, the clipboard and quits; the clock is moved, never waited on.
 
-const SESSION: SessionInfo = {
-  id: 's1',
-  title: 'demo',
-  cwd: '/w/demo',
-  model: 'openai/gpt-4.1-mini',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  status: 'idle',
-  lastSeq: 0,
-  mode: 'ask',
-};
+const SESSION: SessionInfo = { ...DEMO_SESSION, mode: 'ask' };
 
 const NOW = Date.parse('2026-01-01T12:00:00.000Z');
 
-const CARLA: ShareInfo = {
-  id: 'sh_1',
-  sessionId: 's1',
-  name: 'carla',
-  role: 'approver',
-  rights: ['view', 'approve'],
-  createdAt: '2026-01-01T11:00:00.000Z',
-  createdBy: 'ana',
-  expiresAt: '2026-01-02T11:00:00.000Z',
-  connected: 1,
-};
+const CARLA = carlaShare({ createdBy: 'ana', expiresAt: '2026-01-02T11:00:00.000Z', connected: 1 });
 
 const CONTROL: WhoAmI = { kind: 'control', name: 'ana' };
 const approverOf = (role: 'viewer' | 'approver' | 'driver'): WhoAmI => ({
@@ -52,7 +33,7 @@ function setup(whoami: WhoAmI, role: 'driver' | 'viewer' = whoami.share && whoam
     'share:list': { shares: [CARLA] },
     'share:revoke': { share: { ...CARLA, revokedAt: '2026-01-01T12:00:00.000Z', revokedBy: 'ana' } },
   };
-  const host: TuiHost = {
+  const host = fakeHost({
     request: (command, payload) => {
       sent.push({ command, payload });
       const answer = answers[command];
@@ -62,39 +43,14 @@ function setup(whoami: WhoAmI, role: 'driver' | 'viewer' = whoami.share && whoam
     quit: (code) => {
       quits.push(code);
     },
-    scroll: () => undefined,
-    atTop: () => false,
-    pageRows: () => 10,
-    switchSession: () => Promise.resolve(),
-    compose: (text) => Promise.resolve(text),
     copyToClipboard: (text) => {
       clipboard.push(text);
     },
-  };
-  const tui = new TuiController(host, { url: 'http://127.0.0.1:7777/', me: 'ana@laptop', role });
-  tui.onSignal({ kind: 'connection', connection: { status: 'connected' } });
-  tui.onSignal({ kind: 'attached', session: SESSION, role, replayed: 0 });
+  });
+  const { tui, event, type, press, askToRun } = attachedController(host, { session: SESSION, role, me: 'ana@laptop', url: 'http://127.0.0.1:7777/' });
   tui.dispatch({ kind: 'whoami', whoami });
   tui.goLive();
-  let seq = 0;
-  const event = (body: Record<string, unknown>) => {
-    seq += 1;
-    tui.onSignal({ kind: 'event', event: { sessionId: 's1', seq, ts: '2026-01-01T00:00:00.000Z', ...body } as SessionEvent });
-  };
-  const ask = (requestId: string) =>
-    event({
-      type: 'permission_request',
-      requestId,
-      callId: `c-${requestId}`,
-      tool: 'run_command',
-      args: { command: 'rm -rf build' },
-      danger: 'dangerous',
-      expiresAt: '2026-01-01T13:00:00.000Z',
-    });
-  const press = (name: string, extra: Partial<KeyPress> = {}) => tui.key({ name, ctrl: false, meta: false, ...extra });
-  const type = (text: string) => {
-    for (const ch of text) tui.key({ ch, name: /[a-z]/.test(ch) ? ch : undefined, ctrl: false, meta: false });
-  };
+  const ask = (requestId: string) => askToRun(requestId, { expiresAt: '2026-01-01T13:00:00.000Z' });
   const submit = (line: string) => {
     type(line);
     press('enter');

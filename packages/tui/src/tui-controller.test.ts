@@ -1,24 +1,14 @@
 import type { SessionEvent, SessionInfo } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
 import { FOCUS_DELAY_MS, dialogFocusView } from './input/dialog-focus.js';
-import type { KeyPress } from './input/line-editor.js';
 import { panelContent } from './panels/panel-content.js';
-import { FLASH_MS, HISTORY_PAGE, TuiController, type TuiHost } from './tui-controller.js';
+import { FLASH_MS, HISTORY_PAGE } from './tui-controller.js';
+import { attachedController, DEMO_SESSION, fakeHost } from './tui-controller.test-helper.js';
 
 // The TUI's key handling without a terminal: a fake host records every request and owns the
 // clock, so the dialog's half-second guard is tested by moving time, never by waiting.
 
-const SESSION: SessionInfo = {
-  id: 's1',
-  title: 'demo',
-  cwd: '/w/demo',
-  model: 'openai/gpt-4.1-mini',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  status: 'idle',
-  lastSeq: 0,
-  mode: 'ask',
-  sandbox: 'bubblewrap',
-};
+const SESSION: SessionInfo = { ...DEMO_SESSION, mode: 'ask', sandbox: 'bubblewrap' };
 
 interface Sent {
   command: string;
@@ -36,48 +26,24 @@ function setup(role: 'driver' | 'viewer' = 'driver') {
   // The fake transcript is two pages tall: two PgUp from the bottom reach its top.
   const scrolled: number[] = [];
   let composed: string | null = null;
-  const host: TuiHost = {
+  const host = fakeHost({
     request: (command, payload) => {
       sent.push({ command, payload });
       return Promise.resolve((answers[command] ?? {}) as never);
     },
     now: () => clock.now,
-    quit: () => undefined,
     scroll: (pages) => {
       scrolled.push(pages);
     },
     atTop: () => scrolled.length > 0 && scrolled.reduce((sum, pages) => sum + pages, 0) <= -2,
-    pageRows: () => 10,
     switchSession: (sessionId) => {
       switched.push(sessionId);
       return Promise.resolve();
     },
     compose: (text) => Promise.resolve(composed ?? text),
-    copyToClipboard: () => undefined,
-  };
-  const tui = new TuiController(host, { url: 'http://127.0.0.1:7777', me: 'ana', role });
-  tui.onSignal({ kind: 'connection', connection: { status: 'connected' } });
-  tui.onSignal({ kind: 'attached', session: SESSION, role, replayed: 0 });
-  let seq = 0;
-  const event = (body: Record<string, unknown>) => {
-    seq += 1;
-    tui.onSignal({ kind: 'event', event: { sessionId: 's1', seq, ts: '2026-01-01T00:00:00.000Z', ...body } as SessionEvent });
-  };
-  const ask = (requestId: string, scopes?: string[]) =>
-    event({
-      type: 'permission_request',
-      requestId,
-      callId: `c-${requestId}`,
-      tool: 'run_command',
-      args: { command: 'rm -rf build' },
-      danger: 'dangerous',
-      expiresAt: '2026-01-01T00:05:00.000Z',
-      ...(scopes ? { scopes } : {}),
-    });
-  const type = (text: string) => {
-    for (const ch of text) tui.key({ ch, name: /[a-z]/.test(ch) ? ch : undefined, ctrl: false, meta: false });
-  };
-  const press = (name: string, extra: Partial<KeyPress> = {}) => tui.key({ name, ctrl: false, meta: false, ...extra });
+  });
+  const { tui, event, type, press, askToRun } = attachedController(host, { session: SESSION, role });
+  const ask = (requestId: string, scopes?: string[]) => askToRun(requestId, scopes ? { scopes } : {});
   const responses = () => sent.filter((entry) => entry.command === 'permission:respond');
   const setComposed = (text: string) => {
     composed = text;

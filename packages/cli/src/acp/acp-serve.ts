@@ -1,20 +1,11 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { connectToServer, type ServerConnection } from '../headless/server-connection.js';
+import { connectToServer, type ServerConnection, type StdioEntranceOptions } from '../headless/server-connection.js';
 import { workspaceDir } from '../workspace.js';
 import { modeState } from './acp-modes.js';
 import { AcpSession, type EditorSide, TurnFailedError } from './acp-session.js';
 
-export interface AcpServeOptions {
-  cwd?: string | undefined;
-  url?: string | undefined;
-  /** `--ca FILE`: a certificate to trust for an https:// url. */
-  ca?: string | undefined;
-  token?: string | undefined;
-  dataDir: string;
-  port: number;
-  name: string;
-}
+export type AcpServeOptions = StdioEntranceOptions;
 
 const AGENT_VERSION = '0.1.0';
 

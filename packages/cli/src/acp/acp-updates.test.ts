@@ -20,6 +20,19 @@ const at = (body: Record<string, unknown>): SessionEvent => ({ sessionId: 's', s
 
 /** What edit_file declares on its tool_call: which arguments hold the file and the change. */
 const EDIT_FILE_ARGS = { path: 'path', line: 'start_line', oldText: 'old_string', newText: 'new_string' };
+/** An edit of a.txt (`two` to `TWO`), as the server announces it. */
+const EDIT_CALL = {
+  type: 'tool_call',
+  turnId: 't',
+  iteration: 1,
+  callId: 'c1',
+  tool: 'edit_file',
+  kind: 'edit',
+  summary: 'a.txt',
+  file: EDIT_FILE_ARGS,
+  args: { path: 'a.txt', old_string: 'two', new_string: 'TWO' },
+  danger: 'medium',
+};
 
 describe('AcpEventTranslator', () => {
   it('streams text, and sends from assistant_text only what was not streamed (all of it in a replay)', async () => {
@@ -48,21 +61,7 @@ describe('AcpEventTranslator', () => {
 
   it('an edit that asks shows the whole file before and after; a command shows its output while it runs', async () => {
     const t = new AcpEventTranslator({ cwd: dir, localFiles: true, by: 'me' });
-    const [call] = await t.updates(
-      at({
-        type: 'tool_call',
-        turnId: 't',
-        iteration: 1,
-        callId: 'c1',
-        tool: 'edit_file',
-        kind: 'edit',
-        summary: 'a.txt',
-        file: EDIT_FILE_ARGS,
-        args: { path: 'a.txt', old_string: 'two', new_string: 'TWO' },
-        danger: 'medium',
-      }),
-      false,
-    );
+    const [call] = await t.updates(at(EDIT_CALL), false);
     expect(call).toMatchObject({
       sessionUpdate: 'tool_call',
       kind: 'edit',
@@ -107,22 +106,7 @@ describe('AcpEventTranslator', () => {
 
   it('a call that runs at once is not read (it may have changed the file already): the replaced text alone', async () => {
     const t = new AcpEventTranslator({ cwd: dir, localFiles: true, by: 'me' });
-    const [call] = await t.updates(
-      at({
-        type: 'tool_call',
-        turnId: 't',
-        iteration: 1,
-        callId: 'c1',
-        tool: 'edit_file',
-        kind: 'edit',
-        summary: 'a.txt',
-        file: EDIT_FILE_ARGS,
-        args: { path: 'a.txt', old_string: 'two', new_string: 'TWO' },
-        danger: 'medium',
-        reason: 'auto-edit mode: a file edit inside the workspace',
-      }),
-      false,
-    );
+    const [call] = await t.updates(at({ ...EDIT_CALL, reason: 'auto-edit mode: a file edit inside the workspace' }), false);
     expect(call).toMatchObject({ content: [{ type: 'diff', oldText: 'two', newText: 'TWO' }] });
   });
 });

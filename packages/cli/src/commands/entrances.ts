@@ -37,6 +37,17 @@ Examples:
   tandem run --continue --approval-mode auto-edit "now add a test for it"
   tandem run --approval-mode full-auto --max-iterations 20 "update the changelog"`;
 
+/** The flags of `tandem acp` and `tandem mcp serve`. */
+interface ServeFlags {
+  cwd?: string;
+  url?: string;
+  token?: string;
+  ca?: string;
+  dataDir?: string;
+  port: number;
+  name: string;
+}
+
 interface RunCommandFlags {
   print?: string[];
   cwd?: string;
@@ -55,7 +66,7 @@ interface RunCommandFlags {
 }
 
 export function registerEntranceCommands(program: Command, context: EntranceContext): void {
-  program
+  const run = program
     .command('run')
     .description('run one turn without the TUI, for scripts and CI (also `tandem -p PROMPT`)')
     .argument('[prompt...]', 'the prompt (stdin is appended when it is not a terminal)')
@@ -67,54 +78,49 @@ export function registerEntranceCommands(program: Command, context: EntranceCont
     .option('--approval-mode <mode>', "ask | auto-edit | read-only | full-auto, for this run (default: the session's own, ask for a new session)")
     .option('--output-format <format>', 'text | json | stream-json (default text)')
     .option('--max-iterations <n>', 'at most this many model requests in the turn (1-1000)')
-    .option('-q, --quiet', 'nothing on stderr but errors and unanswered permission requests')
-    .option('--url <url>', URL_HELP)
-    .option('--token <token>', TOKEN_HELP)
-    .option('--ca <file>', 'a certificate (PEM) to trust for an https:// --url, e.g. its self-signed one')
-    .option('--data-dir <dir>', DATA_DIR_HELP)
-    .option('--port <port>', 'port for a local server started in the background', context.parsePort, context.defaultPort)
-    .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
+    .option('-q, --quiet', 'nothing on stderr but errors and unanswered permission requests');
+  withServerFlags(run, context, 'your name as other attached clients see it')
     .addHelpText('after', RUN_HELP_AFTER)
-    .exitOverride(usageExit)
     .action(async (words: string[], options: RunCommandFlags) => {
       const { runHeadless } = await import('../run/run-command.js');
       const { print = [], dataDir, ...flags } = options;
       context.done(await runHeadless({ ...flags, prompt: [...print, ...words], dataDir: context.dataDirOf(dataDir) }));
     });
 
-  program
+  const acp = program
     .command('acp')
     .description('an Agent Client Protocol agent on stdio, for editors (Zed, JetBrains, Neovim …): each ACP session is a live Tandem session')
-    .option('--cwd <dir>', 'the folder of sessions the editor opens without one (default: the current directory)')
-    .option('--url <url>', URL_HELP)
-    .option('--token <token>', TOKEN_HELP)
-    .option('--ca <file>', 'a certificate (PEM) to trust for an https:// --url, e.g. its self-signed one')
-    .option('--data-dir <dir>', DATA_DIR_HELP)
-    .option('--port <port>', 'port for a local server started in the background', context.parsePort, context.defaultPort)
-    .option('--name <name>', 'your name as other attached clients see it', defaultClientName())
-    .exitOverride(usageExit)
-    .action(async (options: { cwd?: string; url?: string; token?: string; ca?: string; dataDir?: string; port: number; name: string }) => {
-      const { serveAcp } = await import('../acp/acp-serve.js');
-      context.done(await serveAcp({ ...options, dataDir: context.dataDirOf(options.dataDir) }));
-    });
+    .option('--cwd <dir>', 'the folder of sessions the editor opens without one (default: the current directory)');
+  withServerFlags(acp, context, 'your name as other attached clients see it').action(async (options: ServeFlags) => {
+    const { serveAcp } = await import('../acp/acp-serve.js');
+    context.done(await serveAcp({ ...options, dataDir: context.dataDirOf(options.dataDir) }));
+  });
 
   const mcp = program.commands.find((command) => command.name() === 'mcp');
   if (!mcp) throw new Error('register the mcp commands before the entrances');
-  mcp
+  const serve = mcp
     .command('serve')
     .description('an MCP server on stdio with tandem_run, tandem_sessions and tandem_events, so another agent can hand work to Tandem')
-    .option('--cwd <dir>', 'the folder tandem_run works in when the call names none (default: the current directory)')
+    .option('--cwd <dir>', 'the folder tandem_run works in when the call names none (default: the current directory)');
+  withServerFlags(serve, context, 'the name other attached clients see').action(async (options: ServeFlags) => {
+    const { serveMcp } = await import('../mcp-serve/mcp-serve.js');
+    context.done(await serveMcp({ ...options, dataDir: context.dataDirOf(options.dataDir) }));
+  });
+}
+
+/**
+ * The flags every entrance shares, to reach a Tandem server (or start a local one in the
+ * background) and to name oneself there; a bad flag is bad usage (exit status 2).
+ */
+function withServerFlags(command: Command, context: EntranceContext, nameHelp: string): Command {
+  return command
     .option('--url <url>', URL_HELP)
     .option('--token <token>', TOKEN_HELP)
     .option('--ca <file>', 'a certificate (PEM) to trust for an https:// --url, e.g. its self-signed one')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--port <port>', 'port for a local server started in the background', context.parsePort, context.defaultPort)
-    .option('--name <name>', 'the name other attached clients see', defaultClientName())
-    .exitOverride(usageExit)
-    .action(async (options: { cwd?: string; url?: string; token?: string; ca?: string; dataDir?: string; port: number; name: string }) => {
-      const { serveMcp } = await import('../mcp-serve/mcp-serve.js');
-      context.done(await serveMcp({ ...options, dataDir: context.dataDirOf(options.dataDir) }));
-    });
+    .option('--name <name>', nameHelp, defaultClientName())
+    .exitOverride(usageExit);
 }
 
 /** A bad flag of these commands is bad usage, exit status 2 (help and --version stay 0). */

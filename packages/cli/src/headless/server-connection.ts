@@ -1,4 +1,4 @@
-import { readServerInfo } from '@tandem/server/local';
+import { processAlive, readServerInfo } from '@tandem/server/local';
 import { TandemClient } from '@tandem/tui/client';
 import { resolveConnection } from '../connection-args.js';
 import { ensureLocalServer, localCa } from '../local-server.js';
@@ -18,6 +18,11 @@ export interface ServerChoice {
   name: string;
   /** Told once when a local server was started in the background. */
   onStarted?(url: string, pid: number): void;
+}
+
+/** What a stdio entrance (`tandem acp`, `tandem mcp serve`) starts with: the folder it works in unless told otherwise, and its server. */
+export interface StdioEntranceOptions extends Omit<ServerChoice, 'onStarted'> {
+  cwd?: string | undefined;
 }
 
 /** A connected client, and how to tell whether its server is gone for good. */
@@ -84,14 +89,5 @@ async function localServer(choice: ServerChoice): Promise<{ url: string; pid: nu
     return { url: info.url, pid: info.pid, ca: await localCa(info) };
   } catch (err) {
     throw new ServerUnavailableError((err as Error).message);
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

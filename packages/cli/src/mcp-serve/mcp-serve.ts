@@ -1,20 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { TandemClient } from '@tandem/tui/client';
-import { connectToServer, type ServerConnection } from '../headless/server-connection.js';
+import { connectToServer, type ServerConnection, type StdioEntranceOptions } from '../headless/server-connection.js';
 import { workspaceDir } from '../workspace.js';
 import { EVENTS_INPUT, RUN_INPUT, tandemEvents, tandemRun, tandemSessions, type ToolDeps } from './mcp-tools.js';
 
-export interface McpServeOptions {
-  cwd?: string | undefined;
-  url?: string | undefined;
-  /** `--ca FILE`: a certificate to trust for an https:// url. */
-  ca?: string | undefined;
-  token?: string | undefined;
-  dataDir: string;
-  port: number;
-  name: string;
-}
+export type McpServeOptions = StdioEntranceOptions;
 
 const SERVER_VERSION: string = '0.1.0';
 

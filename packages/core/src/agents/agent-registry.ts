@@ -1,9 +1,10 @@
 import { EventEmitter } from 'node:events';
-import { existsSync, type FSWatcher, statSync, watch } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, type FSWatcher, watch } from 'node:fs';
+import { dirname } from 'node:path';
 import type { AgentDefinition } from './agent-file.js';
 import type { AgentRoot } from './agent-roots.js';
-import { type AgentDiscovery, discoverAgents, listAgentFiles } from './discover-agents.js';
+import { definitionFoldersSignature } from '../base/walk-definition-folders.js';
+import { type AgentDiscovery, discoverAgents } from './discover-agents.js';
 
 interface RegistryEvents {
   /** The definitions on disk changed; carries the new discovery. */
@@ -94,14 +95,7 @@ export class AgentRegistry extends EventEmitter<RegistryEvents> {
   }
 
   private computeSignature(): string {
-    const parts: string[] = [];
-    for (const root of this.roots) {
-      const rootStamp = stamp(root.dir);
-      parts.push(`${root.dir}:${rootStamp}`);
-      if (rootStamp === '-') continue;
-      for (const file of listAgentFiles(root.dir)) parts.push(`${file}:${stamp(join(root.dir, file))}`);
-    }
-    return parts.join('|');
+    return definitionFoldersSignature(this.roots, 'files');
   }
 }
 
@@ -112,14 +106,5 @@ function nearestExisting(dir: string): string | undefined {
     const parent = dirname(current);
     if (parent === current) return undefined;
     current = parent;
-  }
-}
-
-function stamp(path: string): string {
-  try {
-    const st = statSync(path);
-    return `${st.mtimeMs}/${st.size}/${st.ino}`;
-  } catch {
-    return '-';
   }
 }

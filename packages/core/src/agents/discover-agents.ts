@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { walkDefinitionFolders } from '../base/walk-definition-folders.js';
 import { type AgentDefinition, type AgentFileError, type AgentScope, parseAgentFile } from './agent-file.js';
 import type { AgentRoot } from './agent-roots.js';
 
@@ -42,46 +42,31 @@ export function discoverAgents(roots: readonly AgentRoot[]): AgentDiscovery {
   const agents: AgentDefinition[] = [];
   const entries: AgentEntry[] = [];
   const taken = new Map<string, AgentDefinition>();
-  for (const root of roots) {
-    for (const fileName of listAgentFiles(root.dir)) {
-      const file = join(root.dir, fileName);
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (err) {
-        entries.push(invalid(file, root.scope, { file, message: `cannot be read: ${(err as Error).message}` }));
-        continue;
-      }
-      const parsed = parseAgentFile(text, file, root.scope, { claude: root.claude ?? false });
-      if (!parsed.ok) {
-        entries.push(invalid(file, root.scope, parsed.error));
-        continue;
-      }
-      const agent = parsed.agent;
-      const entry = entryOf(agent);
-      const winner = taken.get(agent.name);
-      if (winner) {
-        entries.push({ ...entry, status: 'shadowed', error: { file, message: `the ${winner.scope} definition ${winner.file} of the same name comes first` } });
-        continue;
-      }
-      taken.set(agent.name, agent);
-      agents.push(agent);
-      entries.push(entry);
+  for (const { root, name, path: file } of walkDefinitionFolders(roots, 'files')) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      entries.push(invalid(name, file, root.scope, { file, message: `cannot be read: ${(err as Error).message}` }));
+      continue;
     }
+    const parsed = parseAgentFile(text, file, root.scope, { claude: root.claude ?? false });
+    if (!parsed.ok) {
+      entries.push(invalid(name, file, root.scope, parsed.error));
+      continue;
+    }
+    const agent = parsed.agent;
+    const entry = entryOf(agent);
+    const winner = taken.get(agent.name);
+    if (winner) {
+      entries.push({ ...entry, status: 'shadowed', error: { file, message: `the ${winner.scope} definition ${winner.file} of the same name comes first` } });
+      continue;
+    }
+    taken.set(agent.name, agent);
+    agents.push(agent);
+    entries.push(entry);
   }
   return { agents, entries };
-}
-
-/** The `.md` files of one root, sorted; none when the folder does not exist. */
-export function listAgentFiles(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith('.md'))
-      .map((d) => d.name)
-      .sort();
-  } catch {
-    return [];
-  }
 }
 
 function entryOf(agent: AgentDefinition): AgentEntry {
@@ -101,7 +86,6 @@ function entryOf(agent: AgentDefinition): AgentEntry {
   };
 }
 
-function invalid(file: string, scope: AgentScope, error: AgentFileError): AgentEntry {
-  const base = file.split(/[\\/]/).pop() ?? file;
-  return { name: base.replace(/\.md$/i, ''), description: '', interactive: false, file, scope, status: 'invalid', error };
+function invalid(name: string, file: string, scope: AgentScope, error: AgentFileError): AgentEntry {
+  return { name, description: '', interactive: false, file, scope, status: 'invalid', error };
 }

@@ -7,6 +7,7 @@ import type { SteeringMessage } from '../loop/types.js';
 import { summaryMessage } from '../context/run-compaction.js';
 import { ConversationBuilder, conversationFromEvents, type ConversationEvent } from './conversation-builder.js';
 import { recordedSession } from './recorded-session.test-helper.js';
+import { assistantCalling, toolCallOf } from '../loop/conversation-messages.test-helper.js';
 
 const fake = fakeModelServerPerTest();
 
@@ -90,14 +91,7 @@ describe('conversationFromEvents', () => {
     ];
     expect(conversationFromEvents(events)).toEqual([
       { role: 'user', text: 'go' },
-      {
-        role: 'assistant',
-        text: '',
-        toolCalls: [
-          { id: 'a', name: 'echo', args: { text: 'x' }, rawArgs: '{"text":"x"}' },
-          { id: 'b', name: 'run_command', args: { command: 'make' }, rawArgs: '{"command":"make"}' },
-        ],
-      },
+      assistantCalling('', toolCallOf('a', 'echo', { text: 'x' }), toolCallOf('b', 'run_command', { command: 'make' })),
       { role: 'tool', callId: 'a', name: 'echo', output: 'echo: x', isError: false },
       { role: 'tool', callId: 'b', name: 'run_command', output: INTERRUPTED_OUTPUT, isError: true },
     ]);

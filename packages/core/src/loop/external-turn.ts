@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { errorMessage } from './argument-errors.js';
-import { AsyncQueue } from './async-queue.js';
+import { turnEvents, type TurnIo } from './turn-events.js';
 import { runHostCall } from './host-call.js';
 import { CANCEL_NOTE } from './turn-end.js';
 import type { EngineEvent, ExternalAgentRun, TurnEnvironment, TurnOptions } from './types.js';
@@ -28,24 +28,11 @@ const MAX_ANSWER_CHARS = 16_000;
  * command's whole process group. Yields the events a model turn yields, ending with exactly one
  * `turn_done` or `turn_cancelled`.
  */
-export async function* runExternalTurn(opts: TurnOptions, external: ExternalAgentRun): AsyncGenerator<EngineEvent> {
-  const queue = new AsyncQueue<EngineEvent>();
-  const abandoned = new AbortController();
-  const signal = AbortSignal.any([opts.control.signal, abandoned.signal]);
-  drive(opts, external, signal, queue).then(
-    () => queue.end(),
-    (err: unknown) => queue.fail(err),
-  );
-  try {
-    yield* queue;
-  } finally {
-    abandoned.abort(new Error('the turn was abandoned by its consumer'));
-  }
+export function runExternalTurn(opts: TurnOptions, external: ExternalAgentRun): AsyncGenerator<EngineEvent> {
+  return turnEvents(opts, (signal, io) => drive(opts, external, signal, io));
 }
 
-async function drive(opts: TurnOptions, external: ExternalAgentRun, signal: AbortSignal, queue: AsyncQueue<EngineEvent>): Promise<void> {
-  const emit = (event: EngineEvent) => queue.push(event);
-  const settled = () => queue.drained();
+async function drive(opts: TurnOptions, external: ExternalAgentRun, signal: AbortSignal, { emit, settled }: TurnIo): Promise<void> {
   const { turnId, environment } = opts;
   const program = programOf(external.command);
   const model = `external/${program}`;

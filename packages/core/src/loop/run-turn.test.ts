@@ -10,6 +10,7 @@ import { CANCEL_NOTE, NOT_RUN_OUTPUT } from './turn-end.js';
 import { anthropicClient, fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
 import { collect, echoTool as echo, ofType, turnOptions, type TurnSetup } from './turn-harness.test-helper.js';
 import type { SteeringMessage, TurnOptions } from './types.js';
+import { assistantCalling, toolCallOf } from './conversation-messages.test-helper.js';
 
 const fake = fakeModelServerPerTest();
 let log: string[];
@@ -149,14 +150,7 @@ describe('runTurn', () => {
       expect(ofType(events, 'turn_done')[0]).toMatchObject({ iterations: 2, outcome: 'answered' });
       expect(opts.conversation).toEqual([
         { role: 'user', text: 'please do it' },
-        {
-          role: 'assistant',
-          text: 'Two echoes.',
-          toolCalls: [
-            { id: 'a', name: 'echo', args: { text: 'one' }, rawArgs: '{"text":"one"}' },
-            { id: 'b', name: 'write_note', args: { text: 'two' }, rawArgs: '{"text":"two"}' },
-          ],
-        },
+        assistantCalling('Two echoes.', toolCallOf('a', 'echo', { text: 'one' }), toolCallOf('b', 'write_note', { text: 'two' })),
         { role: 'tool', callId: 'a', name: 'echo', output: 'echo: one', isError: false },
         { role: 'tool', callId: 'b', name: 'write_note', output: 'noted two', isError: false },
         { role: 'assistant', text: 'All done.', toolCalls: [] },

@@ -10,7 +10,6 @@ import type { ModelRequest, ModelUsage, ToolSpec } from '../providers/types.js';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { isOffered } from '../tools/tool-setup.js';
 import { errorMessage } from './argument-errors.js';
-import { AsyncQueue } from './async-queue.js';
 import { overflowGuarded, runContextStep, type ContextStepIo } from './context-step.js';
 import type { CallEnvironment } from './execute-call.js';
 import { NestedInstructions } from '../prompt/nested-instructions.js';
@@ -18,6 +17,7 @@ import { LoopDetector } from './loop-detector.js';
 import { readModelReply } from './model-reply.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { CANCEL_NOTE, type TurnEnd } from './turn-end.js';
+import { turnEvents, type TurnIo } from './turn-events.js';
 import { turnSystemPrompt } from './turn-system.js';
 import { DEFAULT_LIMITS, type EngineEvent, type TurnEnvironment, type TurnOptions } from './types.js';
 
@@ -27,26 +27,8 @@ import { DEFAULT_LIMITS, type EngineEvent, type TurnEnvironment, type TurnOption
  * `opts.conversation` is appended to as the turn goes and rolled back if it is cancelled.
  * Stopping the iteration early (`return()`) cancels the turn.
  */
-export async function* runTurn(opts: TurnOptions): AsyncGenerator<EngineEvent> {
-  const queue = new AsyncQueue<EngineEvent>();
-  const abandoned = new AbortController();
-  const signal = AbortSignal.any([opts.control.signal, abandoned.signal]);
-  const io: TurnIo = { emit: (e) => queue.push(e), settled: () => queue.drained() };
-  driveTurn(opts, signal, io).then(
-    () => queue.end(),
-    (err: unknown) => queue.fail(err),
-  );
-  try {
-    yield* queue;
-  } finally {
-    abandoned.abort(new Error('the turn was abandoned by its consumer'));
-  }
-}
-
-/** How the driver talks to the consumer: push events, and wait until it has handled them. */
-interface TurnIo {
-  emit(event: EngineEvent): void;
-  settled(): Promise<void>;
+export function runTurn(opts: TurnOptions): AsyncGenerator<EngineEvent> {
+  return turnEvents(opts, (signal, io) => driveTurn(opts, signal, io));
 }
 
 async function driveTurn(opts: TurnOptions, signal: AbortSignal, io: TurnIo): Promise<void> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS } from './anthropic-messages.js';
 import { toAnthropicMessages } from './anthropic-request.js';
 import type { Message } from '../messages.js';
+import { assistantCalling, toolCallOf } from '../loop/conversation-messages.test-helper.js';
 import { collectStream, sampleRequest, streamFailure, toolCallsOf } from './testing/adapter-stream.test-helper.js';
 import { expectBodiesGivenBack } from './testing/lent-bodies.test-helper.js';
 import { anthropicClient, fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
@@ -62,14 +63,8 @@ describe('Anthropic messages adapter (real SDK, fake server)', () => {
     fake.server.enqueue({ text: 'done' });
     const messages: Message[] = [
       { role: 'user', text: 'go' },
-      {
-        role: 'assistant',
-        text: 'Reading both.',
-        toolCalls: [
-          { id: 'c1', name: 'read_file', args: { path: 'x' }, rawArgs: '{"path":"x"}' },
-          { id: 'c2', name: 'read_file', args: undefined, rawArgs: '{bad' },
-        ],
-      },
+      // The second call's arguments were not JSON.
+      assistantCalling('Reading both.', toolCallOf('c1', 'read_file', { path: 'x' }), { id: 'c2', name: 'read_file', args: undefined, rawArgs: '{bad' }),
       { role: 'tool', callId: 'c1', name: 'read_file', output: 'contents', isError: false },
       { role: 'tool', callId: 'c2', name: 'read_file', output: 'bad arguments', isError: true },
       { role: 'user', text: 'also check y' },

@@ -1,14 +1,14 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Stream } from '@anthropic-ai/sdk/streaming';
 import { parseToolArgs } from '../base/tool-args.js';
-import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-options.js';
+import type { AdapterOptions } from './adapter-options.js';
+import { adapterState } from './adapter-state.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
 import { placeBreakpoints } from './anthropic-cache.js';
 import { toAnthropicMessages, toAnthropicTools } from './anthropic-request.js';
 import { loadAnthropicSdk } from './anthropic-sdk.js';
 import { midStreamError } from './openai-chat.js';
-import { RequestBytes } from './request-bytes.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './types.js';
 
 /** The Anthropic adapter sends no temperature and always uses `max_tokens`. */
@@ -31,18 +31,7 @@ interface OpenBlock {
 /** A ModelClient over the Anthropic Messages API. */
 export function createAnthropicClient(options: AnthropicClientOptions): ModelClient {
   // The SDK loads with the first request (anthropic-sdk.ts); the client is made once.
-  let client: Promise<Anthropic> | undefined;
-  const clientOf = (): Promise<Anthropic> =>
-    (client ??= loadAnthropicSdk().then(
-      (Sdk) => new Sdk(sdkClientSettings(options)),
-      (error: unknown) => {
-        client = undefined;
-        throw error;
-      },
-    ));
-  const ctx = errorContext(options);
-  const bodies = new RequestBytes();
-  const toolsKey = {};
+  const { clientOf, ctx, bodies, toolsKey } = adapterState(loadAnthropicSdk, options);
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     let afterContent = false;

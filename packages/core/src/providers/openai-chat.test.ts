@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages.js';
+import { assistantCalling, toolCallOf } from '../loop/conversation-messages.test-helper.js';
 import { collectStream, sampleRequest, streamFailure, toolCallsOf } from './testing/adapter-stream.test-helper.js';
 import { expectBodiesGivenBack } from './testing/lent-bodies.test-helper.js';
 import { openaiClient, fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
@@ -65,14 +66,8 @@ describe('OpenAI chat adapter (real SDK, fake server)', () => {
     fake.server.enqueue({ text: 'done' });
     const messages: Message[] = [
       { role: 'user', text: 'go' },
-      {
-        role: 'assistant',
-        text: '',
-        toolCalls: [
-          { id: 'c1', name: 'read_file', args: { path: 'x' }, rawArgs: '{"path":"x"}' },
-          { id: 'c2', name: 'read_file', args: undefined, rawArgs: '{bad' },
-        ],
-      },
+      // The second call's arguments were not JSON.
+      assistantCalling('', toolCallOf('c1', 'read_file', { path: 'x' }), { id: 'c2', name: 'read_file', args: undefined, rawArgs: '{bad' }),
       { role: 'tool', callId: 'c1', name: 'read_file', output: 'contents', isError: false },
       { role: 'tool', callId: 'c2', name: 'read_file', output: 'arguments are not valid JSON', isError: true },
     ];

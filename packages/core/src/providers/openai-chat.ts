@@ -3,12 +3,12 @@ import type OpenAI from 'openai';
 import type { Stream } from 'openai/streaming';
 import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
 import { parseToolArgs } from '../base/tool-args.js';
-import { errorContext, sdkClientSettings, type AdapterOptions } from './adapter-options.js';
+import type { AdapterOptions } from './adapter-options.js';
+import { adapterState } from './adapter-state.js';
 import { classifyProviderError, describeProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
 import { toOpenAIMessages, toOpenAITools } from './openai-request.js';
 import { loadOpenAISdk } from './openai-sdk.js';
-import { RequestBytes } from './request-bytes.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './types.js';
 
 /** The OpenAI-compatible adapter takes every adapter option. */
@@ -23,18 +23,7 @@ interface PendingCall {
 /** A ModelClient over the OpenAI Chat Completions API (OpenAI and every compatible gateway). */
 export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelClient {
   // The SDK loads with the first request (openai-sdk.ts); the client is made once.
-  let client: Promise<OpenAI> | undefined;
-  const clientOf = (): Promise<OpenAI> =>
-    (client ??= loadOpenAISdk().then(
-      (Sdk) => new Sdk(sdkClientSettings(options)),
-      (error: unknown) => {
-        client = undefined;
-        throw error;
-      },
-    ));
-  const ctx = errorContext(options);
-  const bodies = new RequestBytes();
-  const toolsKey = {};
+  const { clientOf, ctx, bodies, toolsKey } = adapterState(loadOpenAISdk, options);
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     let afterContent = false;

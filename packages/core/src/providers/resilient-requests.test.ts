@@ -8,6 +8,7 @@ import { resolveModelClient } from './resolve.js';
 import { ANTHROPIC_KEY, configWith, drain, fakeEnv, OPENAI_KEY, OPENAI_KEY_2, recorder, testModel } from './testing/chain-fixture.test-helper.js';
 import { fakeModelServerPerTest } from './testing/fake-server.test-helper.js';
 import type { ModelRequest, ToolSpec } from './types.js';
+import { assistantCalling, toolCallOf } from '../loop/conversation-messages.test-helper.js';
 
 const fake = fakeModelServerPerTest();
 
@@ -93,14 +94,7 @@ const TOOLS = [
 /** A conversation with two parallel tool calls and their results, then a follow-up. */
 const CONVERSATION: Message[] = [
   { role: 'user', text: 'look at a.txt and list files' },
-  {
-    role: 'assistant',
-    text: 'Checking.',
-    toolCalls: [
-      { id: 'call_1', name: 'read_file', args: { path: 'a.txt' }, rawArgs: '{"path":"a.txt"}' },
-      { id: 'call_2', name: 'run_command', args: { command: 'ls' }, rawArgs: '{"command":"ls"}' },
-    ],
-  },
+  assistantCalling('Checking.', toolCallOf('call_1', 'read_file', { path: 'a.txt' }), toolCallOf('call_2', 'run_command', { command: 'ls' })),
   { role: 'tool', callId: 'call_1', name: 'read_file', output: 'hello', isError: false },
   { role: 'tool', callId: 'call_2', name: 'run_command', output: 'permission denied', isError: true },
   { role: 'assistant', text: 'a.txt says hello.', toolCalls: [] },

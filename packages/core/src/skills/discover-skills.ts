@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { walkDefinitionFolders } from '../base/walk-definition-folders.js';
 import { scanForInjection } from '../memory/injection-scanner.js';
 import { checkCommandBlacklist } from '../shell/command-blacklist.js';
 import { parseSkillFile, SKILL_FILE } from './skill-file.js';
@@ -45,82 +46,55 @@ export function discoverSkills(roots: readonly SkillRoot[], options: { home?: st
   const skills: Skill[] = [];
   const entries: SkillEntry[] = [];
   const taken = new Map<string, Skill>();
-  for (const root of roots) {
-    for (const dir of foldersOf(root)) {
-      const folder = basename(dir);
-      let text: string;
-      try {
-        text = readFileSync(join(dir, SKILL_FILE), 'utf8');
-      } catch {
-        continue;
-      }
-      const parsed = parseSkillFile(text, folder);
-      if (!parsed.ok) {
-        entries.push({ name: folder, description: '', root: root.label, dir, status: 'invalid', reason: parsed.reason });
-        continue;
-      }
-      const s = parsed.skill;
-      const entry: SkillEntry = { name: s.name, description: s.description, root: root.label, dir, status: 'ok', ...(s.command ? { command: s.command } : {}) };
-      const winner = taken.get(s.name);
-      if (winner) {
-        entries.push({ ...entry, status: 'shadowed', reason: `a skill of the same name in ${winner.root} (${winner.dir}) comes first` });
-        continue;
-      }
-      if (root.global) {
-        const scan = scanForInjection(`${s.description}\n${s.command ?? ''}\n${s.body}`);
-        if (scan.verdict === 'blocked') {
-          entries.push({
-            ...entry,
-            status: 'quarantined',
-            reason: `quarantined: third-party skill text flagged by the injection scanner (${scan.reason.replace(/^refused: /, '')})`,
-          });
-          continue;
-        }
-      }
-      if (s.command) {
-        const verdict = checkCommandBlacklist(s.command, options.home ? { home: options.home } : {});
-        if (verdict.blocked) {
-          entries.push({ ...entry, status: 'refused', reason: `its command is refused by the command blacklist: ${verdict.message}` });
-          continue;
-        }
-      }
-      const skill: Skill = {
-        name: s.name,
-        description: s.description,
-        dir,
-        root: root.label,
-        frontmatter: s.frontmatter,
-        body: s.body,
-        ...(s.command ? { command: s.command } : {}),
-      };
-      taken.set(s.name, skill);
-      skills.push(skill);
-      entries.push(entry);
+  for (const { root, name: folder, path: dir } of walkDefinitionFolders(roots, 'folders')) {
+    let text: string;
+    try {
+      text = readFileSync(join(dir, SKILL_FILE), 'utf8');
+    } catch {
+      continue;
     }
+    const parsed = parseSkillFile(text, folder);
+    if (!parsed.ok) {
+      entries.push({ name: folder, description: '', root: root.label, dir, status: 'invalid', reason: parsed.reason });
+      continue;
+    }
+    const s = parsed.skill;
+    const entry: SkillEntry = { name: s.name, description: s.description, root: root.label, dir, status: 'ok', ...(s.command ? { command: s.command } : {}) };
+    const winner = taken.get(s.name);
+    if (winner) {
+      entries.push({ ...entry, status: 'shadowed', reason: `a skill of the same name in ${winner.root} (${winner.dir}) comes first` });
+      continue;
+    }
+    if (root.global) {
+      const scan = scanForInjection(`${s.description}\n${s.command ?? ''}\n${s.body}`);
+      if (scan.verdict === 'blocked') {
+        entries.push({
+          ...entry,
+          status: 'quarantined',
+          reason: `quarantined: third-party skill text flagged by the injection scanner (${scan.reason.replace(/^refused: /, '')})`,
+        });
+        continue;
+      }
+    }
+    if (s.command) {
+      const verdict = checkCommandBlacklist(s.command, options.home ? { home: options.home } : {});
+      if (verdict.blocked) {
+        entries.push({ ...entry, status: 'refused', reason: `its command is refused by the command blacklist: ${verdict.message}` });
+        continue;
+      }
+    }
+    const skill: Skill = {
+      name: s.name,
+      description: s.description,
+      dir,
+      root: root.label,
+      frontmatter: s.frontmatter,
+      body: s.body,
+      ...(s.command ? { command: s.command } : {}),
+    };
+    taken.set(s.name, skill);
+    skills.push(skill);
+    entries.push(entry);
   }
   return { skills, entries };
-}
-
-/** The skill folders of a root (absolute): those it names, else every folder of its directory. */
-export function foldersOf(root: SkillRoot): string[] {
-  return root.folders ? [...root.folders] : listFolders(root.dir).map((folder) => join(root.dir, folder));
-}
-
-function listFolders(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() || (d.isSymbolicLink() && isDir(join(dir, d.name))))
-      .map((d) => d.name)
-      .sort();
-  } catch {
-    return [];
-  }
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

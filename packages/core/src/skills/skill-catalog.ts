@@ -1,5 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { definitionFoldersSignature } from '../base/walk-definition-folders.js';
 import { discoverSkills, type Discovery } from './discover-skills.js';
 import { SKILL_FILE } from './skill-file.js';
 import type { SkillRoot } from './skill-roots.js';
@@ -39,32 +38,6 @@ export class SkillCatalog {
   }
 
   private computeSignature(roots: readonly SkillRoot[]): string {
-    const parts: string[] = [];
-    for (const root of roots) {
-      const rootStat = stamp(root.dir);
-      parts.push(`${root.dir}:${rootStat}`);
-      if (rootStat === '-') continue;
-      if (root.folders) {
-        for (const folder of root.folders) parts.push(`${folder}:${stamp(folder)}:${stamp(join(folder, SKILL_FILE))}`);
-        continue;
-      }
-      let folders: string[] = [];
-      try {
-        folders = readdirSync(root.dir);
-      } catch {
-        continue;
-      }
-      for (const folder of folders) parts.push(`${folder}:${stamp(join(root.dir, folder))}:${stamp(join(root.dir, folder, SKILL_FILE))}`);
-    }
-    return parts.join('|');
-  }
-}
-
-function stamp(path: string): string {
-  try {
-    const st = statSync(path);
-    return `${st.mtimeMs}/${st.size}/${st.ino}`;
-  } catch {
-    return '-';
+    return definitionFoldersSignature(roots, 'folders', SKILL_FILE);
   }
 }

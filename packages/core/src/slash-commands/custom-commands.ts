@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CustomCommand } from '@tandem/shared';
+import { walkDefinitionFolders } from '../base/walk-definition-folders.js';
 import { parseCommandFile } from './command-file.js';
 
 /** One folder of command files, and what the list says about where a command comes from. */
@@ -35,66 +36,41 @@ const MAX_FILE_BYTES = 256 * 1024;
 export function discoverCustomCommands(roots: readonly CommandRoot[]): CustomCommand[] {
   const out: CustomCommand[] = [];
   const taken = new Map<string, string>();
-  for (const root of roots) {
-    for (const { name, file } of commandFiles(root.dir)) {
-      const base = { name, source: root.source, file };
-      if (!NAME.test(name)) {
-        out.push({ ...base, description: '', body: '', status: 'invalid', reason: 'the name may hold letters, digits, - and _ only' });
-        continue;
-      }
-      let text: string;
-      try {
-        const data = readFileSync(file);
-        if (data.length > MAX_FILE_BYTES) throw new Error(`it is over ${MAX_FILE_BYTES / 1024} KB`);
-        text = data.toString('utf8');
-      } catch (err) {
-        out.push({ ...base, description: '', body: '', status: 'invalid', reason: `cannot be read: ${(err as Error).message}` });
-        continue;
-      }
-      const parsed = parseCommandFile(text);
-      if (!parsed.ok) {
-        out.push({ ...base, description: '', body: '', status: 'invalid', reason: parsed.reason });
-        continue;
-      }
-      const { command } = parsed;
-      const entry: CustomCommand = {
-        ...base,
-        description: command.description,
-        body: command.body,
-        status: 'ok',
-        ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}),
-      };
-      const winner = taken.get(name.toLowerCase());
-      if (winner) {
-        out.push({ ...entry, status: 'shadowed', reason: `${winner} of the same name comes first` });
-        continue;
-      }
-      taken.set(name.toLowerCase(), file);
-      out.push(entry);
+  for (const { root, name, path: file } of walkDefinitionFolders(roots, 'files-and-subfolders')) {
+    const base = { name, source: root.source, file };
+    if (!NAME.test(name)) {
+      out.push({ ...base, description: '', body: '', status: 'invalid', reason: 'the name may hold letters, digits, - and _ only' });
+      continue;
     }
+    let text: string;
+    try {
+      const data = readFileSync(file);
+      if (data.length > MAX_FILE_BYTES) throw new Error(`it is over ${MAX_FILE_BYTES / 1024} KB`);
+      text = data.toString('utf8');
+    } catch (err) {
+      out.push({ ...base, description: '', body: '', status: 'invalid', reason: `cannot be read: ${(err as Error).message}` });
+      continue;
+    }
+    const parsed = parseCommandFile(text);
+    if (!parsed.ok) {
+      out.push({ ...base, description: '', body: '', status: 'invalid', reason: parsed.reason });
+      continue;
+    }
+    const { command } = parsed;
+    const entry: CustomCommand = {
+      ...base,
+      description: command.description,
+      body: command.body,
+      status: 'ok',
+      ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}),
+    };
+    const winner = taken.get(name.toLowerCase());
+    if (winner) {
+      out.push({ ...entry, status: 'shadowed', reason: `${winner} of the same name comes first` });
+      continue;
+    }
+    taken.set(name.toLowerCase(), file);
+    out.push(entry);
   }
   return out;
-}
-
-/** `NAME.md` files of a root and of its subfolders (one level), sorted; none when the folder does not exist. */
-function commandFiles(dir: string): Array<{ name: string; file: string }> {
-  const found: Array<{ name: string; file: string }> = [];
-  for (const entry of list(dir)) {
-    if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.md')) found.push({ name: entry.name.slice(0, -3), file: join(dir, entry.name) });
-    else if (entry.isDirectory()) {
-      for (const inner of list(join(dir, entry.name))) {
-        if ((inner.isFile() || inner.isSymbolicLink()) && inner.name.endsWith('.md'))
-          found.push({ name: `${entry.name}:${inner.name.slice(0, -3)}`, file: join(dir, entry.name, inner.name) });
-      }
-    }
-  }
-  return found.sort((a, b) => a.name.localeCompare(b.name));
-}
-
-function list(dir: string) {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
 }

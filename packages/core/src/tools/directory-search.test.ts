@@ -61,11 +61,7 @@ describe('get_file_info', () => {
 
 describe('search_files', () => {
   it('finds files by glob, skipping .git and node_modules unless asked', async () => {
-    await h.write('src/a.ts', '');
-    await h.write('src/deep/b.ts', '');
-    await h.write('src/c.js', '');
-    await h.write('node_modules/pkg/index.ts', '');
-    await h.write('.git/hooks/x.ts', '');
+    for (const file of ['src/a.ts', 'src/deep/b.ts', 'src/c.js', 'node_modules/pkg/index.ts', '.git/hooks/x.ts']) await h.write(file, '');
     expect((await h.run(searchFilesTool, { pattern: '**/*.ts' })).output).toBe('src/a.ts\nsrc/deep/b.ts');
     const all = (await h.run(searchFilesTool, { pattern: '**/*.ts', include_ignored: true })).output.split('\n');
     expect(all).toContain('node_modules/pkg/index.ts');
@@ -110,14 +106,9 @@ describe('grep_files', () => {
   it('respects .gitignore, nested ones too, and skips .git, node_modules and binary files', async () => {
     await h.write('.gitignore', 'build/\n*.log\n');
     await h.write('pkg/.gitignore', 'generated.ts\n!keep.log\n');
-    await h.write('src/main.ts', 'needle\n');
-    await h.write('build/out.js', 'needle\n');
-    await h.write('debug.log', 'needle\n');
-    await h.write('pkg/generated.ts', 'needle\n');
-    await h.write('pkg/real.ts', 'needle\n');
-    await h.write('pkg/keep.log', 'needle\n');
-    await h.write('.git/config', 'needle\n');
-    await h.write('node_modules/x/index.js', 'needle\n');
+    const searched = ['src/main.ts', 'pkg/real.ts', 'pkg/keep.log'];
+    const skipped = ['build/out.js', 'debug.log', 'pkg/generated.ts', '.git/config', 'node_modules/x/index.js'];
+    for (const file of [...searched, ...skipped]) await h.write(file, 'needle\n');
     await h.write('image.bin', Buffer.concat([Buffer.from('needle'), Buffer.from([0, 1, 2])]));
     const out = (await h.run(grepFilesTool, { pattern: 'needle' })).output.split('\n').sort();
     expect(out).toEqual(['pkg/keep.log:1: needle', 'pkg/real.ts:1: needle', 'src/main.ts:1: needle']);

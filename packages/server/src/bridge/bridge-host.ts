@@ -10,10 +10,8 @@ import { BridgeRun } from './bridge-run.js';
 
 /** The variable that tells an external agent (and `tandem bridge`) where its bridge is: `SOCKET#TOKEN`. */
 export const BRIDGE_VARIABLE = 'TANDEM_BRIDGE';
-/** A connection must say its token within this long. */
-const HELLO_TIMEOUT_MS = 10_000;
-const MAX_HELLO_BYTES = 4096;
-const MAX_CONNECTIONS = 8;
+/** A connection must say its token within `helloTimeoutMs`, in at most `maxHelloBytes`; at most `connections` are open at once. */
+const LIMITS = { helloTimeoutMs: 10_000, maxHelloBytes: 4096, connections: 8 } as const;
 
 export interface BridgeHostOptions {
   /** Where the sockets are made (see bridge-dir.ts). */
@@ -43,7 +41,7 @@ export class BridgeHost {
     const sockets = new Set<Socket>();
     let open = true;
     const server: Server = createServer((socket) => {
-      if (!open || sockets.size >= MAX_CONNECTIONS) {
+      if (!open || sockets.size >= LIMITS.connections) {
         refuse(socket, open ? 'too many connections to this bridge' : 'this run has ended; its bridge is closed');
         return;
       }
@@ -75,13 +73,13 @@ export class BridgeHost {
   /** Reads the first line (the token); with the right one, hands the connection to a bridge MCP server. */
   private greet(socket: Socket, expected: Buffer, isOpen: () => boolean, run: BridgeRun): void {
     let buffered = Buffer.alloc(0);
-    const timer = setTimeout(() => refuse(socket, 'no token was sent'), HELLO_TIMEOUT_MS);
+    const timer = setTimeout(() => refuse(socket, 'no token was sent'), LIMITS.helloTimeoutMs);
     timer.unref();
     const onData = (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
       const newline = buffered.indexOf(0x0a);
       if (newline === -1) {
-        if (buffered.length > MAX_HELLO_BYTES) finish(() => refuse(socket, 'the first line must be {"token":"…"}'));
+        if (buffered.length > LIMITS.maxHelloBytes) finish(() => refuse(socket, 'the first line must be {"token":"…"}'));
         return;
       }
       const line = buffered.subarray(0, newline).toString('utf8');

@@ -1,57 +1,14 @@
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { checkCommandBlacklist, type GateCall } from '@tandem/core';
-import type { EventBody } from '@tandem/shared';
-import { FakeClock, until } from '@tandem/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PermissionBroker } from './permission-broker.js';
-import { createPermissionGate, type GateDecision } from './permission-gate.js';
-import { PermissionStore } from './permission-store.js';
-import { SessionRuleSet } from './session-rules.js';
+import { until } from '@tandem/testkit';
+import { describe, expect, it } from 'vitest';
 import { workspaceKey } from './workspace-key.js';
-import { declaredOf } from './declared-call.test-helper.js';
+import { gateFolders, gateHarness } from './gate-harness.test-helper.js';
 
 /** `full-auto` (a headless run's --approval-mode): no question, but everything before the question still decides. */
-let root: string;
-let ws: string;
-beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'tandem-gate-full-auto-'));
-  ws = path.join(root, 'project');
-  await mkdir(ws);
-  ws = await realpath(ws);
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const folders = gateFolders('tandem-gate-full-auto-');
 
 async function setup() {
-  const events: EventBody[] = [];
-  const decisions: GateDecision[] = [];
-  const clock = new FakeClock();
-  const store = await PermissionStore.open({ dataDir: path.join(root, 'data'), clock });
-  const broker = new PermissionBroker({ emit: (e) => events.push(e), clock });
-  const gate = createPermissionGate({
-    broker,
-    store,
-    workspace: ws,
-    sessionRules: new SessionRuleSet(),
-    blacklist: (c) => checkCommandBlacklist(c),
-    mode: () => 'full-auto',
-    onDecision: (d) => decisions.push(d),
-  });
-  let n = 0;
-  const call = (tool: string, args: unknown, danger: GateCall['danger'] = 'dangerous'): GateCall => ({
-    turnId: 't',
-    callId: `c${++n}`,
-    tool,
-    args,
-    danger,
-    readOnly: false,
-    ...declaredOf(tool, args),
-  });
-  const signal = new AbortController().signal;
-  return { gate, events, decisions, call, store, broker, signal };
+  const harness = await gateHarness(folders, () => 'full-auto');
+  return { ...harness, signal: new AbortController().signal };
 }
 
 describe('permission gate in full-auto mode', () => {
@@ -72,7 +29,7 @@ describe('permission gate in full-auto mode', () => {
 
   it('a stored deny still denies', async () => {
     const { gate, call, signal, store } = await setup();
-    await store.add(await workspaceKey(ws), { tool: 'run_command', pattern: 'git push', match: 'prefix', effect: 'deny', by: 'ana' });
+    await store.add(await workspaceKey(folders.ws), { tool: 'run_command', pattern: 'git push', match: 'prefix', effect: 'deny', by: 'ana' });
     expect(await gate.check(call('run_command', { command: 'git push origin main' }), signal)).toMatchObject({ allow: false, outcome: 'denied' });
   });
 

@@ -1,57 +1,16 @@
-import { mkdtemp, mkdir, realpath, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalMode, EventBody } from '@tandem/shared';
-import { DEFAULT_READ_ONLY_COMMANDS, checkCommandBlacklist, type GateCall } from '@tandem/core';
-import { FakeClock } from '@tandem/testkit';
-import { PermissionBroker } from './permission-broker.js';
-import { createPermissionGate, type GateDecision } from './permission-gate.js';
-import { PermissionStore } from './permission-store.js';
-import { SessionRuleSet } from './session-rules.js';
-import { declaredOf } from './declared-call.test-helper.js';
+import { describe, expect, it } from 'vitest';
+import type { ApprovalMode } from '@tandem/shared';
+import { DEFAULT_READ_ONLY_COMMANDS } from '@tandem/core';
+import { gateFolders, gateHarness } from './gate-harness.test-helper.js';
 
 /** The gate's screen (before the call is announced): blacklist, approval mode, read-only commands. */
-let root: string;
-let ws: string;
-beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'tandem-gate-screen-'));
-  ws = path.join(root, 'project');
-  await mkdir(ws);
-  ws = await realpath(ws);
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const folders = gateFolders('tandem-gate-screen-');
 
 async function setup(initial: ApprovalMode = 'ask') {
   let mode = initial;
-  const events: EventBody[] = [];
-  const decisions: GateDecision[] = [];
-  const store = await PermissionStore.open({ dataDir: path.join(root, 'data'), clock: new FakeClock() });
-  const broker = new PermissionBroker({ emit: (e) => events.push(e), clock: new FakeClock() });
-  const gate = createPermissionGate({
-    broker,
-    store,
-    workspace: ws,
-    sessionRules: new SessionRuleSet(),
-    blacklist: (c) => checkCommandBlacklist(c),
-    mode: () => mode,
-    readOnlyCommands: DEFAULT_READ_ONLY_COMMANDS,
-    onDecision: (d) => decisions.push(d),
-  });
-  let n = 0;
-  const call = (tool: string, args: unknown, danger: GateCall['danger'], extra: Partial<GateCall> = {}): GateCall => ({
-    turnId: 't',
-    callId: `c${++n}`,
-    tool,
-    args,
-    danger,
-    readOnly: false,
-    ...declaredOf(tool, args),
-    ...extra,
-  });
-  return { gate, events, decisions, call, setMode: (m: ApprovalMode) => (mode = m), broker };
+  const harness = await gateHarness(folders, () => mode, { readOnlyCommands: DEFAULT_READ_ONLY_COMMANDS });
+  return { ...harness, setMode: (m: ApprovalMode) => (mode = m) };
 }
 
 describe('permission gate screen', () => {
@@ -75,14 +34,14 @@ describe('permission gate screen', () => {
 
   it('reads the mode at every call: read-only refuses, then ask lets the same call go on to a question', async () => {
     const { gate, call, setMode, decisions } = await setup('read-only');
-    const first = call('write_file', { path: 'a.txt', content: 'x' }, 'medium', { paths: [path.join(ws, 'a.txt')] });
+    const first = call('write_file', { path: 'a.txt', content: 'x' }, 'medium', { paths: [path.join(folders.ws, 'a.txt')] });
     expect((await gate.screen(first)).refusal).toMatchObject({ outcome: 'refused', reason: expect.stringContaining('read-only mode') });
     expect(decisions.at(-1)).toMatchObject({ decision: 'mode_refused', allowed: false });
     setMode('auto-edit');
-    const second = call('write_file', { path: 'a.txt', content: 'x' }, 'medium', { paths: [path.join(ws, 'a.txt')] });
+    const second = call('write_file', { path: 'a.txt', content: 'x' }, 'medium', { paths: [path.join(folders.ws, 'a.txt')] });
     expect(await gate.screen(second)).toMatchObject({ danger: 'medium', reason: 'auto-edit mode: a file edit inside the workspace' });
     setMode('ask');
-    const third = call('write_file', { path: 'a.txt', content: 'x' }, 'medium', { paths: [path.join(ws, 'a.txt')] });
+    const third = call('write_file', { path: 'a.txt', content: 'x' }, 'medium', { paths: [path.join(folders.ws, 'a.txt')] });
     expect(await gate.screen(third)).toMatchObject({ danger: 'medium' });
   });
 

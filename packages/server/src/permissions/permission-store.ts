@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StoredPermissionSchema, type StoredPermission } from '@tandem/shared';
 import { systemClock, writeFileAtomic, type Clock, type RuleDraft } from '@tandem/core';
+import { parseStoredJson } from '../parse-stored-json.js';
 import { workspaceKey } from './workspace-key.js';
 
 export const PERMISSIONS_FILE = 'permissions.json';
@@ -136,15 +137,12 @@ export class PermissionStore {
 
   private async parse(text: string): Promise<Map<string, StoredPermission[]>> {
     const out = new Map<string, StoredPermission[]>();
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
-      const aside = `${this.file}.corrupt-${this.clock.now()}`;
-      await copyFile(this.file, aside).catch(() => {});
-      this.warnings.push(`${this.file} is not valid JSON (${(error as Error).message}); kept a copy at ${aside} and started with no stored permissions`);
+    const parsed = await parseStoredJson(this.file, text, this.clock.now(), 'no stored permissions');
+    if ('warning' in parsed) {
+      this.warnings.push(parsed.warning);
       return out;
     }
+    const data = parsed.data;
     const workspaces = (data as Partial<PermissionsFile> | null)?.workspaces;
     if (typeof workspaces !== 'object' || workspaces === null) {
       if (text.trim() !== '') this.warnings.push(`${this.file} has no "workspaces" object; started with no stored permissions`);

@@ -68,6 +68,16 @@ const modes: Array<[string, (() => CommandWrapper | undefined) | undefined]> = [
 if (BWRAP.ok) modes.push(['in bubblewrap', () => testSandbox({ home: join(dir, 'home'), dataDir: join(dir, 'data') }).wrapperFor(() => [dir])]);
 else bwrapSkipNotice('PtyCommandRunner in bubblewrap');
 
+/** Awaits `running` while `clock` moves `stepMs` every few real milliseconds: a timeout measured in clock time passes at once. */
+async function whileTheClockRuns<T>(running: Promise<T>, clock: SteppedClock, stepMs: number): Promise<T> {
+  const stepper = setInterval(() => clock.advance(stepMs), 5);
+  try {
+    return await running;
+  } finally {
+    clearInterval(stepper);
+  }
+}
+
 describe.each(modes)('PtyCommandRunner %s', (_mode, makeSandbox) => {
   const runner = (options: { killGraceMs?: number; clock?: Clock; logDir?: string } = {}) =>
     new PtyCommandRunner({ logDir: options.logDir ?? dir, ...options, sandbox: makeSandbox?.() });
@@ -108,14 +118,9 @@ describe.each(modes)('PtyCommandRunner %s', (_mode, makeSandbox) => {
     const running = r.run(options);
     // Both sleeps (not just the shell, whose command line holds the marker too) are up.
     await waitFor(() => processesMatching(`sleep ${marker}`).length >= 2, 'the background sleeps');
-    const stepper = setInterval(() => clock.advance(100), 5);
-    try {
-      const result = await running;
-      expect(result.timedOut).toBe(true);
-      expect(processesMatching(String(marker))).toEqual([]);
-    } finally {
-      clearInterval(stepper);
-    }
+    const result = await whileTheClockRuns(running, clock, 100);
+    expect(result.timedOut).toBe(true);
+    expect(processesMatching(String(marker))).toEqual([]);
   });
 
   it('returns when the command is done even if it left a background child, and ends that child', async () => {
@@ -136,14 +141,9 @@ describe.each(modes)('PtyCommandRunner %s', (_mode, makeSandbox) => {
     const { options } = runOptions(`echo started; sleep ${marker}`, { timeoutMs: 3_600_000 });
     const running = r.run(options);
     // An hour of clock time passes in a few real milliseconds per step.
-    const stepper = setInterval(() => clock.advance(60_000), 5);
-    try {
-      const result = await running;
-      expect(result.timedOut).toBe(true);
-      expect(processesMatching(String(marker))).toEqual([]);
-    } finally {
-      clearInterval(stepper);
-    }
+    const result = await whileTheClockRuns(running, clock, 60_000);
+    expect(result.timedOut).toBe(true);
+    expect(processesMatching(String(marker))).toEqual([]);
   });
 
   it('escalates to SIGKILL when the command ignores SIGTERM', async () => {

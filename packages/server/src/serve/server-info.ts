@@ -49,7 +49,8 @@ export async function readServerInfo(dataDir: string, options: { checkAlive?: bo
   return info;
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this pid exists (a zombie counts until its parent reaps it; one of another user's is EPERM, and exists). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,8 +1,9 @@
-import { chmod, copyFile, mkdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, writeFileAtomic, type Clock } from '@tandem/core';
 import { newShareRecord, ShareRecordSchema, shareEndedAt, shareTokenHash, worthKeeping, type NewShare, type ShareRecord } from './share-record.js';
 import type { ShareStore } from './share-store.js';
+import { parseStoredJson } from '../parse-stored-json.js';
 
 export const SHARES_FILE = 'shares.json';
 
@@ -89,15 +90,12 @@ export class FileShareStore implements ShareStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
-      const aside = `${this.file}.corrupt-${this.clock.now()}`;
-      await copyFile(this.file, aside).catch(() => {});
-      this.warnings.push(`${this.file} is not valid JSON (${(error as Error).message}); kept a copy at ${aside} and started with no shares`);
+    const parsed = await parseStoredJson(this.file, text, this.clock.now(), 'no shares');
+    if ('warning' in parsed) {
+      this.warnings.push(parsed.warning);
       return;
     }
+    const data = parsed.data;
     const list = (data as Partial<SharesFile> | null)?.shares;
     const records = new Map<string, ShareRecord>();
     for (const entry of Array.isArray(list) ? list : []) {

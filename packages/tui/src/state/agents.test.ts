@@ -2,41 +2,15 @@ import type { Role, SessionEvent, SessionInfo } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
 import { formatTranscript } from '../views/format-transcript.js';
 import { mentionNames, runningAgents } from './agents.js';
-import { type Action, initialState, reduce, reduceAll } from './reducer.js';
+import { reduce } from './reducer.js';
+import { attachedState, type Body, foldEvents, stamp, toolCall } from './session-events.test-helper.js';
 import type { AgentItem, AssistantItem, RunSummaryItem, ToolItem, TranscriptItem, ViewState } from './types.js';
+import { DEMO_SESSION } from '../tui-controller.test-helper.js';
 
-const SESSION: SessionInfo = {
-  id: 's1',
-  title: 'agents',
-  cwd: '/work/demo',
-  model: 'openai/gpt-4.1-mini',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  status: 'idle',
-  lastSeq: 0,
-  floor: 'commander',
-};
+const SESSION: SessionInfo = { ...DEMO_SESSION, title: 'agents', cwd: '/work/demo', floor: 'commander' };
 
-type Body = SessionEvent extends infer E ? (E extends SessionEvent ? Omit<E, 'sessionId' | 'seq' | 'ts'> : never) : never;
-
-function stamp(bodies: Body[]): SessionEvent[] {
-  let seq = 0;
-  return bodies.map((body) => {
-    const ephemeral = body.type === 'text_delta';
-    if (!ephemeral) seq += 1;
-    return { ...body, sessionId: 's1', seq, ts: '2026-01-01T00:00:00.000Z', ...(ephemeral ? { ephemeral: true } : {}) } as SessionEvent;
-  });
-}
-
-function start(role: Role = 'driver', session: SessionInfo = SESSION): ViewState {
-  return reduce(initialState({ url: 'http://127.0.0.1:7777', me: 'ana@box', role }), { kind: 'attached', session, role });
-}
-
-function fold(events: SessionEvent[], state = start()): ViewState {
-  return reduceAll(
-    state,
-    events.map((event): Action => ({ kind: 'event', event })),
-  );
-}
+const start = (role: Role = 'driver', session: SessionInfo = SESSION): ViewState => attachedState(session, role);
+const fold = (events: SessionEvent[], state = start()): ViewState => foldEvents(state, events);
 
 /** What a person sees: tags removed, escaped braces restored. */
 function plain(lines: string[]): string[] {
@@ -63,30 +37,8 @@ const TURN: Body[] = [
   { type: 'text_delta', turnId: 't1', delta: 'Asking ', ...C },
   { type: 'text_delta', turnId: 't1', delta: 'two agents.', ...C },
   { type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Asking two agents.', ...C },
-  {
-    type: 'tool_call',
-    turnId: 't1',
-    iteration: 1,
-    callId: 'd1',
-    tool: 'dispatch_to',
-    kind: 'delegate',
-    summary: 'reviewer: review main.ts',
-    args: { agent: 'reviewer', task: 'review main.ts' },
-    danger: 'safe',
-    ...C,
-  },
-  {
-    type: 'tool_call',
-    turnId: 't1',
-    iteration: 1,
-    callId: 'd2',
-    tool: 'dispatch_to',
-    kind: 'delegate',
-    summary: 'tester: test main.ts',
-    args: { agent: 'tester', task: 'test main.ts' },
-    danger: 'safe',
-    ...C,
-  },
+  toolCall('d1', 'dispatch_to', 'delegate', 'reviewer: review main.ts', { agent: 'reviewer', task: 'review main.ts' }, 'safe', C),
+  toolCall('d2', 'dispatch_to', 'delegate', 'tester: test main.ts', { agent: 'tester', task: 'test main.ts' }, 'safe', C),
   { type: 'agent_started', turnId: 't1', parent: 'commander', task: 'review main.ts', visible: true, ...R },
   { type: 'agent_started', turnId: 't1', parent: 'commander', task: 'test main.ts', visible: true, ...T },
   { type: 'text_delta', turnId: 't1', delta: 'Reading ', ...R },
@@ -94,31 +46,9 @@ const TURN: Body[] = [
   { type: 'text_delta', turnId: 't1', delta: 'the file.', ...R },
   { type: 'text_delta', turnId: 't1', delta: 'the tests.', ...T },
   { type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Reading the file.', ...R },
-  {
-    type: 'tool_call',
-    turnId: 't1',
-    iteration: 1,
-    callId: 'r1',
-    tool: 'read_file',
-    kind: 'read',
-    summary: 'main.ts',
-    args: { path: 'main.ts' },
-    danger: 'safe',
-    ...R,
-  },
+  toolCall('r1', 'read_file', 'read', 'main.ts', { path: 'main.ts' }, 'safe', R),
   { type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Running the tests.', ...T },
-  {
-    type: 'tool_call',
-    turnId: 't1',
-    iteration: 1,
-    callId: 'x1',
-    tool: 'run_command',
-    kind: 'execute',
-    summary: 'npm test',
-    args: { command: 'npm test' },
-    danger: 'dangerous',
-    ...T,
-  },
+  toolCall('x1', 'run_command', 'execute', 'npm test', { command: 'npm test' }, 'dangerous', T),
   { type: 'usage', turnId: 't1', model: 'openai/gpt-4.1-mini', inputTokens: 900, outputTokens: 40, ...R },
   { type: 'tool_result', turnId: 't1', callId: 'r1', tool: 'read_file', isError: false, output: 'console.log(1);', durationMs: 3, ...R },
   { type: 'text_delta', turnId: 't1', delta: 'Looks fine.', ...R },
@@ -131,31 +61,9 @@ const TURN: Body[] = [
   { type: 'tool_result', turnId: 't1', callId: 'd2', tool: 'dispatch_to', isError: false, output: 'Tests pass.', durationMs: 1300, ...C },
   { type: 'text_delta', turnId: 't1', delta: 'Both done; one more check.', ...C },
   { type: 'assistant_text', turnId: 't1', iteration: 2, text: 'Both done; one more check.', ...C },
-  {
-    type: 'tool_call',
-    turnId: 't1',
-    iteration: 2,
-    callId: 'w1',
-    tool: 'run_worker',
-    kind: 'delegate',
-    summary: 'grep for TODO',
-    args: { task: 'grep for TODO' },
-    danger: 'safe',
-    ...C,
-  },
+  toolCall('w1', 'run_worker', 'delegate', 'grep for TODO', { task: 'grep for TODO' }, 'safe', { ...C, iteration: 2 }),
   { type: 'agent_started', turnId: 't1', parent: 'commander', task: 'grep for TODO', visible: false, ...W },
-  {
-    type: 'tool_call',
-    turnId: 't1',
-    iteration: 1,
-    callId: 'g1',
-    tool: 'grep_files',
-    kind: 'search',
-    summary: '/TODO/',
-    args: { pattern: 'TODO' },
-    danger: 'safe',
-    ...W,
-  },
+  toolCall('g1', 'grep_files', 'search', '/TODO/', { pattern: 'TODO' }, 'safe', W),
   { type: 'tool_result', turnId: 't1', callId: 'g1', tool: 'grep_files', isError: false, output: 'no matches', durationMs: 5, ...W },
   { type: 'assistant_text', turnId: 't1', iteration: 2, text: 'No TODO left.', ...W },
   { type: 'agent_done', isError: false, result: 'No TODO left.', iterations: 2, ...W },
@@ -280,18 +188,7 @@ describe('agents in the transcript', () => {
   it('marks workers that never reported as stopped when the turn is cancelled', () => {
     const events = stamp([
       ...TURN.slice(0, 9),
-      {
-        type: 'tool_call',
-        turnId: 't1',
-        iteration: 1,
-        callId: 'x1',
-        tool: 'run_command',
-        kind: 'execute',
-        summary: 'sleep 100',
-        args: { command: 'sleep 100' },
-        danger: 'dangerous',
-        ...T,
-      },
+      toolCall('x1', 'run_command', 'execute', 'sleep 100', { command: 'sleep 100' }, 'dangerous', T),
       { type: 'turn_cancelled', turnId: 't1', note: 'cancelled by ana@box', ...C },
     ]);
     const state = fold(events);

@@ -2,17 +2,11 @@ import type { SessionEvent, SessionInfo } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
 import { MAX_JOBS } from './jobs.js';
 import { initialState, reduce, reduceAll, runningCommand } from './reducer.js';
+import { toolCall } from './session-events.test-helper.js';
 import type { ViewState } from './types.js';
+import { DEMO_SESSION } from '../tui-controller.test-helper.js';
 
-const SESSION: SessionInfo = {
-  id: 's1',
-  title: 'demo',
-  cwd: '/w',
-  model: 'openai/gpt-4.1-mini',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  status: 'idle',
-  lastSeq: 0,
-};
+const SESSION: SessionInfo = { ...DEMO_SESSION, cwd: '/w' };
 
 let seq = 0;
 function ev(body: Record<string, unknown>): SessionEvent {
@@ -87,17 +81,7 @@ describe('command focus (Ctrl-T)', () => {
   const running = () =>
     fold(start(), [
       ev({ type: 'turn_started', turnId: 't1', model: 'm' }),
-      ev({
-        type: 'tool_call',
-        turnId: 't1',
-        iteration: 1,
-        callId: 'c1',
-        tool: 'run_command',
-        kind: 'execute',
-        summary: 'read x',
-        args: { command: 'read x' },
-        danger: 'dangerous',
-      }),
+      ev(toolCall('c1', 'run_command', 'execute', 'read x', { command: 'read x' }, 'dangerous')),
     ]);
 
   it('only a running run_command takes the input line', () => {

@@ -32,7 +32,7 @@ function capJobs(jobs: JobInfo[]): JobInfo[] {
   let next = jobs;
   while (next.length > MAX_JOBS) {
     const finished = next.findIndex((job) => job.status !== 'running');
-    next = next.filter((_, index) => index !== (finished >= 0 ? finished : 0));
+    next = next.filter((_, index) => index !== Math.max(finished, 0));
   }
   return next;
 }

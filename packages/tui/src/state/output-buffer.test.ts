@@ -22,7 +22,7 @@ describe('output buffer', () => {
   });
 
   it('keeps only the last lines and counts the rest', () => {
-    const text = Array.from({ length: MAX_OUTPUT_LINES + 10 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const text = `${Array.from({ length: MAX_OUTPUT_LINES + 10 }, (_, i) => `line ${i}`).join('\n')}\n`;
     const buffer = feed(text);
     expect(buffer.lines).toHaveLength(MAX_OUTPUT_LINES);
     expect(buffer.dropped).toBe(10);
@@ -31,7 +31,7 @@ describe('output buffer', () => {
   });
 
   it('caps very long lines', () => {
-    const buffer = feed('x'.repeat(5000) + '\n');
+    const buffer = feed(`${'x'.repeat(5000)}\n`);
     expect(buffer.lines[0]?.length).toBeLessThan(500);
     expect(buffer.lines[0]?.endsWith('…')).toBe(true);
   });

@@ -1,45 +1,15 @@
 import type { SessionEvent, SessionInfo } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
-import { type Action, MAX_ITEMS, excerpt, initialState, reduce, reduceAll } from './reducer.js';
+import { MAX_ITEMS, excerpt, reduce } from './reducer.js';
+import { attachedState, type Body, foldEvents, stamp, toolCall } from './session-events.test-helper.js';
 import type { ToolItem, ViewState } from './types.js';
 import { formatItem } from '../views/format-transcript.js';
+import { DEMO_SESSION } from '../tui-controller.test-helper.js';
 
-const SESSION: SessionInfo = {
-  id: 's1',
-  title: 'demo',
-  cwd: '/work/demo',
-  model: 'openai/gpt-4.1-mini',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  status: 'idle',
-  lastSeq: 0,
-};
+const SESSION: SessionInfo = { ...DEMO_SESSION, cwd: '/work/demo' };
 
-type Body = SessionEvent extends infer E ? (E extends SessionEvent ? Omit<E, 'sessionId' | 'seq' | 'ts'> : never) : never;
-
-/** Stamps bodies like the server does: persisted events get the next seq, ephemeral ones the last. */
-function stamp(bodies: Body[], sessionId = 's1'): SessionEvent[] {
-  let seq = 0;
-  return bodies.map((body) => {
-    const ephemeral = body.type === 'text_delta';
-    if (!ephemeral) seq += 1;
-    return { ...body, sessionId, seq, ts: '2026-01-01T00:00:00.000Z', ...(ephemeral ? { ephemeral: true } : {}) } as SessionEvent;
-  });
-}
-
-function start(): ViewState {
-  return reduce(initialState({ url: 'http://127.0.0.1:7777', me: 'ana@box', role: 'driver' }), {
-    kind: 'attached',
-    session: SESSION,
-    role: 'driver',
-  });
-}
-
-function fold(events: SessionEvent[], state = start()): ViewState {
-  return reduceAll(
-    state,
-    events.map((event): Action => ({ kind: 'event', event })),
-  );
-}
+const start = (): ViewState => attachedState(SESSION);
+const fold = (events: SessionEvent[], state = start()): ViewState => foldEvents(state, events);
 
 /** A whole turn: a question, a streamed preamble, a command with live output, a streamed answer. */
 const TURN: Body[] = [
@@ -49,17 +19,7 @@ const TURN: Body[] = [
   { type: 'text_delta', turnId: 't1', delta: 'Running ' },
   { type: 'text_delta', turnId: 't1', delta: 'them.' },
   { type: 'assistant_text', turnId: 't1', iteration: 1, text: 'Running them.' },
-  {
-    type: 'tool_call',
-    turnId: 't1',
-    iteration: 1,
-    callId: 'c1',
-    tool: 'run_command',
-    kind: 'execute',
-    summary: 'go test ./...',
-    args: { command: 'go test ./...' },
-    danger: 'dangerous',
-  },
+  toolCall('c1', 'run_command', 'execute', 'go test ./...', { command: 'go test ./...' }, 'dangerous'),
   { type: 'command_output', callId: 'c1', data: '\x1b[32mok\x1b[0m  pkg/a\r\n' },
   { type: 'command_output', callId: 'c1', data: 'ok  pkg/b\r\n' },
   { type: 'tool_result', turnId: 't1', callId: 'c1', tool: 'run_command', isError: false, output: 'ok  pkg/a\nok  pkg/b\nexit code 0', durationMs: 2100 },
@@ -183,17 +143,7 @@ describe('excerpt', () => {
 describe('reduce: permissions', () => {
   const ASK: Body[] = [
     { type: 'turn_started', turnId: 't1', model: 'm' },
-    {
-      type: 'tool_call',
-      turnId: 't1',
-      iteration: 1,
-      callId: 'c1',
-      tool: 'run_command',
-      kind: 'execute',
-      summary: 'rm -r build',
-      args: { command: 'rm -r build' },
-      danger: 'dangerous',
-    },
+    toolCall('c1', 'run_command', 'execute', 'rm -r build', { command: 'rm -r build' }, 'dangerous'),
     {
       type: 'permission_request',
       requestId: 'r1',
@@ -278,17 +228,7 @@ describe('reduce: status and notices', () => {
   it('stops running tools and the turn on cancel, keeping what streamed', () => {
     const events = stamp([
       ...TURN.slice(0, 4),
-      {
-        type: 'tool_call',
-        turnId: 't1',
-        iteration: 1,
-        callId: 'c9',
-        tool: 'run_command',
-        kind: 'execute',
-        summary: 'sleep 100',
-        args: { command: 'sleep 100' },
-        danger: 'dangerous',
-      },
+      toolCall('c9', 'run_command', 'execute', 'sleep 100', { command: 'sleep 100' }, 'dangerous'),
       { type: 'turn_cancelled', turnId: 't1', note: 'changes already made on disk stay' },
     ]);
     const state = fold(events);

@@ -1,4 +1,3 @@
-import type { ShareInfo } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
 import { parseInput, SLASH_HELP } from '../input/slash-commands.js';
 import { PANEL_KEYS } from '../input/key-intent.js';
@@ -13,28 +12,11 @@ import { formatTranscript } from './format-transcript.js';
 import { formatInput } from './input-view.js';
 import { emptyEditor } from '../input/line-editor.js';
 import { osc52 } from './osc52.js';
-
-/** What a person sees: tags removed, escaped braces restored. */
-function plain(text: string): string {
-  return text
-    .replace(/\{open\}/g, '\u0001')
-    .replace(/\{close\}/g, '\u0002')
-    .replace(/\{\/?[a-z-]+\}/g, '')
-    .replace(/\u0001/g, '{')
-    .replace(/\u0002/g, '}');
-}
+import { carlaShare } from '../share-info.test-helper.js';
+import { plain } from './plain-text.test-helper.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00.000Z');
-const SHARE: ShareInfo = {
-  id: 'sh_1',
-  sessionId: 's1',
-  name: 'carla',
-  role: 'approver',
-  rights: ['view', 'approve'],
-  createdAt: '2026-01-01T11:00:00.000Z',
-  expiresAt: '2026-01-01T14:30:00.000Z',
-  connected: 2,
-};
+const SHARE = carlaShare({ expiresAt: '2026-01-01T14:30:00.000Z', connected: 2 });
 const REQUEST: PendingPermission = {
   seq: 3,
   requestId: 'r1',

@@ -6,16 +6,7 @@ import { formatPermission } from './format-permission.js';
 import { formatHelp, formatStatus, shortUrl, tokens } from './format-status.js';
 import { formatRunCall, formatTranscript, MAX_TRANSCRIPT_LINES } from './format-transcript.js';
 import { formatInput } from './input-view.js';
-
-/** What a person sees: tags removed, escaped braces restored. */
-function plain(text: string): string {
-  return text
-    .replace(/\{open\}/g, '\u0001')
-    .replace(/\{close\}/g, '\u0002')
-    .replace(/\{\/?[a-z-]+\}/g, '')
-    .replace(/\u0001/g, '{')
-    .replace(/\u0002/g, '}');
-}
+import { plain } from './plain-text.test-helper.js';
 
 describe('transcript formatting', () => {
   it('formats a run summary like the seed: [1] run_command("go test") → OK (2.1s)', () => {
@@ -178,7 +169,7 @@ describe('input line', () => {
   });
 
   it('scrolls a long line so the cursor stays visible', () => {
-    const text = 'x'.repeat(200) + 'END';
+    const text = `${'x'.repeat(200)}END`;
     const shown = plain(formatInput({ ...emptyEditor(), text, cursor: text.length }, 40, { viewer: false }));
     expect(shown).toContain('END');
     expect(shown.length).toBeLessThanOrEqual(40);

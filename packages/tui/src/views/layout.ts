@@ -71,30 +71,10 @@ export class Layout {
     this.status = blessed.box({ parent: this.screen, bottom: 2, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'black' } });
     this.input = blessed.box({ parent: this.screen, bottom: 1, left: 0, width: '100%', height: 1, tags: true });
     this.help = blessed.box({ parent: this.screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true });
-    this.dialog = blessed.box({
-      parent: this.screen,
-      bottom: 3,
-      left: 'center',
-      width: '80%',
-      height: 'shrink',
-      tags: true,
-      border: { type: 'line' },
-      padding: { left: 1, right: 1 },
-      style: { border: { fg: 'magenta' } },
-      hidden: true,
-    });
-    this.panel = blessed.box({
-      parent: this.screen,
-      top: 1,
-      left: 'center',
-      width: '94%',
-      height: '100%-5',
-      tags: true,
-      border: { type: 'line' },
-      padding: { left: 1, right: 1 },
-      style: { border: { fg: 'cyan' }, label: { fg: 'cyan' } },
-      hidden: true,
-    });
+    // The dialog and the panel: hidden framed boxes, centred, over the transcript.
+    const framed = { parent: this.screen, left: 'center', tags: true, border: { type: 'line' }, padding: { left: 1, right: 1 }, hidden: true } as const;
+    this.dialog = blessed.box({ ...framed, bottom: 3, width: '80%', height: 'shrink', style: { border: { fg: 'magenta' } } });
+    this.panel = blessed.box({ ...framed, top: 1, width: '94%', height: '100%-5', style: { border: { fg: 'cyan' }, label: { fg: 'cyan' } } });
   }
 
   /** Rows of a panel's list that fit on screen (a page for PgUp/PgDn). */
