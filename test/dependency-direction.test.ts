@@ -11,14 +11,15 @@ const root = resolve(import.meta.dirname, '..');
 const ALLOWED: Record<string, string[]> = {
   shared: [],
   testkit: [],
-  core: ['shared'],
-  server: ['shared', 'core'],
+  ai: ['shared'],
+  core: ['shared', 'ai'],
+  server: ['shared', 'ai', 'core'],
   tui: ['shared'],
   // The web viewer's page: the TUI's reducer and client (browser-safe subpaths), never core or server.
   web: ['shared', 'tui'],
   cli: ['shared', 'server', 'tui'],
   // The bench drives real servers and times the TUI's reducer over a long session (attach-long-session.ts).
-  bench: ['shared', 'core', 'server', 'tui', 'testkit'],
+  bench: ['shared', 'ai', 'core', 'server', 'tui', 'testkit'],
 };
 /** Test-only helpers any package may use in its tests. */
 const TEST_ONLY = new Set(['testkit']);

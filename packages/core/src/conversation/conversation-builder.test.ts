@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyTool } from '../tools/define.js';
-import { fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { fakeModelServerPerTest, openaiClient } from '@tandem/ai/testing/fake-server';
 import { echoTool, hangTool } from '../loop/turn-harness.test-helper.js';
 import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
 import type { SteeringMessage } from '../loop/types.js';

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FakeClock } from '@tandem/testkit';
-import type { Message } from '../messages.js';
-import type { ModelClient, ToolSpec } from '../providers/types.js';
+import type { Message } from '@tandem/ai';
+import type { ModelClient, ToolSpec } from '@tandem/ai';
 import { ToolError, defineTool, type AnyTool } from '../tools/define.js';
 import type { ToolGate } from '../ports/tool-gate.js';
 import { runTurn } from './run-turn.js';
 import { CANCEL_NOTE, NOT_RUN_OUTPUT } from './turn-end.js';
-import { anthropicClient, fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { anthropicClient, fakeModelServerPerTest, openaiClient } from '@tandem/ai/testing/fake-server';
 import { collect, echoTool as echo, ofType, turnOptions, type TurnSetup } from './turn-harness.test-helper.js';
 import type { SteeringMessage, TurnOptions } from './types.js';
 

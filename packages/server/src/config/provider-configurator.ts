@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findProvider, providerNames, writeFileAtomic, type ProviderChange, type ProviderConfigurator, type ProvidersConfig } from '@tandem/core';
+import { findProvider, providerNames, type ProvidersConfig } from '@tandem/ai';
+import { writeFileAtomic, type ProviderChange, type ProviderConfigurator } from '@tandem/core';
 import { SecretStore } from '../secrets/secret-store.js';
 
 /** Where configure_provider keeps a provider's key in the secret store. */

@@ -3,12 +3,9 @@ import type { EventBody, Role, SessionEvent, SessionInfo, SessionStatus, ShareRo
 import { join } from 'node:path';
 import {
   type AgentRegistry,
-  type Clock,
   COMMANDER,
   type EngineEvent,
   isOffered,
-  type Message,
-  type ModelClient,
   runExternalTurn,
   type SteeringMessage,
   type ToolServices,
@@ -17,6 +14,7 @@ import {
   type TurnOptions,
   webSearchTool,
 } from '@tandem/core';
+import type { Clock, Message, ModelClient } from '@tandem/ai';
 import type { AgentSlices } from '../agents/agent-slices.js';
 import { type AgentProfile, shapeAgentTurn, toolsOfProfile } from '../agents/agent-turn.js';
 import { LedgerFile } from '../agents/ledger-file.js';

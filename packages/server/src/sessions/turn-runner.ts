@@ -1,7 +1,8 @@
 import { TURN_END_TYPES } from '@tandem/shared';
 import type { Logger } from 'pino';
 import type { SessionEvent } from '@tandem/shared';
-import type { Clock, EngineEvent, Message, SteeringMessage, TurnLimits, TurnOptions } from '@tandem/core';
+import type { Clock, Message } from '@tandem/ai';
+import type { EngineEvent, SteeringMessage, TurnLimits, TurnOptions } from '@tandem/core';
 import { SessionTurn, type TurnRequest } from './session-turn.js';
 
 /** A turn to start: for `agent`, with `text` from `by` (and its own limits, if any). */

@@ -1,5 +1,5 @@
 import type { createDAVClient } from 'tsdav';
-import { loadOnce, type OnceLoader } from '../../base/load-once.js';
+import { loadOnce, type OnceLoader } from '@tandem/ai';
 
 /**
  * The calendar's libraries, loaded on first use: tsdav (CalDAV, ~8 MB of resident memory) and

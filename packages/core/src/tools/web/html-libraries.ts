@@ -1,7 +1,7 @@
 import type { Readability } from '@mozilla/readability';
 import type { parseHTML } from 'linkedom';
 import type TurndownService from 'turndown';
-import { loadOnce } from '../../base/load-once.js';
+import { loadOnce } from '@tandem/ai';
 
 export interface HtmlLibraries {
   parseHTML: typeof parseHTML;

@@ -1,4 +1,4 @@
-import type { EngineEvent } from '../base/engine-event.js';
+import type { EventBody as EngineEvent } from '@tandem/shared';
 import type { Clock } from '../ports/clock.js';
 import { NO_KEY, type AdapterFactory } from './adapter-factory.js';
 import { backoffDelay, MAX_ALONE_RETRIES, MAX_ALONE_WAIT_MS, MAX_IN_PLACE_WAIT_MS, MAX_RETRIES } from './backoff.js';

@@ -1,5 +1,5 @@
 import type { FakeModelServer } from '@tandem/testkit';
-import type { EngineEvent } from '../../base/engine-event.js';
+import type { EventBody as EngineEvent } from '@tandem/shared';
 import type { CatalogEntry } from '../catalog-entry.js';
 import type { ProvidersConfig } from '../config.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../types.js';

@@ -61,4 +61,5 @@ export interface ModelClient {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
 }
 
+/** The wire formats (APIs) a model speaks; each has its adapter in `sdk-adapters.ts`'s table. */
 export type WireProtocol = 'openai-chat' | 'anthropic-messages';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@tandem/testkit';
-import type { EngineEvent } from '../base/engine-event.js';
+import type { EventBody as EngineEvent } from '@tandem/shared';
 import { MAX_ALONE_RETRIES } from './backoff.js';
 import type { ProvidersConfig } from './config.js';
 import { ApiKey } from './credentials.js';

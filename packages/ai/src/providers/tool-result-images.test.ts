@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages.js';
 import { toAnthropicMessages } from './anthropic-request.js';
 import { toOpenAIMessages } from './openai-request.js';
-import { estimateMessageTokens, IMAGE_TOKENS } from '../context/estimate-tokens.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const png = { mimeType: 'image/png', bytes: 12 * 1024, data: PNG, ref: 'a.png' };
@@ -103,14 +102,5 @@ describe('tool images in the Anthropic Messages request', () => {
     expect(out[0]!.content).toEqual([
       { type: 'tool_result', tool_use_id: 'c1', content: 'screen one\n[image image/png 12 KB] (not shown to you: this model does not take images)' },
     ]);
-  });
-});
-
-describe('tool images in the context estimate', () => {
-  it('count a fixed upper bound per image, never the length of their base64', () => {
-    const text: Message = { role: 'tool', callId: 'c', name: 't', output: 'screen one', isError: false };
-    const big = { ...png, data: 'A'.repeat(400_000) };
-    const withImages: Message = { ...text, images: [big, png] };
-    expect(estimateMessageTokens(withImages) - estimateMessageTokens(text)).toBe(2 * IMAGE_TOKENS);
   });
 });

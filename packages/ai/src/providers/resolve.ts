@@ -1,4 +1,4 @@
-import type { EngineEvent } from '../base/engine-event.js';
+import type { EventBody as EngineEvent } from '@tandem/shared';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { AdapterFactory } from './adapter-factory.js';
 import { catalogFor } from './catalog.js';

@@ -21,3 +21,4 @@ export * from './resolve.js';
 export * from './openai-chat.js';
 export * from './anthropic-messages.js';
 export * from './custom-providers.js';
+export * from './embeddings-client.js';
