@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { FakeClock } from '@tandem/testkit';
 import type { Message } from '@tandem/ai';
 import type { ModelClient, ToolSpec } from '@tandem/ai';
-import { ToolError, defineTool, type AnyTool } from '../tools/define.js';
+import { ToolError, defineTool, type AnyTool, type ToolServices } from '../tools/define.js';
 import type { ToolGate } from '../ports/tool-gate.js';
 import { runTurn } from './run-turn.js';
 import { CANCEL_NOTE, NOT_RUN_OUTPUT } from './turn-end.js';
@@ -362,13 +362,13 @@ describe('runTurn', () => {
     const calendar = defineTool({
       ...echo,
       name: 'calendar',
-      setup: (services) => (services.calendar ? undefined : 'add "calendars" to config.json'),
+      setup: (services) => ((services as { calendar?: unknown }).calendar ? undefined : 'add "calendars" to config.json'),
       execute: async () => {
         throw new ToolError('no calendars are configured');
       },
     }) as AnyTool;
     const names = (i: number) => fake.server.requests[i]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
-    const configured = { calendar: { calendars: [{ name: 'Work', ics: '/w.ics' }], timezone: 'UTC', env: {} } };
+    const configured = { calendar: { calendars: [{ name: 'Work', ics: '/w.ics' }], timezone: 'UTC', env: {} } } as ToolServices;
     // Without dynamic tools (specs made once per turn) and with them (remade when they change).
     for (const dynamicTools of [undefined, () => ({ tools: [], notices: [] })]) {
       const first = fake.server.requests.length;

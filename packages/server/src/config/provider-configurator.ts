@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findProvider, providerNames, type ProvidersConfig } from '@tandem/ai';
-import { writeFileAtomic, type ProviderChange, type ProviderConfigurator } from '@tandem/core';
+import { writeFileAtomic } from '@tandem/core';
+import type { ProviderChange, ProviderConfigurator } from '@tandem/assistant-tools';
 import { SecretStore } from '../secrets/secret-store.js';
 
 /** Where configure_provider keeps a provider's key in the secret store. */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createWebSearcher, searchBackendConfigs, WebSearchError, type WebSearcher } from '@tandem/core';
+import { createWebSearcher, searchBackendConfigs, WebSearchError, type WebSearcher } from '@tandem/assistant-tools';
 import type { Clock } from '@tandem/ai';
 
 /**

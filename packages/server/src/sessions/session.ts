@@ -12,8 +12,8 @@ import {
   type TurnEnvironment,
   type TurnLimits,
   type TurnOptions,
-  webSearchTool,
 } from '@tandem/core';
+import { webSearchTool } from '@tandem/assistant-tools';
 import type { Clock, Message, ModelClient } from '@tandem/ai';
 import type { AgentSlices } from '../agents/agent-slices.js';
 import { type AgentProfile, shapeAgentTurn, toolsOfProfile } from '../agents/agent-turn.js';
