@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
  * own floor or above. Tests may reach anywhere in the package (they exercise parts together).
  */
 const CORE_FLOORS: Record<string, number> = {
-  // 0: what every part shares (ToolError, EngineEvent, tool-argument helpers, default temperature, stableJson, atomic write, the definition-folder walker)
+  // 0: what every part shares (ToolError, EngineEvent, stableJson, atomic write, the definition-folder
+  // walker). The message contract, the clock and the tool-argument helpers live below the engine, in @tandem/ai.
   base: 0,
-  'messages.ts': 0,
-  // 1: the host's side effects behind interfaces (clock, command runner, jobs, gate, path resolver)
+  // 1: the host's side effects behind interfaces (command runner, jobs, gate, path resolver)
   ports: 1,
   // 2: guards and texts that need nothing but the floors below
   secrets: 2,
@@ -21,9 +21,8 @@ const CORE_FLOORS: Record<string, number> = {
   'slash-commands': 2,
   // 3: the command parser and blacklist (uses sandbox's protected paths)
   shell: 3,
-  // 4: permission rules; the model contract and its wire formats
+  // 4: permission rules
   permission: 4,
-  providers: 4,
   // 5: the tools; context accounting and compaction
   tools: 5,
   context: 5,
@@ -42,9 +41,6 @@ const CORE_FLOORS: Record<string, number> = {
   // 9: the public entry point
   'index.ts': 9,
 };
-
-/** The model contract that code outside providers/ may see: never one wire format's adapter. */
-const PROVIDER_CONTRACT = new Set(['providers/types.ts', 'providers/provider-error.ts', 'providers/index.ts']);
 
 const coreSrc = resolve(import.meta.dirname, '..', 'packages/core/src');
 
@@ -104,14 +100,15 @@ describe('layers inside core', () => {
     expect(upwardImports(files)).toEqual([]);
   });
 
-  it('outside providers/, code sees the model contract only, never one adapter', () => {
+  it('the engine reaches @tandem/ai through its entry point only (its tests may use its testing helpers)', () => {
     const violations: string[] = [];
-    for (const file of productionFiles) {
-      const from = relative(coreSrc, file);
-      if (partOf(from) === 'providers' || from === 'index.ts') continue;
-      for (const spec of relativeImports(file)) {
-        const target = relative(coreSrc, resolve(file, '..', spec).replace(/\.js$/, '.ts'));
-        if (partOf(target) === 'providers' && !PROVIDER_CONTRACT.has(target)) violations.push(`${from} imports ${target}`);
+    for (const file of sourceFiles(coreSrc)) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/from\s*['"](@tandem\/ai[^'"]*)['"]/g)) {
+        const spec = m[1]!;
+        if (spec === '@tandem/ai') continue;
+        if (isTest(file) && spec.startsWith('@tandem/ai/testing/')) continue;
+        violations.push(`${relative(coreSrc, file)} imports ${spec}`);
       }
     }
     expect(violations).toEqual([]);
@@ -120,13 +117,13 @@ describe('layers inside core', () => {
   it('the checker catches upward and sideways imports and passes downward ones', () => {
     const found = upwardImports([
       { from: join('sandbox', 'safe-open.ts'), specs: ['../tools/define.js', '../base/tool-error.js', './real-path.js'] },
-      { from: join('providers', 'resolve.ts'), specs: ['../loop/types.js', '../tools/define.js', '../ports/clock.js'] },
-      { from: join('loop', 'run-turn.ts'), specs: ['../providers/types.js', '../conversation/index.js'] },
+      { from: join('permission', 'resolve.ts'), specs: ['../loop/types.js', '../tools/define.js', '../ports/tool-gate.js'] },
+      { from: join('loop', 'run-turn.ts'), specs: ['../context/index.js', '../conversation/index.js'] },
     ]);
     expect(found).toEqual([
       'sandbox/safe-open.ts (floor 2) imports tools/define.ts (floor 5)',
-      'providers/resolve.ts (floor 4) imports loop/types.ts (floor 7)',
-      'providers/resolve.ts (floor 4) imports tools/define.ts (floor 5)',
+      'permission/resolve.ts (floor 4) imports loop/types.ts (floor 7)',
+      'permission/resolve.ts (floor 4) imports tools/define.ts (floor 5)',
       'loop/run-turn.ts (floor 7) imports conversation/index.ts (floor 8)',
     ]);
   });

@@ -11,15 +11,32 @@ const root = resolve(import.meta.dirname, '..');
 const ALLOWED: Record<string, string[]> = {
   shared: [],
   testkit: [],
-  core: ['shared'],
-  server: ['shared', 'core'],
+  ai: ['shared'],
+  core: ['shared', 'ai'],
+  'assistant-tools': ['shared', 'ai', 'core'],
+  // The built-in tool list: every tool package put together, above all of them.
+  tools: ['shared', 'core', 'assistant-tools'],
+  server: ['shared', 'ai', 'core', 'assistant-tools', 'tools'],
   tui: ['shared'],
   // The web viewer's page: the TUI's reducer and client (browser-safe subpaths), never core or server.
   web: ['shared', 'tui'],
   cli: ['shared', 'server', 'tui'],
   // The bench drives real servers and times the TUI's reducer over a long session (attach-long-session.ts).
-  bench: ['shared', 'core', 'server', 'tui', 'testkit'],
+  bench: ['shared', 'ai', 'core', 'server', 'tui', 'testkit'],
 };
+/** The repository's own dev tools (vitest …): any package's tests may import them. */
+const ROOT_DEV = Object.keys(
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> }).devDependencies ?? {},
+);
+
+/** 'openai/streaming' -> 'openai'; '@anthropic-ai/sdk/streaming' -> '@anthropic-ai/sdk'. */
+function packageName(spec: string): string {
+  return spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
+}
+
 /** Test-only helpers any package may use in its tests. */
 const TEST_ONLY = new Set(['testkit']);
 
@@ -50,6 +67,8 @@ describe('dependency direction', () => {
         devDependencies?: Record<string, string>;
       };
       const declared = Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith('@tandem/'));
+      const production = new Set(Object.keys(manifest.dependencies ?? {}));
+      const forTests = new Set([...production, ...Object.keys(manifest.devDependencies ?? {}), ...ROOT_DEV]);
       for (const dep of declared) expect(allowed, `${pkg} declares ${dep}`).toContain(dep.slice('@tandem/'.length));
 
       const violations: string[] = [];
@@ -66,6 +85,10 @@ describe('dependency direction', () => {
           } else if (spec.startsWith('.')) {
             const target = resolve(file, '..', spec);
             if (!target.startsWith(pkgDir + '/')) violations.push(`${where}: relative import leaves the package: ${spec}`);
+          } else if (!spec.startsWith('node:')) {
+            // An npm package: only what this package's manifest lists (so the engine cannot reach a provider SDK).
+            const name = packageName(spec);
+            if (!(isTest ? forTests : production).has(name)) violations.push(`${where}: imports ${name}, not in package.json`);
           }
         }
       }

@@ -1,16 +1,17 @@
-// Generates the tool table from @tandem/core's tool registry.
+// Generates the tool table from the built-in tool list (@tandem/tools) and the engine (@tandem/core).
 export async function toolsReference() {
   const core = await import('@tandem/core');
+  const { builtinTools } = await import('@tandem/tools');
   const lines = [
     '# Built-in tools',
     '',
-    'Generated from the tool registry in `@tandem/core`. Every tool goes through the same pipeline: schema validation → path sandbox / command blacklist → permission policy → rate limiter → execution → audit record.',
+    'Generated from the built-in tool list in `@tandem/tools`. Every tool goes through the same pipeline: schema validation → path sandbox / command blacklist → permission policy → rate limiter → execution → audit record.',
     '',
     '| tool | danger | read-only | description |',
     '|---|---|---|---|',
   ];
-  const tools = typeof core.builtinTools === 'function' ? core.builtinTools() : [];
-  if (tools.length === 0) throw new Error('docs: @tandem/core exports no builtinTools()');
+  const tools = typeof builtinTools === 'function' ? builtinTools() : [];
+  if (tools.length === 0) throw new Error('docs: @tandem/tools exports no builtinTools()');
   for (const tool of tools) {
     const danger = typeof tool.danger === 'function' ? 'by arguments' : tool.danger;
     const description = tool.description.replace(/\s+/g, ' ').replace(/\|/g, '\\|');

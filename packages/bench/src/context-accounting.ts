@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { ContextAccountant, estimateMessageTokens, type Message } from '@tandem/core';
+import { ContextAccountant, estimateMessageTokens } from '@tandem/core';
+import type { Message } from '@tandem/ai';
 
 export interface ContextBenchRow {
   messages: number;

@@ -1,8 +1,9 @@
 // `pnpm pack` in packages/cli runs this first (prepack): one installable package without the
-// monorepo. The workspace packages (@tandem/server, core, tui, shared) are bundled from their
-// TypeScript sources into bundle/lib; every npm package stays a dependency (package.json lists
-// them all; a test keeps the list whole), node-pty builds from source on install as usual; the
-// web viewer's built page goes to web/. bin is bundle/tandem.js (publishConfig.bin).
+// monorepo. The workspace packages (@tandem/server, tools, assistant-tools, core, ai, tui,
+// shared) are bundled from their TypeScript sources into bundle/lib; every npm package stays a
+// dependency (package.json lists them all; a test keeps the list whole), node-pty builds from
+// source on install as usual; the web viewer's built page goes to web/. bin is bundle/tandem.js
+// (publishConfig.bin).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';

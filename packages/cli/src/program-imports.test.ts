@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 /** Packages that take a second or more of CPU to load: only a command's action may import them (dynamically). */
-const HEAVY = ['@tandem/server', '@tandem/tui', '@tandem/core'];
+const HEAVY = ['@tandem/server', '@tandem/tui', '@tandem/core', '@tandem/ai', '@tandem/tools', '@tandem/assistant-tools'];
 
 /** Every package a file loads at start-up, with the files that import it. */
 const staticPackages = (entry: string) => staticPackageImports(SRC, entry);
@@ -21,7 +21,7 @@ describe('tandem start-up', () => {
   it("`tandem` and `tandem attach` load neither the server nor the engine, and the TUI's screen only after the network steps start", () => {
     for (const entry of ['commands/open.ts', 'commands/attach.ts']) {
       const packages = staticPackages(entry);
-      const heavy = ['@tandem/server', '@tandem/core', '@tandem/tui'].filter((name) => packages.has(name));
+      const heavy = HEAVY.filter((name) => packages.has(name));
       expect(heavy, `${entry}: use @tandem/server/local, @tandem/tui/client and @tandem/tui/session-choice; load @tandem/tui with loadTui()`).toEqual([]);
       expect(packages.has('@tandem/tui/client')).toBe(true);
     }

@@ -1,9 +1,7 @@
 // The engine's public entry point. Each area keeps its own index; add exports there.
 export * from './base/index.js';
-export * from './messages.js';
 export * from './ports/index.js';
 export * from './loop/index.js';
-export * from './providers/index.js';
 export * from './tools/index.js';
 export * from './permission/index.js';
 export * from './context/index.js';

@@ -6,20 +6,10 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { Server as IoServer } from 'socket.io';
 import { SESSION_EVENT } from '@tandem/shared';
-import {
-  builtinTools,
-  estimateTextTokens,
-  resolveMemoryChain,
-  Governor,
-  memoryTools,
-  modelInfo,
-  modelWarnings,
-  systemClock,
-  type Clock,
-  type RoutineHost,
-  type ToolServices,
-  type TurnLimits,
-} from '@tandem/core';
+import { builtinTools } from '@tandem/tools';
+import { estimateTextTokens, memoryTools, type ToolServices, type TurnLimits } from '@tandem/core';
+import type { RoutineHost } from '@tandem/assistant-tools';
+import { resolveMemoryChain, Governor, modelInfo, modelWarnings, systemClock, type Clock } from '@tandem/ai';
 import type { ApplicationDeps } from './application-deps.js';
 import { authenticate, type ClientIdentity } from './auth.js';
 import { HandshakeLockout } from './auth/handshake-lockout.js';

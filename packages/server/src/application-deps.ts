@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
-import type { AnyTool, Clock, ToolGate, TurnLimits } from '@tandem/core';
+import type { AnyTool, ToolGate, TurnLimits } from '@tandem/core';
+import type { Clock } from '@tandem/ai';
 import type { Tokens } from './auth.js';
 import type { HandshakeLockoutOptions } from './auth/handshake-lockout.js';
 import type { ClusterOptions } from './cluster/cluster-options.js';

@@ -45,7 +45,7 @@ export { evolutionRecords } from './evolution/evolution-records.js';
 export { WorkspaceSkills } from './skills/workspace-skills.js';
 // Agents: the definitions of a workspace with their file and status (tandem agents).
 export { agentRoots, discoverAgents, formatAgentFileError, type AgentEntry, type AgentFileError } from '@tandem/core';
-export { parseProvidersConfig } from '@tandem/core';
+export { parseProvidersConfig } from '@tandem/ai';
 // Cluster: nodes sharing sessions through Redis (tandem serve --redis URL).
 // Types only for the cluster node: its module brings Redis in, loaded when a server runs with --redis.
 export type { ClusterNode, RedisUnreachableError } from './cluster/index.js';

@@ -11,6 +11,6 @@ const staticPackages = (entry: string) => new Set(staticPackageImports(SRC, entr
 describe('@tandem/server/local', () => {
   it("loads only node's own modules and the provider table: a terminal that reads the server's files starts without the server", () => {
     const packages = [...staticPackages('local.ts')];
-    expect(packages.filter((name) => !name.startsWith('node:'))).toEqual(['@tandem/core/registry']);
+    expect(packages.filter((name) => !name.startsWith('node:'))).toEqual(['@tandem/ai/registry']);
   });
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { turnMemory, type Clock, type ToolGate, type ToolServices, type TurnContext, type TurnOptions, type WorkspaceMemory } from '@tandem/core';
+import { turnMemory, type ToolGate, type ToolServices, type TurnContext, type TurnOptions, type WorkspaceMemory } from '@tandem/core';
+import type { Clock } from '@tandem/ai';
 import type { SessionContexts } from './context/session-contexts.js';
 import { SessionJobs } from './jobs/job-manager.js';
 import type { McpHub } from './mcp/mcp-hub.js';

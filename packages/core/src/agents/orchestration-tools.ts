@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Clock } from '../ports/clock.js';
+import type { Clock } from '@tandem/ai';
 import { type AnyTool, defineTool, type ToolOutcome } from '../tools/define.js';
 import { AGENT_NAME, type AgentDefinition, COMMANDER } from './agent-file.js';
 import type { AgentRunner, AgentRunRequest } from './agent-runner.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startFakeModelServer } from '@tandem/testkit';
-import { createOpenAIChatClient } from '../providers/openai-chat.js';
+import { createOpenAIChatClient } from '@tandem/ai';
 import { TokenCalibration } from './calibration.js';
 import { collectReply } from './collect-reply.js';
 import { ContextAccountant } from './context-accountant.js';

@@ -1,5 +1,5 @@
-import type { ToolCall } from '../messages.js';
-import type { ModelClient, ModelRequest, StopReason } from '../providers/types.js';
+import type { ToolCall } from '@tandem/ai';
+import type { ModelClient, ModelRequest, StopReason } from '@tandem/ai';
 
 export interface CollectedReply {
   text: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 import { TokenCalibration } from './calibration.js';
 import { ContextAccountant } from './context-accountant.js';
 import { estimateMessageTokens, estimateTextTokens } from './estimate-tokens.js';

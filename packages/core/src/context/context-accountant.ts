@@ -1,5 +1,5 @@
-import type { Message } from '../messages.js';
-import type { ToolSpec } from '../providers/types.js';
+import type { Message } from '@tandem/ai';
+import type { ToolSpec } from '@tandem/ai';
 import type { TokenCalibration } from './calibration.js';
 import { estimateMessageTokens, estimateTextTokens, estimateToolTokens } from './estimate-tokens.js';
 

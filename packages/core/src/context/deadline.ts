@@ -1,4 +1,4 @@
-import { type Clock, startTimer } from '../ports/clock.js';
+import { type Clock, startTimer } from '@tandem/ai';
 
 /** Thrown by `withDeadline` when the time ran out; the work's signal was aborted with it. */
 export class DeadlineError extends Error {

@@ -1,5 +1,5 @@
-import type { Message } from '../messages.js';
-import type { ToolSpec } from '../providers/types.js';
+import type { Message } from '@tandem/ai';
+import type { ToolSpec } from '@tandem/ai';
 
 /**
  * Token estimates by character class (requirements C2), in one pass over the text with no allocation

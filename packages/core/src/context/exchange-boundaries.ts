@@ -1,4 +1,4 @@
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 
 /**
  * Indices where a conversation may be cut so that no tool call is separated from its result

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SessionEventSchema } from '@tandem/shared';
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 import { ContextAccountant } from './context-accountant.js';
 import { contextUsageEvent, maybeCompact } from './maybe-compact.js';
 import { pairsIntact } from './exchange-boundaries.js';
-import { fakeModelServerPerFile, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { fakeModelServerPerFile, openaiClient } from '@tandem/ai/testing/fake-server';
 
 const fake = fakeModelServerPerFile();
 

@@ -1,7 +1,7 @@
 import type { EventBody } from '@tandem/shared';
-import type { Message } from '../messages.js';
-import type { ModelClient } from '../providers/types.js';
-import type { Clock } from '../ports/clock.js';
+import type { Message } from '@tandem/ai';
+import type { ModelClient } from '@tandem/ai';
+import type { Clock } from '@tandem/ai';
 import type { ContextAccountant } from './context-accountant.js';
 import { planCompaction } from './plan-compaction.js';
 import { runCompaction } from './run-compaction.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../providers/provider-error.js';
+import { ProviderError } from '@tandem/ai';
 import { streamWithOverflowRetry, withOverflowRetry } from './overflow-retry.js';
 
 const overflow = (afterContent = false) =>

@@ -1,4 +1,4 @@
-import { ProviderError } from '../providers/provider-error.js';
+import { ProviderError } from '@tandem/ai';
 
 /**
  * One compaction and one retry when the provider says the request does not fit the window

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '@tandem/testkit';
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 import { exchangeBoundaries, pairsIntact } from './exchange-boundaries.js';
 import { planCompaction } from './plan-compaction.js';
 import { applyCompaction } from './run-compaction.js';

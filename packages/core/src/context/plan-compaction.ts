@@ -1,4 +1,4 @@
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 import { estimateMessageTokens } from './estimate-tokens.js';
 import { exchangeBoundaries } from './exchange-boundaries.js';
 

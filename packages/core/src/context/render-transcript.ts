@@ -1,4 +1,4 @@
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 
 export interface TranscriptLimits {
   /** Longer texts (tool outputs above all) keep their head and tail (default 4,000 chars). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@tandem/testkit';
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 import { planCompaction } from './plan-compaction.js';
 import { applyCompaction, runCompaction, SUMMARY_PREFIX } from './run-compaction.js';
-import { fakeModelServerPerFile, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { fakeModelServerPerFile, openaiClient } from '@tandem/ai/testing/fake-server';
 
 const fake = fakeModelServerPerFile();
 

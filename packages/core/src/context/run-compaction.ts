@@ -1,6 +1,6 @@
-import type { Message, UserMessage } from '../messages.js';
-import type { ModelClient } from '../providers/types.js';
-import { systemClock, type Clock } from '../ports/clock.js';
+import type { Message, UserMessage } from '@tandem/ai';
+import type { ModelClient } from '@tandem/ai';
+import { systemClock, type Clock } from '@tandem/ai';
 import { collectReply } from './collect-reply.js';
 import { withDeadline } from './deadline.js';
 import { estimateMessageTokens } from './estimate-tokens.js';

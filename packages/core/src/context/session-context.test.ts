@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../messages.js';
-import type { ModelClient } from '../providers/types.js';
+import type { Message } from '@tandem/ai';
+import type { ModelClient } from '@tandem/ai';
 import { SessionContext } from './session-context.js';
 
 /** A compaction client that must never be called in these tests. */

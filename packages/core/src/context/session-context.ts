@@ -1,6 +1,6 @@
-import type { Message } from '../messages.js';
-import type { ModelClient, ToolSpec } from '../providers/types.js';
-import type { Clock } from '../ports/clock.js';
+import type { Message } from '@tandem/ai';
+import type { ModelClient, ToolSpec } from '@tandem/ai';
+import type { Clock } from '@tandem/ai';
 import type { EngineEvent } from '../base/engine-event.js';
 import { sameItems } from '../base/same-items.js';
 import type { ContextRequest, TurnContext } from './turn-context.js';

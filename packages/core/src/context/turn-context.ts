@@ -1,6 +1,6 @@
 import type { EngineEvent } from '../base/engine-event.js';
-import type { Message } from '../messages.js';
-import type { ToolSpec } from '../providers/types.js';
+import type { Message } from '@tandem/ai';
+import type { ToolSpec } from '@tandem/ai';
 
 /** What the context step sees of the next model request. `conversation` may be compacted in place. */
 export interface ContextRequest {

@@ -4,7 +4,7 @@ import { FakeClock } from '@tandem/testkit';
 import { estimateTextTokens } from '../context/estimate-tokens.js';
 import { SessionContext } from '../context/session-context.js';
 import { defineTool, type AnyTool } from '../tools/define.js';
-import { fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { fakeModelServerPerTest, openaiClient } from '@tandem/ai/testing/fake-server';
 import { hangTool } from '../loop/turn-harness.test-helper.js';
 import type { EngineEvent } from '../loop/types.js';
 import { ConversationBuilder, conversationFromEvents } from './conversation-builder.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyTool } from '../tools/define.js';
-import { fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { fakeModelServerPerTest, openaiClient } from '@tandem/ai/testing/fake-server';
 import { echoTool, hangTool } from '../loop/turn-harness.test-helper.js';
 import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
 import type { SteeringMessage } from '../loop/types.js';
 import { summaryMessage } from '../context/run-compaction.js';
 import { ConversationBuilder, conversationFromEvents, type ConversationEvent } from './conversation-builder.js';
 import { recordedSession } from './recorded-session.test-helper.js';
-import { assistantCalling, toolCallOf } from '../loop/conversation-messages.test-helper.js';
+import { assistantCalling, toolCallOf } from '@tandem/ai/testing/conversation-messages';
 
 const fake = fakeModelServerPerTest();
 

@@ -1,5 +1,5 @@
 import type { EventOf, SessionEvent } from '@tandem/shared';
-import type { AssistantMessage, Message } from '../messages.js';
+import type { AssistantMessage, Message } from '@tandem/ai';
 import { applyCompaction, startAfterCompaction } from '../context/run-compaction.js';
 import { INTERRUPTED_OUTPUT } from '../loop/turn-end.js';
 import type { EngineEvent } from '../base/engine-event.js';

@@ -1,4 +1,4 @@
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 
 /**
  * A `ConversationBuilder`'s whole state as JSON-safe data, so a server can store it beside the

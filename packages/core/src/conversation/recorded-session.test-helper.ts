@@ -1,4 +1,4 @@
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 import { runTurn } from '../loop/run-turn.js';
 import { turnOptions, type TurnSetup } from '../loop/turn-harness.test-helper.js';
 import type { EngineEvent } from '../loop/types.js';

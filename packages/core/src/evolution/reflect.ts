@@ -3,9 +3,9 @@ import { collectReply } from '../context/collect-reply.js';
 import { DeadlineError, withDeadline } from '../context/deadline.js';
 import { estimateTextTokens } from '../context/estimate-tokens.js';
 import { stripHiddenCharacters } from '../memory/injection-scanner.js';
-import type { Clock } from '../ports/clock.js';
-import { ProviderError } from '../providers/provider-error.js';
-import type { ModelClient, ModelRequest, ToolSpec } from '../providers/types.js';
+import type { Clock } from '@tandem/ai';
+import { ProviderError } from '@tandem/ai';
+import type { ModelClient, ModelRequest, ToolSpec } from '@tandem/ai';
 import { MAX_SKILL_DESCRIPTION } from '../skills/skill-file.js';
 import type { EvolutionSignal } from './signals.js';
 

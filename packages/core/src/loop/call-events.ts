@@ -1,5 +1,5 @@
-import type { ToolCall } from '../messages.js';
-import { imagesForEvent } from '../base/tool-image.js';
+import type { ToolCall } from '@tandem/ai';
+import { imagesForEvent } from '@tandem/ai';
 import { summaryOf, type AnyTool } from '../tools/define.js';
 import { callDanger, type CallResult } from './execute-call.js';
 import type { PreparedCall } from './prepare-call.js';

@@ -2,13 +2,13 @@ import { access, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock, makeTempDir, type TempDir } from '@tandem/testkit';
-import type { ModelClient } from '../providers/types.js';
+import type { ModelClient } from '@tandem/ai';
 import { createPathSandbox } from '../sandbox/index.js';
 import { createFileBaselines } from '../tools/file-baselines.js';
 import { writeFileTool } from '../tools/write-file.js';
 import type { AnyTool } from '../tools/define.js';
 import type { GateCall, ToolGate } from '../ports/tool-gate.js';
-import { openaiClient, fakeModelServerPerTest } from '../providers/testing/fake-server.test-helper.js';
+import { openaiClient, fakeModelServerPerTest } from '@tandem/ai/testing/fake-server';
 import { runTurn } from './run-turn.js';
 import { collect, echoTool, hangTool, ofType, turnOptions } from './turn-harness.test-helper.js';
 

@@ -4,11 +4,11 @@ import { FakeClock } from '@tandem/testkit';
 import { ContextAccountant } from '../context/context-accountant.js';
 import { SUMMARY_PREFIX } from '../context/run-compaction.js';
 import { SessionContext, type SessionContextOptions } from '../context/session-context.js';
-import type { Message } from '../messages.js';
-import { modelInfo } from '../providers/resolve.js';
+import type { Message } from '@tandem/ai';
+import { modelInfo } from '@tandem/ai';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { runTurn } from './run-turn.js';
-import { fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { fakeModelServerPerTest, openaiClient } from '@tandem/ai/testing/fake-server';
 import { collect, echoTool, ofType, turnOptions, type TurnSetup } from './turn-harness.test-helper.js';
 import type { EngineEvent, TurnOptions } from './types.js';
 

@@ -1,5 +1,5 @@
 import { streamWithOverflowRetry } from '../context/overflow-retry.js';
-import type { ModelClient, ModelRequest } from '../providers/types.js';
+import type { ModelClient, ModelRequest } from '@tandem/ai';
 import type { ContextRequest, EngineEvent, TurnContext } from './types.js';
 
 /** How the context step reports back to the turn. */

@@ -1,6 +1,6 @@
 import type { Danger } from '@tandem/shared';
-import type { ToolCall, ToolImage } from '../messages.js';
-import { type Clock, startTimer } from '../ports/clock.js';
+import type { ToolCall, ToolImage } from '@tandem/ai';
+import { type Clock, startTimer } from '@tandem/ai';
 import type { ToolGate } from '../ports/tool-gate.js';
 import { ToolError, dangerOf, type AnyTool, type PathResolver, type ToolContext } from '../tools/define.js';
 import { errorMessage } from './argument-errors.js';

@@ -1,5 +1,5 @@
-import type { ToolCall } from '../messages.js';
-import { systemClock } from '../ports/clock.js';
+import type { ToolCall } from '@tandem/ai';
+import { systemClock } from '@tandem/ai';
 import { allowAllGate } from '../ports/tool-gate.js';
 import type { AnyTool, ToolContext } from '../tools/define.js';
 import { executeCall, type CallEnvironment, type CallResult } from './execute-call.js';

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../messages.js';
+import type { ToolCall } from '@tandem/ai';
 import { stableJson } from '../base/stable-json.js';
 
 /** requirements A10: the 3rd identical call in a row gets a nudge, the 5th is not run and ends the turn. */

@@ -1,7 +1,7 @@
-import type { ToolCall } from '../messages.js';
-import { ProviderError } from '../providers/provider-error.js';
-import { emptyUsage, sumUsage } from '../providers/index.js';
-import type { ModelClient, ModelRequest, ModelUsage, StopReason } from '../providers/types.js';
+import type { ToolCall } from '@tandem/ai';
+import { ProviderError } from '@tandem/ai';
+import { emptyUsage, sumUsage } from '@tandem/ai';
+import type { ModelClient, ModelRequest, ModelUsage, StopReason } from '@tandem/ai';
 import { errorMessage } from './argument-errors.js';
 
 export interface ModelReply {

@@ -1,11 +1,11 @@
-import type { Message, ToolCall } from '../messages.js';
+import type { Message, ToolCall } from '@tandem/ai';
 import type { EngineEvent } from './types.js';
 import { executeCall, type CallEnvironment, type CallResult } from './execute-call.js';
 import { prepareCall, type CallOutcome, type PreparedCall } from './prepare-call.js';
 import { LOOP_WARN_AT, type LoopDetector, type LoopVerdict } from './loop-detector.js';
 import { planBatches } from './parallel-batches.js';
 import { NOT_RUN_OUTPUT, type TurnEnd } from './turn-end.js';
-import type { ModelUsage } from '../providers/types.js';
+import type { ModelUsage } from '@tandem/ai';
 import { toolCallEvent, toolResultEvent } from './call-events.js';
 
 export interface CallsContext {

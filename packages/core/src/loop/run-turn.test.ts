@@ -1,16 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FakeClock } from '@tandem/testkit';
-import type { Message } from '../messages.js';
-import type { ModelClient, ToolSpec } from '../providers/types.js';
-import { ToolError, defineTool, type AnyTool } from '../tools/define.js';
+import type { Message } from '@tandem/ai';
+import type { ModelClient, ToolSpec } from '@tandem/ai';
+import { ToolError, defineTool, type AnyTool, type ToolServices } from '../tools/define.js';
 import type { ToolGate } from '../ports/tool-gate.js';
 import { runTurn } from './run-turn.js';
 import { CANCEL_NOTE, NOT_RUN_OUTPUT } from './turn-end.js';
-import { anthropicClient, fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { anthropicClient, fakeModelServerPerTest, openaiClient } from '@tandem/ai/testing/fake-server';
 import { collect, echoTool as echo, ofType, turnOptions, type TurnSetup } from './turn-harness.test-helper.js';
 import type { SteeringMessage, TurnOptions } from './types.js';
-import { assistantCalling, toolCallOf } from './conversation-messages.test-helper.js';
+import { assistantCalling, toolCallOf } from '@tandem/ai/testing/conversation-messages';
 
 const fake = fakeModelServerPerTest();
 let log: string[];
@@ -356,13 +356,13 @@ describe('runTurn', () => {
     const calendar = defineTool({
       ...echo,
       name: 'calendar',
-      setup: (services) => (services.calendar ? undefined : 'add "calendars" to config.json'),
+      setup: (services) => ((services as { calendar?: unknown }).calendar ? undefined : 'add "calendars" to config.json'),
       execute: async () => {
         throw new ToolError('no calendars are configured');
       },
     }) as AnyTool;
     const names = (i: number) => fake.server.requests[i]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
-    const configured = { calendar: { calendars: [{ name: 'Work', ics: '/w.ics' }], timezone: 'UTC', env: {} } };
+    const configured = { calendar: { calendars: [{ name: 'Work', ics: '/w.ics' }], timezone: 'UTC', env: {} } } as ToolServices;
     // Without dynamic tools (specs made once per turn) and with them (remade when they change).
     for (const dynamicTools of [undefined, () => ({ tools: [], notices: [] })]) {
       const first = fake.server.requests.length;

@@ -1,12 +1,12 @@
 import { withholdSecrets } from './withhold-secrets.js';
 import { startAfterCompaction } from '../context/run-compaction.js';
-import type { ToolCall } from '../messages.js';
-import { systemClock } from '../ports/clock.js';
+import type { ToolCall } from '@tandem/ai';
+import { systemClock } from '@tandem/ai';
 import { allowAllGate } from '../ports/tool-gate.js';
-import { DEFAULT_TEMPERATURE } from '../base/temperature.js';
+import { DEFAULT_TEMPERATURE } from '@tandem/ai';
 import { sameItems } from '../base/same-items.js';
-import { emptyUsage, sumUsage } from '../providers/index.js';
-import type { ModelRequest, ModelUsage, ToolSpec } from '../providers/types.js';
+import { emptyUsage, sumUsage } from '@tandem/ai';
+import type { ModelRequest, ModelUsage, ToolSpec } from '@tandem/ai';
 import { toToolSpec, type AnyTool } from '../tools/define.js';
 import { isOffered } from '../tools/tool-setup.js';
 import { errorMessage } from './argument-errors.js';

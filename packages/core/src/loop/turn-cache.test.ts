@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { commonPrefix, openaiPrompt } from '@tandem/testkit';
-import type { Message } from '../messages.js';
-import { resolveModelClient } from '../providers/resolve.js';
-import { configWith, fakeEnv, testModel } from '../providers/testing/chain-fixture.test-helper.js';
-import { fakeModelServerPerTest } from '../providers/testing/fake-server.test-helper.js';
+import type { Message } from '@tandem/ai';
+import { resolveModelClient } from '@tandem/ai';
+import { configWith, fakeEnv, testModel } from '@tandem/ai/testing/chain-fixture';
+import { fakeModelServerPerTest } from '@tandem/ai/testing/fake-server';
 import type { AnyTool } from '../tools/define.js';
 import { runTurn } from './run-turn.js';
 import { collect, echoTool, ofType, turnOptions } from './turn-harness.test-helper.js';

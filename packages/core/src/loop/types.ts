@@ -1,11 +1,11 @@
 import type { EngineEvent } from '../base/engine-event.js';
-import type { Message } from '../messages.js';
-import type { ModelClient } from '../providers/types.js';
+import type { Message } from '@tandem/ai';
+import type { ModelClient } from '@tandem/ai';
 import type { AnyTool, FileBaselines, ToolServices } from '../tools/define.js';
 import type { PathResolver } from '../ports/path-resolver.js';
 import type { CommandRunner } from '../ports/command-runner.js';
 import type { ToolGate } from '../ports/tool-gate.js';
-import type { Clock } from '../ports/clock.js';
+import type { Clock } from '@tandem/ai';
 import type { TurnContext } from '../context/turn-context.js';
 import type { TurnMemory } from '../memory/turn-memory.js';
 

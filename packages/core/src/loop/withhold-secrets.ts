@@ -1,4 +1,4 @@
-import type { ToolCall } from '../messages.js';
+import type { ToolCall } from '@tandem/ai';
 import type { AnyTool } from '../tools/define.js';
 
 /** What events, the conversation, the permission request and the audit log see instead of a secret argument. */

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionEventSchema } from '@tandem/shared';
 import { FakeClock, makeTempDir, type TempDir } from '@tandem/testkit';
-import { fakeModelServerPerTest } from '../providers/testing/fake-server.test-helper.js';
-import type { Message } from '../messages.js';
-import { resolveMemoryChain } from '../providers/resolve.js';
+import { fakeModelServerPerTest } from '@tandem/ai/testing/fake-server';
+import type { Message } from '@tandem/ai';
+import { resolveMemoryChain } from '@tandem/ai';
 import { ARCHIVAL_FAILED } from './consolidation-outcome.js';
 import { consolidateSession } from './consolidate-session.js';
 import { WorkspaceMemory } from './workspace-memory.js';

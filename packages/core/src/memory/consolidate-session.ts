@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../base/engine-event.js';
-import type { Message } from '../messages.js';
-import type { Clock } from '../ports/clock.js';
-import type { ModelClient } from '../providers/types.js';
+import type { Message } from '@tandem/ai';
+import type { Clock } from '@tandem/ai';
+import type { ModelClient } from '@tandem/ai';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 import { consolidateMemory, type ConsolidationAttempt, type ConsolidationResult } from './consolidate.js';
 import { consolidationOutcome } from './consolidation-outcome.js';

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock, makeTempDir, type TempDir } from '@tandem/testkit';
-import type { Message } from '../messages.js';
-import { createOpenAIChatClient } from '../providers/openai-chat.js';
+import type { Message } from '@tandem/ai';
+import { createOpenAIChatClient } from '@tandem/ai';
 import { consolidateMemory } from './consolidate.js';
 import { consolidationOutcome } from './consolidation-outcome.js';
 import { MemoryStore } from './memory-store.js';
-import { anthropicClient, fakeModelServerPerFile } from '../providers/testing/fake-server.test-helper.js';
+import { anthropicClient, fakeModelServerPerFile } from '@tandem/ai/testing/fake-server';
 
 const fake = fakeModelServerPerFile();
 /** The history entries below are stamped with this time. */

@@ -1,7 +1,7 @@
-import type { Message } from '../messages.js';
-import type { ModelClient } from '../providers/types.js';
-import { ProviderError } from '../providers/provider-error.js';
-import type { Clock } from '../ports/clock.js';
+import type { Message } from '@tandem/ai';
+import type { ModelClient } from '@tandem/ai';
+import { ProviderError } from '@tandem/ai';
+import type { Clock } from '@tandem/ai';
 import { collectReply } from '../context/collect-reply.js';
 import { DeadlineError, withDeadline } from '../context/deadline.js';
 import { renderTranscript } from '../context/render-transcript.js';

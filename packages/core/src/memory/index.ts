@@ -11,7 +11,6 @@ export * from './top-k.js';
 export * from './bm25-index.js';
 export * from './vector-index.js';
 export * from './rrf.js';
-export * from './embeddings-client.js';
 export * from './memory-recall.js';
 export * from './memory-service.js';
 export * from './workspace-memory.js';

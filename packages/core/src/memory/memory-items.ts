@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { systemClock, type Clock } from '../ports/clock.js';
+import { systemClock, type Clock } from '@tandem/ai';
 import { writeFileAtomic } from '../base/atomic-write.js';
 import { scanForInjection, type InjectionFinding } from './injection-scanner.js';
 import { ITEMS_FILE, QUARANTINE_FILE } from './memory-dir.js';

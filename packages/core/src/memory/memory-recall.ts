@@ -1,6 +1,6 @@
-import { systemClock, type Clock } from '../ports/clock.js';
+import { systemClock, type Clock } from '@tandem/ai';
 import { Bm25Index } from './bm25-index.js';
-import type { EmbeddingsClient } from './embeddings-client.js';
+import type { EmbeddingsClient } from '@tandem/ai';
 import type { ItemStore, MemoryItem, MemoryKind } from './memory-items.js';
 import { reciprocalRankFusion } from './rrf.js';
 import { VectorIndex } from './vector-index.js';

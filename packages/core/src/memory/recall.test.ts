@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, type FakeModelServer, makeTempDir, startFakeModelServer, type TempDir } from '@tandem/testkit';
 import { Bm25Index } from './bm25-index.js';
-import { createOpenAIEmbeddings } from './embeddings-client.js';
+import { createOpenAIEmbeddings } from '@tandem/ai';
 import { ItemStore } from './memory-items.js';
 import { MemoryRecall } from './memory-recall.js';
 import { recallTerms } from './recall-tokenizer.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSpec } from '../providers/types.js';
+import type { ToolSpec } from '@tandem/ai';
 
 /** Arguments of the `save_memory` call the consolidation model must make (requirements H1). */
 export const SaveMemoryArgs = z.object({

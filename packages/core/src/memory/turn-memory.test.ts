@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 import { runTurn } from '../loop/run-turn.js';
-import { fakeModelServerPerTest, openaiClient } from '../providers/testing/fake-server.test-helper.js';
+import { fakeModelServerPerTest, openaiClient } from '@tandem/ai/testing/fake-server';
 import { collect, turnOptions, type TurnSetup } from '../loop/turn-harness.test-helper.js';
 import type { TurnOptions } from '../loop/types.js';
 import { memoryTools } from './memory-tools.js';

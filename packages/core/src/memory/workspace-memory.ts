@@ -1,5 +1,5 @@
-import type { Clock } from '../ports/clock.js';
-import type { EmbeddingsClient } from './embeddings-client.js';
+import type { Clock } from '@tandem/ai';
+import type { EmbeddingsClient } from '@tandem/ai';
 import type { HistorySearchOptions, HistorySearchResult } from './history-search.js';
 import { ItemStore, type AddItemResult, type MemoryCaps, type MemoryKind } from './memory-items.js';
 import { MemoryRecall, type RecallOptions, type RecallResult } from './memory-recall.js';

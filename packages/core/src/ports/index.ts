@@ -1,7 +1,4 @@
 export * from './command-runner.js';
 export * from './tool-gate.js';
-export * from './clock.js';
 export * from './job-manager.js';
 export * from './path-resolver.js';
-export * from './routine-host.js';
-export * from './provider-configurator.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 import { loadInstructions } from './load-instructions.js';
 import { NestedInstructions } from './nested-instructions.js';
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Message } from '../messages.js';
+import type { Message } from '@tandem/ai';
 import { inside, type InstructionFile, instructionFileIn } from './instruction-files.js';
 
 /**

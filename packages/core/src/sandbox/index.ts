@@ -9,4 +9,5 @@ export {
   systemDirectoryOf,
   credentialPathOf,
   protectedLocationOf,
+  isWithin,
 } from './protected-paths.js';

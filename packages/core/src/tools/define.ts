@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { capSummary, type Danger, type FileArgs, type ToolKind, genericCallSummary, oneLine } from '@tandem/shared';
 import type { CommandRunner } from '../ports/command-runner.js';
-import type { ToolSpec } from '../providers/types.js';
+import type { ToolSpec } from '@tandem/ai';
 import type { PathResolver } from '../ports/path-resolver.js';
 import type { DeclaredSubject, GateCall, PreviewView } from '../ports/tool-gate.js';
-import type { ToolImage } from '../messages.js';
+import type { ToolImage } from '@tandem/ai';
 
 // A tool author's one import: the bottom layer's ToolError and the PathResolver port, handed on.
 export { ToolError } from '../base/tool-error.js';

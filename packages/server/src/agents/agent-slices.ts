@@ -1,5 +1,6 @@
 import type { SessionEvent } from '@tandem/shared';
-import { COMMANDER, type EngineEvent, type Message } from '@tandem/core';
+import { COMMANDER, type EngineEvent } from '@tandem/core';
+import type { Message } from '@tandem/ai';
 import type { ConversationFold } from '../sessions/engine.js';
 
 type SliceEvent = SessionEvent | EngineEvent;

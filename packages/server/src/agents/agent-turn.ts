@@ -6,11 +6,11 @@ import {
   HAND_OFF_TO,
   isOrchestrationTool,
   type ExternalAgentRun,
-  type ModelClient,
   resolveModelAlias,
   selectAgentTools,
   type TurnOptions,
 } from '@tandem/core';
+import type { ModelClient } from '@tandem/ai';
 
 /** Who a turn is for. */
 export type AgentProfile =

@@ -6,17 +6,15 @@ import {
   type AgentRunRequest,
   type AgentRunResult,
   type AnyTool,
-  type Clock,
   COMMANDER,
   createLimiter,
   createOrchestrationTools,
   type EngineEvent,
   floorAfterAnswer,
   ledgerResumeNote,
-  type Message,
-  type ModelClient,
   routeUserMessage,
 } from '@tandem/core';
+import type { Clock, Message, ModelClient } from '@tandem/ai';
 import { InvalidInputError } from '../errors/domain-errors.js';
 import { runAgent } from './agent-run.js';
 import type { AgentProfile } from './agent-turn.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AuditRecordSchema, type AuditRecord, type Danger } from '@tandem/shared';
-import { startTimer, systemClock, type Clock } from '@tandem/core';
+import { startTimer, systemClock, type Clock } from '@tandem/ai';
 import { createAuditMasker, type AuditMasker, type Env } from './audit-masker.js';
 import { readLastLines } from './read-last-lines.js';
 import { RingBuffer } from './ring-buffer.js';

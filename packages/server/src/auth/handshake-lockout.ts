@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '@tandem/core';
+import { systemClock, type Clock } from '@tandem/ai';
 
 export interface HandshakeLockoutOptions {
   /** Refused handshakes from one address within `windowMs` that lock it out (default 20). */

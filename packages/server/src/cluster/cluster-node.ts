@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Server as IoServer, Socket } from 'socket.io';
-import type { Clock } from '@tandem/core';
+import type { Clock } from '@tandem/ai';
 import type { Ack, CommandName, SessionEvent, SessionInfo } from '@tandem/shared';
 import type { CommandContext, Handler, HandlerMap } from '../handlers/dispatch.js';
 import { sessionRoom } from '../handlers/session-handlers.js';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { systemClock, type Clock } from '@tandem/core';
+import { systemClock, type Clock } from '@tandem/ai';
 import { newShareRecord, ShareRecordSchema, shareEndedAt, shareTokenHash, worthKeeping, type NewShare, type ShareRecord } from '../shares/share-record.js';
 import type { ShareStore } from '../shares/share-store.js';
 

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findProvider, providerNames, writeFileAtomic, type ProviderChange, type ProviderConfigurator, type ProvidersConfig } from '@tandem/core';
+import { findProvider, providerNames, type ProvidersConfig } from '@tandem/ai';
+import { writeFileAtomic } from '@tandem/core';
+import type { ProviderChange, ProviderConfigurator } from '@tandem/assistant-tools';
 import { SecretStore } from '../secrets/secret-store.js';
 
 /** Where configure_provider keeps a provider's key in the secret store. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CalendarsSettingSchema, isValidZone, WebSearchSettingSchema } from '@tandem/core';
+import { CalendarsSettingSchema, isValidZone, WebSearchSettingSchema } from '@tandem/assistant-tools';
 
 /**
  * The server's own limits in `<dataDir>/config.json` (beside the providers part core reads).

@@ -1,4 +1,4 @@
-import { isValidZone } from '@tandem/core';
+import { isValidZone } from '@tandem/assistant-tools';
 import type { ServerSettings } from './server-settings.js';
 
 /** The user's zone for calendars and routines: config.json `timezone`, else `TZ`, else the server's own. */

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { createWebSearcher, searchBackendConfigs, WebSearchError, type Clock, type WebSearcher } from '@tandem/core';
+import { createWebSearcher, searchBackendConfigs, WebSearchError, type WebSearcher } from '@tandem/assistant-tools';
+import type { Clock } from '@tandem/ai';
 
 /**
  * The server's one web searcher (its cache is shared by every session). A bad TANDEM_WEB_SEARCH

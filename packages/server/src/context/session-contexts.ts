@@ -1,14 +1,5 @@
-import {
-  resolveMemoryClient,
-  resolveModelInfo,
-  SessionContext,
-  TokenCalibration,
-  type Clock,
-  type EngineEvent,
-  type Governor,
-  type ProvidersConfig,
-  type TokenEstimator,
-} from '@tandem/core';
+import { resolveMemoryClient, resolveModelInfo, type Clock, type Governor, type ProvidersConfig, type TokenEstimator } from '@tandem/ai';
+import { SessionContext, TokenCalibration, type EngineEvent } from '@tandem/core';
 
 export interface SessionContextsOptions {
   env: NodeJS.ProcessEnv;

@@ -13,13 +13,11 @@ import {
   reflect,
   revertReflection,
   scoreOf,
-  startTimer,
   type AgentDefinition,
-  type Clock,
   type EvolutionRecord,
   type EvolutionSignal,
-  type ModelClient,
 } from '@tandem/core';
+import { startTimer, type Clock, type ModelClient } from '@tandem/ai';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors/domain-errors.js';
 
 /** config.json `agents.reflection`, with its defaults. */

@@ -1,4 +1,5 @@
-import { consolidateSession, readMemory, resolveMemoryChain, type Clock, type ResolveOptions } from '@tandem/core';
+import { consolidateSession, readMemory } from '@tandem/core';
+import { resolveMemoryChain, type Clock, type ResolveOptions } from '@tandem/ai';
 import type { WorkspaceMemories } from '../memory/workspace-memories.js';
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { HandlerMap } from './dispatch.js';

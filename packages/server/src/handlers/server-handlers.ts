@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Clock, ProvidersConfig } from '@tandem/core';
+import type { Clock, ProvidersConfig } from '@tandem/ai';
 import { providerEnvDigest, providersWithKey } from '../serve/provider-env.js';
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { HandlerMap } from './dispatch.js';

@@ -1,6 +1,7 @@
 import type { CommandEnvPolicy } from '../os-sandbox/command-env.js';
 import pino, { type Logger } from 'pino';
-import { canonicalWorkspace, systemClock, type AnyTool, type Clock, type ToolImage, type TurnOptions } from '@tandem/core';
+import { canonicalWorkspace, type AnyTool, type TurnOptions } from '@tandem/core';
+import { systemClock, type Clock, type ToolImage } from '@tandem/ai';
 import { SecretStore } from '../secrets/secret-store.js';
 import { McpApprovals } from './mcp-approvals.js';
 import type { McpConnection } from './mcp-connection.js';

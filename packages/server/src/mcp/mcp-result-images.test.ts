@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Message } from '@tandem/core';
+import type { Message } from '@tandem/ai';
 import { MAX_TOOL_IMAGE_BYTES, mapToolResult } from './mcp-result.js';
 import { IMAGES_DIR, ToolImageStore } from './tool-image-store.js';
 

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { imageNote, modelCopyOfOutput, type ToolImage, type ToolOutcome } from '@tandem/core';
+import { imageNote, type ToolImage } from '@tandem/ai';
+import { modelCopyOfOutput, type ToolOutcome } from '@tandem/core';
 
 /** The largest image passed on to the model (Anthropic refuses images over 5 MB). */
 export const MAX_TOOL_IMAGE_BYTES = 5 * 1024 * 1024;

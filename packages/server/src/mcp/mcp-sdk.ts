@@ -3,7 +3,7 @@ import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js
 import type { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { loadOnce } from '@tandem/core';
+import { loadOnce } from '@tandem/ai';
 
 /** The parts of the MCP SDK the client side uses. */
 export interface McpSdk {

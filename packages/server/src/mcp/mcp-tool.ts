@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Danger } from '@tandem/shared';
-import { defineTool, type AnyTool, type ToolImage } from '@tandem/core';
+import { defineTool, type AnyTool } from '@tandem/core';
+import type { ToolImage } from '@tandem/ai';
 import { mcpCallSubject } from './mcp-call-subject.js';
 import type { McpEntry } from './mcp-config.js';
 import type { McpConnection } from './mcp-connection.js';

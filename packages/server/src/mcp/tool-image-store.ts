@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Message, type ToolImage, writeFileAtomicSync } from '@tandem/core';
+import type { Message, ToolImage } from '@tandem/ai';
+import { writeFileAtomicSync } from '@tandem/core';
 
 /** Where a session keeps the images its tools returned: `<sessionDir>/images/<sha256>.<ext>`. */
 export const IMAGES_DIR = 'images';

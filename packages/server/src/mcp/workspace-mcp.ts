@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { AnyTool, Clock, DynamicTools, ToolGate } from '@tandem/core';
+import type { AnyTool, DynamicTools, ToolGate } from '@tandem/core';
+import type { Clock } from '@tandem/ai';
 import { launchFingerprint, launchShown, loadMcpConfig, type McpServerConfig } from './mcp-config.js';
 import type { McpApprovals } from './mcp-approvals.js';
 import { McpConnection } from './mcp-connection.js';

@@ -1,4 +1,4 @@
-import { createOpenAIEmbeddings, type EmbeddingsClient } from '@tandem/core';
+import { createOpenAIEmbeddings, type EmbeddingsClient } from '@tandem/ai';
 import type { ServerSettings } from '../config/server-settings.js';
 
 /**

@@ -1,4 +1,5 @@
-import { canonicalWorkspace, WorkspaceMemory, type Clock, type EmbeddingsClient, type MemoryKind } from '@tandem/core';
+import { canonicalWorkspace, WorkspaceMemory, type MemoryKind } from '@tandem/core';
+import type { Clock, EmbeddingsClient } from '@tandem/ai';
 
 export interface WorkspaceMemoriesOptions {
   dataDir: string;

@@ -1,4 +1,4 @@
-import type { BridgeCall, MessagingBridge } from '@tandem/core';
+import type { BridgeCall, MessagingBridge } from '@tandem/assistant-tools';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import { mapToolResult } from '../mcp/mcp-result.js';
 

@@ -1,4 +1,4 @@
-import { PROVIDERS } from '@tandem/core';
+import { PROVIDERS } from '@tandem/ai';
 
 /** Tandem's own tokens: never in a command's environment, whatever config.json says. */
 export const TANDEM_TOKEN_VARIABLES: readonly string[] = ['TANDEM_TOKEN', 'TANDEM_VIEW_TOKEN'];

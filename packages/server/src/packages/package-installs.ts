@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { runHostCall, type Clock, type CommandRunner, type EngineEvent, type TurnOptions } from '@tandem/core';
+import { runHostCall, type CommandRunner, type EngineEvent, type TurnOptions } from '@tandem/core';
+import type { Clock } from '@tandem/ai';
 import type { InstalledPackages } from './installed-packages.js';
 import { PACKAGE_INSTALL, packageInstallTool } from './package-install-tool.js';
 

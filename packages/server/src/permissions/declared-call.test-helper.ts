@@ -1,4 +1,5 @@
-import { builtinTools, describeCall, type GateCall } from '@tandem/core';
+import { builtinTools } from '@tandem/tools';
+import { describeCall, type GateCall } from '@tandem/core';
 
 const BUILTIN = new Map(builtinTools().map((tool) => [tool.name, tool]));
 

@@ -1,5 +1,6 @@
 import type { ApprovalMode, EventBody, SessionEvent } from '@tandem/shared';
-import { DEFAULT_READ_ONLY_COMMANDS, checkCommandBlacklist, systemClock, type Clock, type ToolGate } from '@tandem/core';
+import { DEFAULT_READ_ONLY_COMMANDS, checkCommandBlacklist, type ToolGate } from '@tandem/core';
+import { systemClock, type Clock } from '@tandem/ai';
 import { AuditLog } from '../audit/audit-log.js';
 import type { Env } from '../audit/audit-masker.js';
 import { auditHandlers } from '../handlers/audit-handlers.js';

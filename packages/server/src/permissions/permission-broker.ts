@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Danger, Decision, EventBody, EventOf } from '@tandem/shared';
-import { startTimer, systemClock, type Clock } from '@tandem/core';
+import { startTimer, systemClock, type Clock } from '@tandem/ai';
 
 export const DEFAULT_PERMISSION_TIMEOUT_MS = 60_000;
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StoredPermissionSchema, type StoredPermission } from '@tandem/shared';
-import { systemClock, writeFileAtomic, type Clock, type RuleDraft } from '@tandem/core';
+import { systemClock, type Clock } from '@tandem/ai';
+import { writeFileAtomic, type RuleDraft } from '@tandem/core';
 import { parseStoredJson } from '../parse-stored-json.js';
 import { workspaceKey } from './workspace-key.js';
 

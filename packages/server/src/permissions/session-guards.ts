@@ -1,5 +1,6 @@
 import type { ApprovalMode, EventBody } from '@tandem/shared';
-import { systemClock, type Clock, type ToolGate } from '@tandem/core';
+import { systemClock, type Clock } from '@tandem/ai';
+import type { ToolGate } from '@tandem/core';
 import type { AuditLog } from '../audit/audit-log.js';
 import { SessionAuditRecorder } from '../audit/session-audit-recorder.js';
 import { createCallRateLimitGate, type CallRateLimitOptions } from '../rate-limit/call-rate-limit.js';

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { systemClock, type Clock } from '@tandem/core';
+import { systemClock, type Clock } from '@tandem/ai';
 
 /**
  * A pty's child is a session leader, so its pid is also its process-group id: signalling

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Clock } from '@tandem/core';
+import type { Clock } from '@tandem/ai';
 import type { CommandWrapper } from '../os-sandbox/os-sandbox.js';
 import { BWRAP, bwrapSkipNotice, testSandbox } from '../os-sandbox/sandbox.test-helper.js';
 import { PtyCommandRunner } from './pty-runner.js';

@@ -2,7 +2,8 @@ import { createWriteStream, existsSync, mkdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as pty from 'node-pty';
-import { NONINTERACTIVE_ENV, startTimer, systemClock, type Clock, type CommandRunner, type RunCommandOptions, type RunCommandResult } from '@tandem/core';
+import { NONINTERACTIVE_ENV, type CommandRunner, type RunCommandOptions, type RunCommandResult } from '@tandem/core';
+import { startTimer, systemClock, type Clock } from '@tandem/ai';
 
 import { BatchedLog } from './batched-log.js';
 import { EndMarkFilter } from './end-mark.js';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EventBody } from '@tandem/shared';
-import { stableJson, type Clock, type GateCall, type GateVerdict, type ToolGate } from '@tandem/core';
+import { stableJson, type GateCall, type GateVerdict, type ToolGate } from '@tandem/core';
+import type { Clock } from '@tandem/ai';
 
 export interface CallRateLimitOptions {
   clock: Clock;

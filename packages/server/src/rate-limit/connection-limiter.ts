@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '@tandem/core';
+import { systemClock, type Clock } from '@tandem/ai';
 
 export interface ConnectionLimiterOptions {
   /** Tokens added per second (default 20). */

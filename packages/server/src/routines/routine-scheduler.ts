@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { isoInZone, isValidZone, type Clock, type RoutineHost, type RoutineInput, type RoutineView } from '@tandem/core';
+import { isoInZone, isValidZone, type RoutineHost, type RoutineInput, type RoutineView } from '@tandem/assistant-tools';
+import type { Clock } from '@tandem/ai';
 import type { SessionStatus } from '@tandem/shared';
 import { parseSchedule, type RoutineSchedule } from './routine-schedule.js';
 import type { Routine, RoutineRun, RoutineStore } from './routine-store.js';

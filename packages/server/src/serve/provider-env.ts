@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-// The provider table alone (`@tandem/core/registry`), not the engine: a terminal that only checks its
+// The provider table alone (`@tandem/ai/registry`), not the engine: a terminal that only checks its
 // shell against the running server must not load the engine (see local.ts).
-import type { ProvidersConfig } from '@tandem/core';
-import { PROVIDERS } from '@tandem/core/registry';
+import type { ProvidersConfig } from '@tandem/ai';
+import { PROVIDERS } from '@tandem/ai/registry';
 
 /** Variables besides the providers' own that change which model a server uses. */
 const TANDEM_MODEL_VARIABLES = ['TANDEM_MODEL', 'TANDEM_MEMORY_MODELS'] as const;

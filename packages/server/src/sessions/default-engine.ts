@@ -1,15 +1,5 @@
-import {
-  buildSystemPrompt,
-  ConversationBuilder,
-  createFileBaselines,
-  createPathSandbox,
-  isOffered,
-  listModels,
-  loadInstructions,
-  notSetUp,
-  runTurn,
-  type ProvidersConfig,
-} from '@tandem/core';
+import { buildSystemPrompt, ConversationBuilder, createFileBaselines, createPathSandbox, isOffered, loadInstructions, notSetUp, runTurn } from '@tandem/core';
+import { listModels, type ProvidersConfig } from '@tandem/ai';
 import type { SessionEngine } from './engine.js';
 
 /** The engine parts from @tandem/core; `dataDir` holds the user's own AGENTS.md; `providersConfig` is config.json as it is now (models:list). */

@@ -1,5 +1,6 @@
 import type { ModelInfo, SessionEvent } from '@tandem/shared';
-import type { AnyTool, Clock, EngineEvent, FileBaselines, Message, ModelClient, PathResolver, ToolServices, TurnOptions } from '@tandem/core';
+import type { AnyTool, EngineEvent, FileBaselines, PathResolver, ToolServices, TurnOptions } from '@tandem/core';
+import type { Clock, Message, ModelClient } from '@tandem/ai';
 
 export interface ConversationFold {
   apply(event: SessionEvent): void;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '@tandem/core';
+import { systemClock } from '@tandem/ai';
 import type { SessionEvent } from '@tandem/shared';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
 import { EventPipeline } from './event-pipeline.js';

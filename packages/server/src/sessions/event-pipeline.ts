@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { EPHEMERAL_EVENT_TYPES, type EventBody, type SessionEvent, TURN_END_TYPES } from '@tandem/shared';
-import type { Clock, EngineEvent } from '@tandem/core';
+import type { Clock } from '@tandem/ai';
+import type { EngineEvent } from '@tandem/core';
 import type { SessionLog } from './session-log.js';
 
 /** Told about each event: `stamped` ones in the order seqs are given, `visible` ones once written. */

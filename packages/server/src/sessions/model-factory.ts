@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { estimateTextTokens, Governor, parseProvidersConfig, resolveModelClient, type Clock, type ProvidersConfig } from '@tandem/core';
+import { estimateTextTokens } from '@tandem/core';
+import { Governor, parseProvidersConfig, resolveModelClient, type Clock, type ProvidersConfig } from '@tandem/ai';
 import type { ModelFactory } from './engine.js';
 
 /**

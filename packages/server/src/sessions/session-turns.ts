@@ -1,6 +1,7 @@
 import { endsTurn, type SessionEvent } from '@tandem/shared';
 import type { Logger } from 'pino';
-import type { Clock, EngineEvent, Message, TurnLimits } from '@tandem/core';
+import type { Clock, Message } from '@tandem/ai';
+import type { EngineEvent, TurnLimits } from '@tandem/core';
 import type { AgentSlices } from '../agents/agent-slices.js';
 import type { SessionAgents } from '../agents/session-agents.js';
 import { ConflictError } from '../errors/domain-errors.js';

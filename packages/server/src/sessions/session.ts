@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { EventBody, Role, SessionEvent, SessionInfo, SessionStatus, ShareRole } from '@tandem/shared';
 import { join } from 'node:path';
-import type { AgentRegistry, Clock, EngineEvent, Message, ToolServices, TurnEnvironment } from '@tandem/core';
+import type { AgentRegistry, EngineEvent, ToolServices, TurnEnvironment } from '@tandem/core';
+import type { Clock, Message } from '@tandem/ai';
 import type { AgentSlices } from '../agents/agent-slices.js';
 import { LedgerFile } from '../agents/ledger-file.js';
 import { SessionAgents } from '../agents/session-agents.js';

@@ -2,20 +2,18 @@ import type { EventBody } from '@tandem/shared';
 import {
   type AgentDefinition,
   type AnyTool,
-  type Clock,
   COMMANDER,
   type EngineEvent,
   isOffered,
-  type Message,
-  type ModelClient,
   runExternalTurn,
   type SteeringMessage,
   type ToolServices,
   type TurnEnvironment,
   type TurnLimits,
   type TurnOptions,
-  webSearchTool,
 } from '@tandem/core';
+import { type Clock, type Message, type ModelClient } from '@tandem/ai';
+import { webSearchTool } from '@tandem/assistant-tools';
 import { type AgentProfile, shapeAgentTurn, toolsOfProfile } from '../agents/agent-turn.js';
 import type { ModelFactory, SessionEngine } from './engine.js';
 import { FrozenPrompts } from './frozen-prompts.js';

@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { systemClock, writeFileAtomic, type Clock } from '@tandem/core';
+import { systemClock, type Clock } from '@tandem/ai';
+import { writeFileAtomic } from '@tandem/core';
 import { newShareRecord, ShareRecordSchema, shareEndedAt, shareTokenHash, worthKeeping, type NewShare, type ShareRecord } from './share-record.js';
 import type { ShareStore } from './share-store.js';
 import { parseStoredJson } from '../parse-stored-json.js';

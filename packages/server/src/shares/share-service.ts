@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
-import type { Clock } from '@tandem/core';
+import type { Clock } from '@tandem/ai';
 import { SHARE_ROLE_RIGHTS, type ShareInfo } from '@tandem/shared';
 import type { ClientIdentity, ShareGrant, ShareVerifier } from '../auth.js';
 import type { AuditLog } from '../audit/audit-log.js';

@@ -1,5 +1,5 @@
 import type { Server as IoServer, Socket } from 'socket.io';
-import { startTimer, type Clock } from '@tandem/core';
+import { startTimer, type Clock } from '@tandem/ai';
 import { SHARE_ENDED_EVENT, type ShareEnded } from '@tandem/shared';
 import type { ClientIdentity } from '../auth.js';
 
