@@ -54,6 +54,8 @@ async function main(): Promise<void> {
     let next = 0;
     let lastSeq = -1;
     let ok = true;
+    /** turn_done came, or the connection ended first. */
+    let over = false;
     const problem = (text: string) => {
       ok = false;
       if (problems.length < 5) problems.push(text);
@@ -72,10 +74,21 @@ async function main(): Promise<void> {
             latencies.push(now() - sentAt!);
           } else if (event.type === 'turn_done') {
             if (next !== deltas) problem(`viewer ${v}: ${next} of ${deltas} deltas`);
+            if (over) return;
+            over = true;
             if (ok) complete++;
             done++;
             resolve();
           }
+        });
+        // A viewer the server dropped (e.g. its heartbeat timed out behind a full send buffer)
+        // gets nothing more: counted as a problem, not waited for.
+        socket.on('disconnect', (reason) => {
+          if (over) return;
+          over = true;
+          problem(`viewer ${v}: disconnected (${reason}) after ${next} of ${deltas} deltas`);
+          done++;
+          resolve();
         });
       }),
     );
