@@ -18,11 +18,16 @@ interface Child<M> {
   next(): Promise<M>;
 }
 
-function forkChild<M extends { type: string }>(file: string, args: string[]): Child<M> {
+/** `onProgress`: gets the child's `progress` messages (they are not queued for `next`). */
+function forkChild<M extends { type: string }>(file: string, args: string[], onProgress?: (m: M) => void): Child<M> {
   const child = fork(join(REPO_ROOT, 'packages/bench/dist', file), args, { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const queue: M[] = [];
   const waiting: Array<(m: M | Error) => void> = [];
-  child.on('message', (m: M) => (waiting.length > 0 ? waiting.shift()!(m) : queue.push(m)));
+  child.on('message', (m: M) => {
+    if (m.type === 'progress' && onProgress) onProgress(m);
+    else if (waiting.length > 0) waiting.shift()!(m);
+    else queue.push(m);
+  });
   child.on('exit', (code) => {
     for (const w of waiting.splice(0)) w(new Error(`${file} exited (${code})`));
   });
@@ -51,10 +56,42 @@ interface Result {
   rssPerViewerKb: number;
 }
 
+/** Longest wait for all viewers to attach, and for all to get turn_done once the turn streams. */
+const PHASE_LIMIT_MS = 5 * 60_000;
+const PROGRESS_EVERY_MS = 5000;
+
+/**
+ * Resolves with `work`, or rejects after `PHASE_LIMIT_MS` naming what is missing; meanwhile says
+ * every few seconds on stderr how far each swarm got.
+ */
+async function phase<T>(name: string, work: Promise<T>, status: () => string): Promise<T> {
+  const started = performance.now();
+  let ticker: NodeJS.Timeout | undefined;
+  let limit: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        ticker = setInterval(
+          () => process.stderr.write(`  1,000 viewers: ${name}, ${((performance.now() - started) / 1000).toFixed(0)} s: ${status()}\n`),
+          PROGRESS_EVERY_MS,
+        );
+        limit = setTimeout(() => reject(new Error(`${name} not done after ${PHASE_LIMIT_MS / 1000} s: ${status()}`)), PHASE_LIMIT_MS);
+      }),
+    ]);
+  } finally {
+    clearInterval(ticker);
+    clearTimeout(limit);
+  }
+}
+
 /** The server in its own process; its RSS before and after the viewers attach; then one streamed turn, gathered by the viewers. */
 async function run(mode: 'tandem' | 'raw'): Promise<Result> {
   const server = forkChild<ViewersServerMessage>('viewers-server-main.js', [mode, String(DELTAS)]);
   const swarms: Array<Child<SwarmMessage>> = [];
+  const progress: Array<{ attached: number; finished: number }> = [];
+  const perViewers = VIEWERS / SWARMS;
+  const status = (key: 'attached' | 'finished') => `${mode}: ${progress.map((p, i) => `swarm ${i + 1} ${p[key]} of ${perViewers} ${key}`).join(', ')}`;
   try {
     const listening = await server.next();
     if (listening.type !== 'listening') throw new Error(`viewers server: expected listening, got ${listening.type}`);
@@ -67,17 +104,44 @@ async function run(mode: 'tandem' | 'raw'): Promise<Result> {
     const before = await rss();
     const started = performance.now();
     for (let i = 0; i < SWARMS; i++) {
+      progress.push({ attached: 0, finished: 0 });
       swarms.push(
-        forkChild<SwarmMessage>('viewer-swarm-main.js', [listening.url, listening.token, listening.sessionId, String(VIEWERS / SWARMS), mode, String(DELTAS)]),
+        forkChild<SwarmMessage>(
+          'viewer-swarm-main.js',
+          [listening.url, listening.token, listening.sessionId, String(perViewers), mode, String(DELTAS)],
+          (m) => {
+            if (m.type === 'progress') progress[i] = { attached: m.attached, finished: m.finished };
+          },
+        ),
       );
     }
-    for (const swarm of swarms) if ((await swarm.next()).type !== 'ready') throw new Error('viewers: expected ready');
+    await phase(
+      'attaching the viewers',
+      Promise.all(
+        swarms.map(async (swarm, i) => {
+          const ready = await swarm.next();
+          if (ready.type !== 'ready') throw new Error(`viewers: swarm ${i + 1} said ${ready.type}, expected ready`);
+          progress[i]!.attached = perViewers;
+        }),
+      ),
+      () => status('attached'),
+    );
     const attachMs = performance.now() - started;
     const after = await rss();
     const done = swarms.map((s) => s.next());
+    for (const d of done) d.catch(() => undefined); // a failure surfaces where `done` is awaited
     server.child.send({ type: 'stream' });
-    if ((await server.next()).type !== 'streamed') throw new Error('viewers server: expected streamed');
-    const reports = (await Promise.all(done)).filter((m): m is Extract<SwarmMessage, { type: 'done' }> => m.type === 'done');
+    const streamed = phase(
+      'streaming to the viewers',
+      server.next().then((m) => {
+        if (m.type !== 'streamed') throw new Error(`viewers server: expected streamed, got ${m.type}`);
+      }),
+      () => `${status('finished')}; the server has not finished the turn yet`,
+    );
+    await streamed;
+    const reports = (await phase('delivering the last events', Promise.all(done), () => status('finished'))).filter(
+      (m): m is Extract<SwarmMessage, { type: 'done' }> => m.type === 'done',
+    );
     const latencies = reports.flatMap((r) => r.latencies);
     return {
       p50: percentile(latencies, 50),

@@ -8,6 +8,8 @@ import { PROTOCOL_VERSION, SESSION_EVENT, type Ack, type SessionEvent } from '@t
 
 export type SwarmMessage =
   | { type: 'ready' }
+  /** Every few seconds: how many viewers are connected and attached, and how many saw turn_done. */
+  | { type: 'progress'; attached: number; finished: number }
   | { type: 'done'; latencies: number[]; viewers: number; complete: number; problems: string[] }
   | { type: 'failed'; message: string };
 
@@ -37,8 +39,11 @@ async function main(): Promise<void> {
   const latencies: number[] = [];
   const problems: string[] = [];
   let complete = 0;
+  let attached = 0;
+  let done = 0;
   const finished: Promise<void>[] = [];
   const sockets: Socket[] = [];
+  const progress = setInterval(() => process.send!({ type: 'progress', attached, finished: done } satisfies SwarmMessage), 2000);
   for (let v = 0; v < count; v++) {
     const socket = io(url, {
       auth: { token, name: `viewer-${process.pid}-${v}`, protocolVersion: PROTOCOL_VERSION },
@@ -49,6 +54,8 @@ async function main(): Promise<void> {
     let next = 0;
     let lastSeq = -1;
     let ok = true;
+    /** turn_done came, or the connection ended first. */
+    let over = false;
     const problem = (text: string) => {
       ok = false;
       if (problems.length < 5) problems.push(text);
@@ -67,9 +74,21 @@ async function main(): Promise<void> {
             latencies.push(now() - sentAt!);
           } else if (event.type === 'turn_done') {
             if (next !== deltas) problem(`viewer ${v}: ${next} of ${deltas} deltas`);
+            if (over) return;
+            over = true;
             if (ok) complete++;
+            done++;
             resolve();
           }
+        });
+        // A viewer the server dropped (e.g. its heartbeat timed out behind a full send buffer)
+        // gets nothing more: counted as a problem, not waited for.
+        socket.on('disconnect', (reason) => {
+          if (over) return;
+          over = true;
+          problem(`viewer ${v}: disconnected (${reason}) after ${next} of ${deltas} deltas`);
+          done++;
+          resolve();
         });
       }),
     );
@@ -78,9 +97,11 @@ async function main(): Promise<void> {
       socket.once('connect_error', reject);
     });
     if (mode === 'tandem') await request(socket, 'session:attach', { sessionId, role: 'viewer', tail: 1 });
+    attached++;
   }
   await tell({ type: 'ready' });
   await Promise.all(finished);
+  clearInterval(progress);
   await tell({ type: 'done', latencies, viewers: count, complete, problems });
   for (const socket of sockets) socket.disconnect();
 }

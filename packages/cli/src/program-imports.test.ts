@@ -18,6 +18,12 @@ describe('tandem start-up', () => {
     expect(packages.has('commander')).toBe(true); // the walk does read the imports
   });
 
+  it("program.ts loads no schema at start-up (zod, the protocol in @tandem/shared): `tandem serve` loads only the server's copy", () => {
+    const packages = staticPackages('program.ts');
+    const schemas = ['zod', '@tandem/shared'].filter((name) => packages.has(name)).map((name) => `${name} (from ${packages.get(name)!.join(', ')})`);
+    expect(schemas, 'plain values come from @tandem/shared/share-terms; load schemas inside the command action').toEqual([]);
+  });
+
   it("`tandem` and `tandem attach` load neither the server nor the engine, and the TUI's screen only after the network steps start", () => {
     for (const entry of ['commands/open.ts', 'commands/attach.ts']) {
       const packages = staticPackages(entry);

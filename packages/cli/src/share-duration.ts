@@ -1,4 +1,4 @@
-import { MAX_SHARE_SECONDS } from '@tandem/shared';
+import { MAX_SHARE_SECONDS } from '@tandem/shared/share-terms';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 

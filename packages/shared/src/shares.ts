@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { SHARE_ROLES } from './share-terms.js';
+
+export { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, SHARE_ROLES } from './share-terms.js';
 
 /**
  * A share lets one person into one session with named rights, without the server's tokens.
@@ -8,9 +11,8 @@ import { z } from 'zod';
 export const ShareRightSchema = z.enum(['view', 'send', 'approve']);
 export type ShareRight = z.infer<typeof ShareRightSchema>;
 
-export const ShareRoleSchema = z.enum(['viewer', 'approver', 'driver']);
+export const ShareRoleSchema = z.enum(SHARE_ROLES);
 export type ShareRole = z.infer<typeof ShareRoleSchema>;
-export const SHARE_ROLES = ShareRoleSchema.options;
 
 /** The rights each role carries (the contract's table). */
 export const SHARE_ROLE_RIGHTS: Readonly<Record<ShareRole, readonly ShareRight[]>> = {
@@ -33,11 +35,6 @@ export const ShareNameSchema = z
   .min(1)
   .max(64)
   .regex(/^[^\p{Cc}]+$/u, 'no control characters');
-
-/** How long a share lasts when `expiresInSec` is not given: 24 hours. */
-export const DEFAULT_SHARE_SECONDS = 24 * 60 * 60;
-/** The longest a share may last: 30 days. */
-export const MAX_SHARE_SECONDS = 30 * 24 * 60 * 60;
 
 export const ShareInfoSchema = z.object({
   id: z.string(),

@@ -21,6 +21,11 @@ export interface TuiOptions extends SessionChoice {
   connectTimeoutMs?: number;
   /** What to trust for an https:// server (PEM certificates; see ClientOptions.ca). */
   ca?: string[] | undefined;
+  /**
+   * A client of `url` already connected (by `tandem` to pick the session), used and closed by
+   * the TUI instead of a second connection before the first screen.
+   */
+  client?: TandemClient | undefined;
 }
 
 const TICK_MS = 50;
@@ -39,12 +44,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
   let role: Role = options.viewer ? 'viewer' : 'driver';
   let layout: Layout | null = null;
   let quit: (code: number) => void = () => undefined;
-  const client = new TandemClient(options.url, {
-    token: options.token,
-    name: options.name,
-    ...(options.ca ? { ca: options.ca } : {}),
-    onListenerError: (err) => tui.notice('error', `internal error while showing an event: ${errorText(err)}`),
-  });
+  const client =
+    options.client ??
+    new TandemClient(options.url, {
+      token: options.token,
+      name: options.name,
+      ...(options.ca ? { ca: options.ca } : {}),
+    });
+  client.handleListenerErrors((err) => tui.notice('error', `internal error while showing an event: ${errorText(err)}`));
   const tui = new TuiController(
     {
       request: (command, payload, timeoutMs) => client.request(command, payload, timeoutMs),
@@ -63,6 +70,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
     { url: options.url, me: options.name, role },
   );
   client.subscribe((signal) => tui.onSignal(signal));
+  // A client handed over connected has told its connection before this subscription.
+  if (options.client) tui.onSignal({ kind: 'connection', connection: client.connection });
 
   try {
     await client.ready(options.connectTimeoutMs ?? 10_000);

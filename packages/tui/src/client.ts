@@ -86,7 +86,7 @@ export class TandemClient {
   private readonly socket: Socket;
   private readonly listeners = new Set<ClientListener>();
   private readonly requestTimeoutMs: number;
-  private readonly onListenerError: (err: unknown) => void;
+  private onListenerError: (err: unknown) => void;
   private state: ConnectionStatus = { status: 'connecting' };
   private attachment: Attachment | null = null;
   private everConnected = false;
@@ -128,6 +128,11 @@ export class TandemClient {
   /** The last persisted seq delivered for the attached session (0 before any). */
   get lastSeq(): number {
     return this.attachment?.lastSeq ?? 0;
+  }
+
+  /** Where a listener's error goes from now on (ClientOptions.onListenerError), e.g. once a full-screen UI takes this client over. */
+  handleListenerErrors(handler: (err: unknown) => void): void {
+    this.onListenerError = handler;
   }
 
   subscribe(listener: ClientListener): () => void {

@@ -37,19 +37,26 @@ export async function openLocal(options: OpenOptions): Promise<number> {
   if (started) err.write(`tandem: started a server in the background at ${info.url} (pid ${info.pid}); \`tandem stop\` stops it\n`);
   const tokens = await loadTokens(options.dataDir);
   const ca = await localCa(info);
-  const sessionId = await withLocalClient(info.url, tokens.control, options.name, ca, async (client) => {
+  // One connection picks the session and then carries the TUI (no second handshake before the first screen).
+  const client = new TandemClient(info.url, { token: tokens.control, name: options.name, ...(ca ? { ca } : {}) });
+  let sessionId: string;
+  let runTui: typeof import('@tandem/tui')['runTui'];
+  try {
+    await client.ready(10_000);
     if (!started) {
       const status = await client.request('server:status', {}).catch(() => undefined);
       const mismatch = status ? envMismatch(status) : undefined;
       if (mismatch) err.write(`tandem: ${mismatch}\n`);
     }
-    const sessionId = await existingSession(client, cwd, options);
-    const picked = await pickSession(client, { cwd, model: options.model, sessionId });
+    const picked = await pickSession(client, { cwd, model: options.model, sessionId: await existingSession(client, cwd, options) });
     if (picked.switched) err.write(`tandem: session ${picked.session.id.slice(0, 8)} now uses ${picked.session.model}\n`);
-    return picked.session.id;
-  });
-  const { runTui } = await tui;
-  return runTui({ url: info.url, token: tokens.control, name: options.name, sessionId, ca });
+    sessionId = picked.session.id;
+    ({ runTui } = await tui);
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+  return runTui({ url: info.url, token: tokens.control, name: options.name, sessionId, ca, client });
 }
 
 /**
@@ -79,21 +86,4 @@ export function loadTui(): Promise<typeof import('@tandem/tui')> {
   const loading = import('@tandem/tui');
   loading.catch(() => undefined);
   return loading;
-}
-
-/** Runs `work` with a short-lived client of the local server, then closes it. */
-export async function withLocalClient<T>(
-  url: string,
-  token: string,
-  name: string,
-  ca: string[] | undefined,
-  work: (client: TandemClient) => Promise<T>,
-): Promise<T> {
-  const client = new TandemClient(url, { token, name, ...(ca ? { ca } : {}) });
-  try {
-    await client.ready(10_000);
-    return await work(client);
-  } finally {
-    client.close();
-  }
 }

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { SHARE_ROLES, type ShareRole } from '@tandem/shared';
+import type { ShareRole } from '@tandem/shared';
+import { SHARE_ROLES } from '@tandem/shared/share-terms';
 import { parseShareDuration } from '../share-duration.js';
 import type { AdminContext } from './admin.js';
 

@@ -10,6 +10,7 @@ import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
 import type { ModelFactory, SessionEngine } from './engine.js';
 import { PartialText } from './partial-text.js';
 import { Presence } from './presence.js';
+import { PresencePace } from './presence-pace.js';
 import type { SessionBase } from './session-base.js';
 import type { HostEnvironment, SessionRunner } from './session-environment.js';
 import type { SessionMeta } from './session-index.js';
@@ -57,6 +58,10 @@ export interface LoadedState {
  */
 export class Session {
   readonly presence = new Presence();
+  /** When the presence list goes out (paced for a large audience). */
+  private readonly presencePace = new PresencePace(() => {
+    if (!this.closed) this.emit({ type: 'presence', clients: this.presence.list() });
+  });
   /** The engine environment every turn of this session starts from. */
   readonly environment: TurnEnvironment & { runner: SessionRunner };
   /** The commander, the defined agents and their workers; the floor. */
@@ -202,12 +207,12 @@ export class Session {
 
   attachClient(socketId: string, name: string, role: Role, shareRole?: ShareRole): void {
     this.presence.attach(socketId, name, role, shareRole);
-    this.emit({ type: 'presence', clients: this.presence.list() });
+    this.presencePace.changed(this.presence.size);
   }
 
   detachClient(socketId: string): boolean {
     if (!this.presence.detach(socketId)) return false;
-    if (!this.closed) this.emit({ type: 'presence', clients: this.presence.list() });
+    this.presencePace.changed(this.presence.size);
     return true;
   }
 
@@ -287,6 +292,7 @@ export class Session {
   async close(graceMs = 5000): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.presencePace.stop();
     await this.turns.stop(graceMs);
     await this.parts.base.runClosers(this.parts.logger);
     await this.parts.base.pipeline.close();
