@@ -1,7 +1,7 @@
 import { until } from '@tandem/testkit';
 import { describe, expect, it } from 'vitest';
 import { workspaceKey } from './workspace-key.js';
-import { gateFolders, gateHarness } from './gate-harness.test-helper.js';
+import { gateFolders, gateHarness } from '../../test/gate-harness.js';
 
 /** `full-auto` (a headless run's --approval-mode): no question, but everything before the question still decides. */
 const folders = gateFolders('tandem-gate-full-auto-');

@@ -5,11 +5,11 @@ import { checkCommandBlacklist, type GateCall } from '@tandem/core';
 import type { ApprovalMode, EventBody } from '@tandem/shared';
 import { FakeClock } from '@tandem/testkit';
 import { afterEach, beforeEach } from 'vitest';
-import { declaredOf } from './declared-call.test-helper.js';
-import { PermissionBroker } from './permission-broker.js';
-import { createPermissionGate, type GateDecision, type PermissionGateOptions } from './permission-gate.js';
-import { PermissionStore } from './permission-store.js';
-import { SessionRuleSet } from './session-rules.js';
+import { declaredOf } from '../src/permissions/declared-call.test-helper.js';
+import { PermissionBroker } from '../src/permissions/permission-broker.js';
+import { createPermissionGate, type GateDecision, type PermissionGateOptions } from '../src/permissions/permission-gate.js';
+import { PermissionStore } from '../src/permissions/permission-store.js';
+import { SessionRuleSet } from '../src/permissions/session-rules.js';
 
 /** A fresh temporary folder for each test, holding `project` (the workspace, by its real path) and `data`; removed after the test. */
 export function gateFolders(prefix: string): { readonly root: string; readonly ws: string } {
