@@ -13,6 +13,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { nodeBundleOptions } from './esbuild-node.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -38,17 +39,7 @@ await build({
   outdir: dist,
   // Chunks beside main.js: a module that reads `../package.json` from import.meta.url finds the CLI's.
   chunkNames: 'chunk-[hash]',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // Workspace packages resolve to their sources (their exports' `tandem-source` condition).
-  conditions: ['tandem-source'],
-  external: external.flatMap((name) => [name, `${name}/*`]),
-  // Bundled CommonJS (commander, debug, ws) calls require; give the ES module chunks one.
-  banner: { js: "import { createRequire as __tandemRequire } from 'node:module'; const require = __tandemRequire(import.meta.url);" },
+  ...nodeBundleOptions(external),
   minify: true,
   sourcemap: 'linked',
-  logLevel: 'warning',
 });

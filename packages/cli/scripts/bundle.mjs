@@ -10,6 +10,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { nodeBundleOptions } from './esbuild-node.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -23,18 +24,8 @@ const external = [...Object.keys(manifest.dependencies), ...builtinModules, ...b
 await build({
   entryPoints: { main: join(root, 'src', 'main.ts') },
   outdir: join(bundleDir, 'lib'),
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // Workspace packages resolve to their sources (their exports' `tandem-source` condition).
-  conditions: ['tandem-source'],
-  external: external.flatMap((name) => [name, `${name}/*`]),
-  // Some dependencies are CommonJS and use require; give ESM chunks one.
-  banner: { js: "import { createRequire as __tandemRequire } from 'node:module'; const require = __tandemRequire(import.meta.url);" },
+  ...nodeBundleOptions(external),
   sourcemap: false,
-  logLevel: 'warning',
 });
 // Modules read package.json beside them (`../package.json` from bundle/lib for the CLI's
 // version, `../../package.json` for the server's): both land on a file with the version.
