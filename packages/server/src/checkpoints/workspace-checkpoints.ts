@@ -102,13 +102,16 @@ export class WorkspaceCheckpoints {
   /** Closes a bracket: syncs, and returns each path changed since it opened with its state before. */
   closeBracket(start: BracketStart): Promise<Array<{ path: string; before: FileState }>> {
     return this.repo.exclusive(async () => {
-      await this.sync();
-      const from = this.open.get(start.id);
-      this.open.delete(start.id);
-      const first = new Map<string, FileState>();
-      if (from !== undefined) for (const t of this.journal.slice(from - this.journalBase)) if (!first.has(t.path)) first.set(t.path, t.before);
-      this.trim();
-      return [...first].map(([path, before]) => ({ path, before }));
+      try {
+        await this.sync();
+        const from = this.open.get(start.id);
+        const first = new Map<string, FileState>();
+        if (from !== undefined) for (const t of this.journal.slice(from - this.journalBase)) if (!first.has(t.path)) first.set(t.path, t.before);
+        return [...first].map(([path, before]) => ({ path, before }));
+      } finally {
+        // A failed sync closes the bracket too: the journal is never kept for it.
+        this.dropBracket(start);
+      }
     });
   }
 
