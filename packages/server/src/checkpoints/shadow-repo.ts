@@ -49,7 +49,7 @@ const SHADOW_EXCLUDES = ['/.tandem/', '/.mcp.json', '/.claude/', '/.agents/'];
  */
 export class ShadowRepo {
   private queue: Promise<unknown> = Promise.resolve();
-  private ready = false;
+  private ready: Promise<void> | undefined;
   /** Long-lived git processes for what every call or turn asks (hash a file, is a path ignored, make a tree, keep it). */
   private readonly hasher: GitPipe;
   private readonly ignoreChecker: GitPipe;
@@ -84,18 +84,23 @@ export class ShadowRepo {
     return git(args, { gitDir: this.gitDir, workTree: this.workTree, ...extra });
   }
 
-  /** Creates the repository the first time (no refs, no hooks, no automatic gc). */
-  async ensure(): Promise<void> {
-    if (this.ready) return;
-    if (!existsSync(path.join(this.gitDir, 'HEAD'))) {
-      mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
-      await git(['init', '--quiet'], { gitDir: this.gitDir });
-      // One write instead of a git run per setting: a work tree given each time, no automatic gc, no fsmonitor.
-      appendFileSync(path.join(this.gitDir, 'config'), '[core]\n\tbare = false\n\tautocrlf = false\n\tfsmonitor = false\n[gc]\n\tauto = 0\n');
-      mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
-      writeFileSync(path.join(this.gitDir, 'info', 'exclude'), `${SHADOW_EXCLUDES.join('\n')}\n`);
-    }
-    this.ready = true;
+  /** Creates the repository the first time (no refs, no hooks, no automatic gc); callers at once share one creation. */
+  ensure(): Promise<void> {
+    this.ready ??= this.create().catch((err: unknown) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  private async create(): Promise<void> {
+    if (existsSync(path.join(this.gitDir, 'HEAD'))) return;
+    mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
+    await git(['init', '--quiet'], { gitDir: this.gitDir });
+    // One write instead of a git run per setting: a work tree given each time, no automatic gc, no fsmonitor.
+    appendFileSync(path.join(this.gitDir, 'config'), '[core]\n\tbare = false\n\tautocrlf = false\n\tfsmonitor = false\n[gc]\n\tauto = 0\n');
+    mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
+    writeFileSync(path.join(this.gitDir, 'info', 'exclude'), `${SHADOW_EXCLUDES.join('\n')}\n`);
   }
 
   /**

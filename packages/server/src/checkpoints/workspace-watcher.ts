@@ -32,6 +32,7 @@ export class WorkspaceWatcher {
   private off: string | undefined;
   private barrierWatch: FSWatcher | undefined;
   private barriers = 0;
+  private closed = false;
   private readonly waiting = new Map<string, () => void>();
 
   constructor(
@@ -110,6 +111,7 @@ export class WorkspaceWatcher {
   }
 
   close(): void {
+    this.closed = true;
     for (const w of this.watchers.values()) w.watcher.close();
     this.watchers.clear();
     this.barrierWatch?.close();
@@ -126,7 +128,7 @@ export class WorkspaceWatcher {
   /** Watches `rel` and every directory below it that git does not ignore; what is in them counts as changed. */
   private async watchTree(rel: string): Promise<void> {
     const queue = [rel];
-    while (queue.length > 0 && !this.off) {
+    while (queue.length > 0 && !this.off && !this.closed) {
       const dir = queue.shift()!;
       if (this.watchers.has(dir)) continue;
       if (this.watchers.size >= MAX_DIRECTORIES) return this.stop(`more than ${MAX_DIRECTORIES} directories`);
@@ -155,6 +157,7 @@ export class WorkspaceWatcher {
   }
 
   private changed(dir: string, type: string, name: string | Buffer | null): void {
+    if (this.closed) return;
     this.events++;
     if (name === null) {
       this.rescan ??= `an event without a name in ${dir || 'the workspace'}`;
@@ -167,15 +170,20 @@ export class WorkspaceWatcher {
     if (type !== 'rename') return;
     // Created, removed or moved: a new directory is watched at once (what is written into it next
     // must be seen); a watched one that went away takes its watches with it.
-    void lstat(path.join(this.root, rel)).then(
-      async (info) => {
-        if (!info.isDirectory()) return this.forget(rel);
-        // Replaced by another directory of the same name: the old watch saw the old one.
-        if (this.watchers.get(rel)?.ino !== info.ino) this.forget(rel);
-        if (!this.watchers.has(rel) && base !== '.git' && !(await this.ignored([rel])).has(rel)) await this.watchTree(rel);
-      },
-      () => this.forget(rel),
-    );
+    void lstat(path.join(this.root, rel))
+      .then(
+        async (info) => {
+          if (!info.isDirectory()) return this.forget(rel);
+          // Replaced by another directory of the same name: the old watch saw the old one.
+          if (this.watchers.get(rel)?.ino !== info.ino) this.forget(rel);
+          if (!this.watchers.has(rel) && base !== '.git' && !(await this.ignored([rel])).has(rel)) await this.watchTree(rel);
+        },
+        () => this.forget(rel),
+      )
+      // git could not say whether the folder is ignored (or it went away meanwhile): scan next time.
+      .catch(() => {
+        this.rescan ??= `${rel} could not be watched`;
+      });
   }
 
   /** A watched directory went away: its watches with it. */
