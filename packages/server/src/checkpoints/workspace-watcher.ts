@@ -59,7 +59,8 @@ export class WorkspaceWatcher {
     } catch (err) {
       return this.stop(`file events are not available (${(err as Error).message})`);
     }
-    await this.watchTree('');
+    // A walk git could not answer (the ignore check failed): no watching, every sync scans.
+    await this.watchTree('').catch((err: unknown) => this.stop(`the folders could not be listed (${(err as Error).message})`));
   }
 
   /**
