@@ -7,18 +7,16 @@ import { GitError, gitArgs, gitEnv, type GitRun } from './git-process.js';
  */
 export type AnswerReader = (out: Buffer) => { answer: string; bytes: number } | undefined;
 
-/** An answer per line (`hash-object --stdin-paths`). */
-export const lineAnswer: AnswerReader = (out) => {
-  const end = out.indexOf(10);
-  return end < 0 ? undefined : { answer: out.subarray(0, end).toString('utf8'), bytes: end + 1 };
-};
-
-/** An answer of `count` lines, joined by a line break (`update-ref --stdin`: `start: ok`, `commit: ok`). */
-export function linesAnswer(count: number): AnswerReader {
+/**
+ * An answer of `count` pieces, each ending in `terminator` (a byte), joined by it: a line
+ * (`hash-object --stdin-paths`, `mktree --batch`), two lines (`update-ref --stdin`: `start: ok`,
+ * `commit: ok`), four NUL-terminated fields (`check-ignore -z -v -n`).
+ */
+export function piecesAnswer(count: number, terminator: number): AnswerReader {
   return (out) => {
     let at = 0;
     for (let i = 0; i < count; i++) {
-      const end = out.indexOf(10, at);
+      const end = out.indexOf(terminator, at);
       if (end < 0) return undefined;
       at = end + 1;
     }
@@ -26,18 +24,8 @@ export function linesAnswer(count: number): AnswerReader {
   };
 }
 
-/** An answer of `fields` NUL-terminated fields, joined by NUL (`check-ignore -z -v -n`). */
-export function nulFieldsAnswer(fields: number): AnswerReader {
-  return (out) => {
-    let at = 0;
-    for (let i = 0; i < fields; i++) {
-      const end = out.indexOf(0, at);
-      if (end < 0) return undefined;
-      at = end + 1;
-    }
-    return { answer: out.subarray(0, at - 1).toString('utf8'), bytes: at };
-  };
-}
+export const LINE = 10;
+export const NUL = 0;
 
 interface Waiter {
   resolve(answer: string): void;

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { GitPipe, lineAnswer, linesAnswer, nulFieldsAnswer } from './git-pipe.js';
+import { GitPipe, LINE, NUL, piecesAnswer } from './git-pipe.js';
 import { git, nulList } from './git-process.js';
 
 /** A file as git keeps it: mode (`100644`, `100755`, `120000` for a link) and blob id. */
@@ -62,10 +62,10 @@ export class ShadowRepo {
     private readonly maxFileBytes: number,
   ) {
     const where = { gitDir, workTree };
-    this.hasher = new GitPipe(['hash-object', '-w', '--no-filters', '--stdin-paths'], where, lineAnswer);
-    this.ignoreChecker = new GitPipe(['check-ignore', '--stdin', '-z', '-v', '-n', '--no-index'], where, nulFieldsAnswer(4));
-    this.treeMaker = new GitPipe(['mktree', '-z', '--batch'], { gitDir }, lineAnswer);
-    this.refWriter = new GitPipe(['update-ref', '--stdin'], { gitDir }, linesAnswer(2));
+    this.hasher = new GitPipe(['hash-object', '-w', '--no-filters', '--stdin-paths'], where, piecesAnswer(1, LINE));
+    this.ignoreChecker = new GitPipe(['check-ignore', '--stdin', '-z', '-v', '-n', '--no-index'], where, piecesAnswer(4, NUL));
+    this.treeMaker = new GitPipe(['mktree', '-z', '--batch'], { gitDir }, piecesAnswer(1, LINE));
+    this.refWriter = new GitPipe(['update-ref', '--stdin'], { gitDir }, piecesAnswer(2, LINE));
   }
 
   /** Stops the long-lived git processes (they start again if asked). */
