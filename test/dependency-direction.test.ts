@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * architecture.md: shared ← core ← server, shared ← tui. No cycles, no reaching into another
+ * architecture.md's package map: shared ← ai ← core ← coding-tools ← assistant-tools ← tools ← server, shared ← tui. No cycles, no reaching into another
  * package's src. This test fails the suite on any import or dependency that breaks that.
  */
 const root = resolve(import.meta.dirname, '..');
@@ -13,10 +13,14 @@ const ALLOWED: Record<string, string[]> = {
   testkit: [],
   ai: ['shared'],
   core: ['shared', 'ai'],
-  'assistant-tools': ['shared', 'ai', 'core'],
+  // The coding tools: files, search, edits, commands, with the command blacklist, the path sandbox
+  // and the permission policy. On top of the engine's tool contract.
+  'coding-tools': ['shared', 'ai', 'core'],
+  // self_clone checks its target with the sandbox's isWithin and reports like the file tools.
+  'assistant-tools': ['shared', 'ai', 'core', 'coding-tools'],
   // The built-in tool list: every tool package put together, above all of them.
-  tools: ['shared', 'core', 'assistant-tools'],
-  server: ['shared', 'ai', 'core', 'assistant-tools', 'tools'],
+  tools: ['shared', 'core', 'coding-tools', 'assistant-tools'],
+  server: ['shared', 'ai', 'core', 'coding-tools', 'assistant-tools', 'tools'],
   tui: ['shared'],
   // The web viewer's page: the TUI's reducer and client (browser-safe subpaths), never core or server.
   web: ['shared', 'tui'],

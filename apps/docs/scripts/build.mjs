@@ -1,5 +1,5 @@
 // Builds the documentation site: markdown pages from content/ plus reference pages generated
-// from the code (protocol from @tandem/shared's schemas, tools from @tandem/core's registry),
+// from the code (protocol from @tandem/shared's schemas, tools from @tandem/tools' list),
 // rendered with marked into static HTML under site/.
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';

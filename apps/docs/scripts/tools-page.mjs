@@ -1,6 +1,8 @@
-// Generates the tool table from the built-in tool list (@tandem/tools) and the engine (@tandem/core).
+// Generates the tool table from the built-in tool list (@tandem/tools), the engine (@tandem/core) and
+// the command blacklist (@tandem/coding-tools).
 export async function toolsReference() {
   const core = await import('@tandem/core');
+  const coding = await import('@tandem/coding-tools');
   const { builtinTools } = await import('@tandem/tools');
   const lines = [
     '# Built-in tools',
@@ -18,8 +20,8 @@ export async function toolsReference() {
     lines.push(`| \`${tool.name}\` | ${danger} | ${tool.readOnly ? 'yes' : 'no'} | ${description} |`);
   }
   lines.push(...orchestrationSection(core));
-  const patterns = typeof core.blacklistPatterns === 'function' ? core.blacklistPatterns() : [];
-  if (patterns.length === 0) throw new Error('docs: @tandem/core exports no blacklistPatterns()');
+  const patterns = typeof coding.blacklistPatterns === 'function' ? coding.blacklistPatterns() : [];
+  if (patterns.length === 0) throw new Error('docs: @tandem/coding-tools exports no blacklistPatterns()');
   lines.push(
     '',
     '## Command blacklist',

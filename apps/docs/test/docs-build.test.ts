@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Commands, EventSchemas } from '@tandem/shared';
-import { blacklistPatterns, ORCHESTRATION_TOOL_NAMES } from '@tandem/core';
+import { ORCHESTRATION_TOOL_NAMES } from '@tandem/core';
+import { blacklistPatterns } from '@tandem/coding-tools';
 import { builtinTools } from '@tandem/tools';
 
 const docsDir = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPathSandbox } from '@tandem/core';
+import { createPathSandbox } from '@tandem/coding-tools';
 import { selfCloneTool } from './self-clone.js';
-import { makeHarness, type Harness } from '@tandem/core/testing/tool-harness';
+import { makeHarness, type Harness } from '@tandem/coding-tools/testing/tool-harness';
 
 let h: Harness;
 beforeEach(async () => {

@@ -1,10 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { isWithin } from '@tandem/core';
+import { formatBytes, isWithin, pathWithLines } from '@tandem/coding-tools';
 import { defineTool, ToolError } from '@tandem/core';
-import { pathWithLines } from '@tandem/core';
-import { formatBytes } from '@tandem/core';
 
 /** Dependency and build output directories left out unless include_all. */
 export const CLONE_SKIPPED_DIRECTORIES = new Set(['node_modules', 'dist', 'build', '.turbo', '.next', 'target', 'coverage']);

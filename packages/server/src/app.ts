@@ -3,6 +3,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { checkCommandBlacklist } from '@tandem/coding-tools';
 import pino, { type Logger } from 'pino';
 import { Server as IoServer } from 'socket.io';
 import { SESSION_EVENT } from '@tandem/shared';
@@ -209,7 +210,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
       new Set(
         evolution
           .library(agent)
-          .skills()
+          .skills({ checkCommand: checkCommandBlacklist })
           .map((s) => s.name),
       ),
     () => clock.now(),
@@ -219,6 +220,7 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
   const shared: ToolServices = {
     ...(settings.commandTimeoutMs !== undefined ? { defaultCommandTimeoutMs: settings.commandTimeoutMs } : {}),
     ...(settings.maxCommandTimeoutMs !== undefined ? { maxCommandTimeoutMs: settings.maxCommandTimeoutMs } : {}),
+    commandCheck: checkCommandBlacklist,
     commandEnv: { ...settings.commandEnv, PATH: commandPath(installed.registry.binDir, settings.commandEnv?.PATH) },
     webSearcher: webSearcherFromSettings(settings.webSearch, env, clock, logger),
     ...(settings.webFetch ? { webFetch: settings.webFetch } : {}),

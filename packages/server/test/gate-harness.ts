@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { checkCommandBlacklist, type GateCall } from '@tandem/core';
+import type { GateCall } from '@tandem/core';
+import { checkCommandBlacklist } from '@tandem/coding-tools';
 import type { ApprovalMode, EventBody } from '@tandem/shared';
 import { FakeClock } from '@tandem/testkit';
 import { afterEach, beforeEach } from 'vitest';

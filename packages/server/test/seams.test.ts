@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCommandBlacklist } from '@tandem/core';
+import { checkCommandBlacklist } from '@tandem/coding-tools';
 import type { SessionEvent } from '@tandem/shared';
 import { CommandError, type HandlerMap, type SessionHost } from '../src/index.js';
 import { PermissionBroker, PermissionStore, SessionRuleSet, createPermissionGate } from '../src/permissions/index.js';

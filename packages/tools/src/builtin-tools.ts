@@ -1,5 +1,6 @@
 import { assistantTools } from '@tandem/assistant-tools';
-import { type AnyTool, codingTools } from '@tandem/core';
+import type { AnyTool } from '@tandem/core';
+import { codingTools } from '@tandem/coding-tools';
 
 /**
  * Every built-in tool, in the order they are offered to the model. A fresh array each call. Each

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildPermissionPreview } from '@tandem/core';
+import { buildPermissionPreview } from '@tandem/coding-tools';
 import { builtinTools } from './builtin-tools.js';
 import { describeCall, summaryOf, type AnyTool } from '@tandem/core';
-import { skillCommandTool } from '@tandem/core';
+import { skillCommandTool } from '@tandem/coding-tools';
 
 const tools = new Map(builtinTools().map((t) => [t.name, t]));
 const tool = (name: string) => tools.get(name) as AnyTool;

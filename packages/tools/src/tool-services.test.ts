@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configureProviderTool, listRoutinesTool, whatsappSendTool } from '@tandem/assistant-tools';
-import { readSkillTool, stopJobTool, type ToolServices } from '@tandem/core';
-import { makeHarness, type Harness } from '@tandem/core/testing/tool-harness';
+import { readSkillTool, type ToolServices } from '@tandem/core';
+import { stopJobTool } from '@tandem/coding-tools';
+import { makeHarness, type Harness } from '@tandem/coding-tools/testing/tool-harness';
 
 let h: Harness;
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHarness, type Harness } from '@tandem/core/testing/tool-harness';
+import { makeHarness, type Harness } from '@tandem/coding-tools/testing/tool-harness';
 import { startWebServer, type Route, type WebTestServer } from '../web/web-test-server.test-helper.js';
 import { getCalendarEventsTool } from './get-calendar-events.js';
 

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHarness, type Harness } from '@tandem/core/testing/tool-harness';
+import { makeHarness, type Harness } from '@tandem/coding-tools/testing/tool-harness';
 import { startWebServer, type WebTestServer } from '../web/web-test-server.test-helper.js';
 import type { CalendarSettings } from './calendar-config.js';
 import { getCalendarEventsTool } from './get-calendar-events.js';

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHarness, type Harness } from '@tandem/core/testing/tool-harness';
+import { makeHarness, type Harness } from '@tandem/coding-tools/testing/tool-harness';
 import { isPublicAddress } from './address-policy.js';
 import { webFetchTool } from './web-fetch.js';
 import { html, startWebServer, type WebTestServer } from './web-test-server.test-helper.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHarness, type Harness } from '@tandem/core/testing/tool-harness';
+import { makeHarness, type Harness } from '@tandem/coding-tools/testing/tool-harness';
 import { searchBackendConfigs } from './search-config.js';
 import { webSearchTool } from './web-search.js';
 import { createWebSearcher } from './web-searcher.js';

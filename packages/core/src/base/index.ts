@@ -4,3 +4,4 @@ export * from './engine-event.js';
 export * from './stable-json.js';
 export * from './atomic-write.js';
 export * from './atomic-write-sync.js';
+export * from './sandbox-error.js';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../base/atomic-write-sync.js';
-import { discoverSkills, type Skill } from '../skills/discover-skills.js';
+import { discoverSkills, type DiscoveryOptions, type Skill } from '../skills/discover-skills.js';
 import { SKILL_FILE } from '../skills/skill-file.js';
 import type { SkillRoot } from '../skills/skill-roots.js';
 
@@ -35,8 +35,9 @@ export class AgentLibrary {
     return { dir: this.skillsDir, label: `agent ${this.agent} (learned)`, global: false };
   }
 
-  skills(): Skill[] {
-    return discoverSkills([this.skillRoot()]).skills;
+  /** Its learned skills; `options.checkCommand` judges their commands as for any skill. */
+  skills(options: DiscoveryOptions): Skill[] {
+    return discoverSkills([this.skillRoot()], options).skills;
   }
 
   profile(): string {

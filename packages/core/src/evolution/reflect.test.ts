@@ -89,7 +89,7 @@ describe('applyReflection and revertReflection', () => {
       { kind: 'profile_updated', name: 'profile' },
     ]);
     expect(applied.notes).toEqual([expect.stringContaining('"sneaky" left out'), expect.stringContaining('"third" left out')]);
-    expect(library.skills().map((s) => [s.name, s.command])).toEqual([['bullets', undefined]]);
+    expect(library.skills({ checkCommand: () => ({ blocked: false }) }).map((s) => [s.name, s.command])).toEqual([['bullets', undefined]]);
     expect(readFileSync(library.skillFile('bullets'), 'utf8')).toContain('origin: tandem-reflection');
 
     const injected = applyReflection(

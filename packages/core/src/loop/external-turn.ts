@@ -6,10 +6,9 @@ import { runHostCall } from './host-call.js';
 import { CANCEL_NOTE } from './turn-end.js';
 import type { EngineEvent, ExternalAgentRun, TurnEnvironment, TurnOptions } from './types.js';
 import type { RunCommandResult } from '../ports/command-runner.js';
-import { checkCommandBlacklist } from '../shell/command-blacklist.js';
-import { NONINTERACTIVE_ENV } from '../shell/noninteractive-env.js';
+import { NONINTERACTIVE_ENV } from '../ports/noninteractive-env.js';
 import { defineTool, RUNS_A_COMMAND } from '../tools/define.js';
-import { commandEnvOf } from '../tools/tool-services.js';
+import { commandCheckOf, commandEnvOf } from '../tools/command-services.js';
 import { externalCommandLine, programOf, TASK_VARIABLE } from './external-command.js';
 import { TerminalText, terminalText } from './terminal-text.js';
 
@@ -58,7 +57,7 @@ async function drive(opts: TurnOptions, external: ExternalAgentRun, signal: Abor
       timeoutMs: () => timeoutMs + 10_000,
       async execute(args, ctx) {
         const base = { ...NONINTERACTIVE_ENV, ...commandEnvOf(ctx.services) };
-        const verdict = checkCommandBlacklist(args.command, { workspace: ctx.cwd, ...(base.HOME ? { home: base.HOME } : {}) });
+        const verdict = commandCheckOf(ctx.services)(args.command, { workspace: ctx.cwd, ...(base.HOME ? { home: base.HOME } : {}) });
         if (verdict.blocked) return { output: verdict.message, isError: true };
         raw = await ctx.runner.run({
           command: args.command,

@@ -1,7 +1,7 @@
 import type { Danger } from '@tandem/shared';
 import type { ToolCall } from '@tandem/ai';
 import type { GateCall, GateScreen, RefusalOutcome } from '../ports/tool-gate.js';
-import { SandboxError } from '../sandbox/sandbox-error.js';
+import { SandboxError } from '../base/sandbox-error.js';
 import { dangerOf, describeCall, type AnyTool, type PathResolver } from '../tools/define.js';
 import { describeZodError, errorMessage, excerpt } from './argument-errors.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { walkDefinitionFolders } from '../base/walk-definition-folders.js';
 import { scanForInjection } from '../memory/injection-scanner.js';
-import { checkCommandBlacklist } from '../shell/command-blacklist.js';
+import type { CommandCheck } from '../ports/command-check.js';
 import { parseSkillFile, SKILL_FILE } from './skill-file.js';
 import type { SkillRoot } from './skill-roots.js';
 
@@ -42,7 +42,13 @@ export interface Discovery {
  * third-party text: scanned for prompt injection and `quarantined` when flagged. A skill whose
  * command the blacklist refuses is `refused` (never offered as a tool).
  */
-export function discoverSkills(roots: readonly SkillRoot[], options: { home?: string } = {}): Discovery {
+/** How skills are read: `checkCommand` judges each skill's command (the host's command blacklist). */
+export interface DiscoveryOptions {
+  checkCommand: CommandCheck;
+  home?: string;
+}
+
+export function discoverSkills(roots: readonly SkillRoot[], options: DiscoveryOptions): Discovery {
   const skills: Skill[] = [];
   const entries: SkillEntry[] = [];
   const taken = new Map<string, Skill>();
@@ -77,7 +83,7 @@ export function discoverSkills(roots: readonly SkillRoot[], options: { home?: st
       }
     }
     if (s.command) {
-      const verdict = checkCommandBlacklist(s.command, options.home ? { home: options.home } : {});
+      const verdict = options.checkCommand(s.command, options.home ? { home: options.home } : {});
       if (verdict.blocked) {
         entries.push({ ...entry, status: 'refused', reason: `its command is refused by the command blacklist: ${verdict.message}` });
         continue;

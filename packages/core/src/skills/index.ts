@@ -3,5 +3,5 @@ export * from './skill-roots.js';
 export * from './discover-skills.js';
 export * from './skill-catalog.js';
 export * from './skills-prompt.js';
-export * from './skill-command-tool.js';
+export * from './skill-tool-name.js';
 export * from './read-skill-tool.js';

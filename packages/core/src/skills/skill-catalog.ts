@@ -1,5 +1,5 @@
 import { definitionFoldersSignature } from '../base/walk-definition-folders.js';
-import { discoverSkills, type Discovery } from './discover-skills.js';
+import { discoverSkills, type Discovery, type DiscoveryOptions } from './discover-skills.js';
 import { SKILL_FILE } from './skill-file.js';
 import type { SkillRoot } from './skill-roots.js';
 
@@ -18,7 +18,7 @@ export class SkillCatalog {
   /** `roots` may be a function, asked at each `current()`: roots that come and go (external packages) need no new catalog. */
   constructor(
     roots: readonly SkillRoot[] | (() => readonly SkillRoot[]),
-    private readonly options: { home?: string } = {},
+    private readonly options: DiscoveryOptions,
   ) {
     this.rootsNow = typeof roots === 'function' ? roots : () => roots;
   }

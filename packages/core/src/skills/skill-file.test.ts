@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Skill } from './discover-skills.js';
 import { parseSkillFile } from './skill-file.js';
 import { skillsPromptSection } from './skills-prompt.js';
-import { skillCommandLine, skillToolName } from './skill-command-tool.js';
+import { skillCommandLine, skillToolName } from './skill-tool-name.js';
 
 describe('parseSkillFile', () => {
   it('reads name, description, command and keeps optional fields; tolerates a BOM, CRLF and folded YAML', () => {

@@ -1,5 +1,5 @@
 import type { Skill } from './discover-skills.js';
-import { skillToolName } from './skill-command-tool.js';
+import { skillToolName } from './skill-tool-name.js';
 
 /** Default room for the skills list in the system prompt, in characters (~1.5k tokens). */
 export const DEFAULT_SKILLS_PROMPT_CHARS = 6_000;

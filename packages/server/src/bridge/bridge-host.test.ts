@@ -3,7 +3,8 @@ import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileBaselines, SkillCatalog, type EngineEvent, type ExternalRunContext, type TurnEnvironment } from '@tandem/core';
+import { SkillCatalog, type EngineEvent, type ExternalRunContext, type TurnEnvironment } from '@tandem/core';
+import { checkCommandBlacklist, createFileBaselines } from '@tandem/coding-tools';
 import { makeTempDir, type TempDir } from '@tandem/testkit';
 import { BridgeHost } from './bridge-host.js';
 import { bridgeSocketDir } from './bridge-dir.js';
@@ -28,7 +29,7 @@ beforeEach(async () => {
     runner: { run: () => Promise.reject(new Error('no commands here')) },
     paths: { resolve: async (p: string) => p },
     baselines: createFileBaselines(),
-    services: { skills: new SkillCatalog([{ dir: skills, label: 'test skills', global: false }]) },
+    services: { skills: new SkillCatalog([{ dir: skills, label: 'test skills', global: false }], { checkCommand: checkCommandBlacklist }) },
   } as unknown as TurnEnvironment;
   context = { agent: 'helper', turnId: 't1', environment, signal: new AbortController().signal, emit: (e) => events.push(e), settled: async () => {} };
   host = new BridgeHost({ dir: bridgeSocketDir(path.join(tmp.path, 'data')), connector: skillsListTool, version: 'test', logger: pino({ level: 'silent' }) });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readSkillTool, runHostCall, skillCommandTool, skillsOf, skillToolName, type AnyTool, type ExternalRunContext } from '@tandem/core';
+import { readSkillTool, runHostCall, skillsOf, skillToolName, type AnyTool, type ExternalRunContext } from '@tandem/core';
+import { skillCommandTool } from '@tandem/coding-tools';
 import { memorySearchTool, skillsListTool } from './bridge-tools.js';
 
 /** What an external agent may ask over the bridge (the MCP tools `tandem bridge` offers). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CONNECTOR_CALL, defineTool, memoryServiceOf, skillsOf, ToolError, type AnyTool } from '@tandem/core';
+import { defineTool, memoryServiceOf, skillsOf, ToolError, type AnyTool } from '@tandem/core';
+import { CONNECTOR_CALL } from '@tandem/coding-tools';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import { DEFAULT_MCP_CALL_TIMEOUT_MS } from '../mcp/mcp-tool.js';
 

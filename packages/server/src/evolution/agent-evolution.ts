@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { checkCommandBlacklist } from '@tandem/coding-tools';
 import type { Logger } from 'pino';
 import type { EventBody } from '@tandem/shared';
 import {
@@ -169,7 +170,7 @@ export class AgentEvolution {
       const result = await reflect({
         agent: { name: agent, description: definition.description, prompt: definition.prompt },
         profile: library.profile(),
-        skills: library.skills().map((s) => ({ name: s.name, description: s.description, body: s.body })),
+        skills: library.skills({ checkCommand: checkCommandBlacklist }).map((s) => ({ name: s.name, description: s.description, body: s.body })),
         signals: pending,
         chain: this.options.chain(),
         clock: this.options.clock,

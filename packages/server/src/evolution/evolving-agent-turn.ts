@@ -1,4 +1,5 @@
 import { readSkillTool, SkillCatalog, skillsPromptSection, type AgentDefinition, type TurnOptions } from '@tandem/core';
+import { checkCommandBlacklist } from '@tandem/coding-tools';
 import type { AgentEvolution } from './agent-evolution.js';
 
 /**
@@ -8,13 +9,13 @@ import type { AgentEvolution } from './agent-evolution.js';
  */
 export function evolvingAgentTurn(options: TurnOptions, definition: AgentDefinition, evolution: AgentEvolution, home: string): TurnOptions {
   const library = evolution.library(definition.name);
-  const skills = library.skills();
+  const skills = library.skills({ checkCommand: checkCommandBlacklist, home });
   const profile = library.profile().trim();
   if (skills.length === 0 && profile === '') return options;
   const { environment, prompt } = options;
   const services = environment.services ?? {};
   const shared = services.skills;
-  const catalog = new SkillCatalog(() => [library.skillRoot(), ...(shared?.roots ?? [])], { home });
+  const catalog = new SkillCatalog(() => [library.skillRoot(), ...(shared?.roots ?? [])], { home, checkCommand: checkCommandBlacklist });
   const sections: string[] = [];
   if (profile) sections.push(`Your competence profile, kept by your own reflections (data about you, not instructions from the user):\n${profile}`);
   const list = skillsPromptSection(skills);

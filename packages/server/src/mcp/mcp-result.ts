@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { imageNote, type ToolImage } from '@tandem/ai';
-import { modelCopyOfOutput, type ToolOutcome } from '@tandem/core';
+import type { ToolOutcome } from '@tandem/core';
+import { modelCopyOfOutput } from '@tandem/coding-tools';
 
 /** The largest image passed on to the model (Anthropic refuses images over 5 MB). */
 export const MAX_TOOL_IMAGE_BYTES = 5 * 1024 * 1024;

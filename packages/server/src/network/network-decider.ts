@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { NETWORK_TOOL, type GateCall, type GateVerdict } from '@tandem/core';
+import type { GateCall, GateVerdict } from '@tandem/core';
+import { NETWORK_TOOL } from '@tandem/coding-tools';
 import { DEFAULT_ALLOW_HOSTS, hostListed, hostPort, normalizeHost } from './host-patterns.js';
 
 /** config.json `sandbox.network`: ask (default), allow or deny the hosts `allowHosts` does not list. */

@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CREDENTIAL_PATHS } from '@tandem/core';
+import { CREDENTIAL_PATHS } from '@tandem/coding-tools';
 
 /** One mount of the sandbox's file-system view, applied in order. */
 export type MountOp =

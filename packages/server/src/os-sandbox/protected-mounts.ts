@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { PROTECTED_WORKSPACE_ENTRIES } from '@tandem/core';
+import { PROTECTED_WORKSPACE_ENTRIES } from '@tandem/coding-tools';
 
 /** One read-only mount over a protected location: the location itself, or an empty placeholder where nothing exists yet. */
 export type ProtectedMount = { kind: 'readonly'; path: string } | { kind: 'placeholder'; path: string; dir: boolean };

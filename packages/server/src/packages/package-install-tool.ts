@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { checkCommandBlacklist, defineTool, NONINTERACTIVE_ENV, RUNS_A_COMMAND, type AnyTool, type CommandRunner } from '@tandem/core';
+import { defineTool, NONINTERACTIVE_ENV, RUNS_A_COMMAND, type AnyTool, type CommandRunner } from '@tandem/core';
+import { checkCommandBlacklist } from '@tandem/coding-tools';
 
 export const PACKAGE_INSTALL = 'package_install';
 

@@ -1,5 +1,6 @@
 import type { ApprovalMode, EventBody, SessionEvent } from '@tandem/shared';
-import { DEFAULT_READ_ONLY_COMMANDS, checkCommandBlacklist, type ToolGate } from '@tandem/core';
+import type { ToolGate } from '@tandem/core';
+import { DEFAULT_READ_ONLY_COMMANDS, checkCommandBlacklist } from '@tandem/coding-tools';
 import { systemClock, type Clock } from '@tandem/ai';
 import { AuditLog } from '../audit/audit-log.js';
 import type { Env } from '../audit/audit-masker.js';
@@ -24,7 +25,7 @@ export interface GuardedSession {
 export interface GuardsHostOptions {
   dataDir: string;
   clock?: Clock;
-  /** Default: core's `checkCommandBlacklist`. */
+  /** Default: the coding tools' `checkCommandBlacklist`. */
   blacklist?: BlacklistCheck;
   permissionTimeoutMs?: number;
   /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalMode } from '@tandem/shared';
-import { DEFAULT_READ_ONLY_COMMANDS } from '@tandem/core';
+import { DEFAULT_READ_ONLY_COMMANDS } from '@tandem/coding-tools';
 import { gateFolders, gateHarness } from '../../test/gate-harness.js';
 
 /** The gate's screen (before the call is announced): blacklist, approval mode, read-only commands. */

@@ -1,4 +1,5 @@
 import type { ApprovalMode, Danger } from '@tandem/shared';
+import type { GateCall, GateScreen, GateVerdict, RefusalOutcome, ToolGate } from '@tandem/core';
 import {
   autoEditAllows,
   fullAutoAllows,
@@ -7,20 +8,15 @@ import {
   readOnlyCommand,
   readOnlyModeRefusal,
   ruleFromDecision,
-  type GateCall,
-  type GateScreen,
-  type GateVerdict,
   type PolicyOptions,
   type PolicyResult,
-  type RefusalOutcome,
-  type ToolGate,
-} from '@tandem/core';
+} from '@tandem/coding-tools';
 import type { PermissionBroker } from './permission-broker.js';
 import type { PermissionStore } from './permission-store.js';
 import type { SessionRuleSet } from './session-rules.js';
 import { workspaceKey } from './workspace-key.js';
 
-/** The blacklist check the gate runs first (core's `checkCommandBlacklist` fits). */
+/** The blacklist check the gate runs first (the coding tools' `checkCommandBlacklist` fits). */
 export type BlacklistCheck = (
   command: string,
   /** Where the command runs: recursive deletes must stay inside this workspace. */

@@ -3,7 +3,8 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StoredPermissionSchema, type StoredPermission } from '@tandem/shared';
 import { systemClock, type Clock } from '@tandem/ai';
-import { writeFileAtomic, type RuleDraft } from '@tandem/core';
+import { writeFileAtomic } from '@tandem/core';
+import type { RuleDraft } from '@tandem/coding-tools';
 import { parseStoredJson } from '../parse-stored-json.js';
 import { workspaceKey } from './workspace-key.js';
 

@@ -18,7 +18,7 @@ export interface SessionGuardsOptions {
   emit(body: EventBody): void;
   /** The server's one store (`PermissionStore.open({ dataDir })`), shared by all sessions. */
   store: PermissionStore;
-  /** core's `checkCommandBlacklist`. */
+  /** the coding tools' `checkCommandBlacklist`. */
   blacklist: BlacklistCheck;
   /** The server's one audit log; without it nothing is recorded. */
   audit?: AuditLog;

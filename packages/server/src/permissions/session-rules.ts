@@ -1,4 +1,4 @@
-import type { PermissionRule, RuleDraft } from '@tandem/core';
+import type { PermissionRule, RuleDraft } from '@tandem/coding-tools';
 
 /**
  * AllowSession decisions (requirements P2): kept in memory for the rest of one session, never written

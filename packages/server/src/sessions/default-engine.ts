@@ -1,4 +1,5 @@
-import { buildSystemPrompt, ConversationBuilder, createFileBaselines, createPathSandbox, isOffered, loadInstructions, notSetUp, runTurn } from '@tandem/core';
+import { buildSystemPrompt, ConversationBuilder, isOffered, loadInstructions, notSetUp, runTurn } from '@tandem/core';
+import { createFileBaselines, createPathSandbox } from '@tandem/coding-tools';
 import { listModels, type ProvidersConfig } from '@tandem/ai';
 import type { SessionEngine } from './engine.js';
 

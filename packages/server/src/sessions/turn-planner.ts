@@ -12,7 +12,7 @@ import {
   type TurnLimits,
   type TurnOptions,
 } from '@tandem/core';
-import { type Clock, type Message, type ModelClient } from '@tandem/ai';
+import type { Clock, Message, ModelClient } from '@tandem/ai';
 import { webSearchTool } from '@tandem/assistant-tools';
 import { type AgentProfile, shapeAgentTurn, toolsOfProfile } from '../agents/agent-turn.js';
 import type { ModelFactory, SessionEngine } from './engine.js';

@@ -1,14 +1,5 @@
-import {
-  readSkillTool,
-  SkillCatalog,
-  skillCommandTool,
-  skillRoots,
-  skillsPromptSection,
-  type AnyTool,
-  type EngineEvent,
-  type SkillEntry,
-  type TurnOptions,
-} from '@tandem/core';
+import { checkCommandBlacklist, skillCommandTool } from '@tandem/coding-tools';
+import { readSkillTool, SkillCatalog, skillRoots, skillsPromptSection, type AnyTool, type EngineEvent, type SkillEntry, type TurnOptions } from '@tandem/core';
 import { InstalledPackages } from '../packages/installed-packages.js';
 
 export interface WorkspaceSkillsOptions {
@@ -40,7 +31,10 @@ export class WorkspaceSkills {
     if (!catalog) {
       // The packages' roots are asked at each look: a package added or removed counts from the next turn.
       const { dataDir, home } = this.options;
-      catalog = new SkillCatalog(() => skillRoots({ workspace, dataDir, home, packages: this.packages.skills() }), { home });
+      catalog = new SkillCatalog(() => skillRoots({ workspace, dataDir, home, packages: this.packages.skills() }), {
+        home,
+        checkCommand: checkCommandBlacklist,
+      });
       this.catalogs.set(workspace, catalog);
     }
     return catalog;

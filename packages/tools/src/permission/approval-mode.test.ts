@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolKind } from '@tandem/shared';
 import { builtinTools } from '../builtin-tools.js';
-import { autoEditAllows, readOnlyModeRefusal } from '@tandem/core';
+import { autoEditAllows, readOnlyModeRefusal } from '@tandem/coding-tools';
 
 const ws = '/home/u/project';
 const KINDS = new Map<string, ToolKind>(builtinTools().map((t) => [t.name, t.kind]));

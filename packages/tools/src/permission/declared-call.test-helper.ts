@@ -1,6 +1,6 @@
 import { builtinTools } from '../builtin-tools.js';
 import { describeCall } from '@tandem/core';
-import type { PolicyCall } from '@tandem/core';
+import type { PolicyCall } from '@tandem/coding-tools';
 
 const BUILTIN = new Map(builtinTools().map((tool) => [tool.name, tool]));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Danger } from '@tandem/shared';
-import { evaluatePermission } from '@tandem/core';
-import { ruleFromDecision } from '@tandem/core';
-import type { PermissionRule, PolicyCall, RuleDraft } from '@tandem/core';
+import { evaluatePermission } from '@tandem/coding-tools';
+import { ruleFromDecision } from '@tandem/coding-tools';
+import type { PermissionRule, PolicyCall, RuleDraft } from '@tandem/coding-tools';
 import { declared } from './declared-call.test-helper.js';
 
 const WS = '/home/ana/project';

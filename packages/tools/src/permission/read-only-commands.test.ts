@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_READ_ONLY_COMMANDS, readOnlyCommand } from '@tandem/core';
-import { evaluatePermission } from '@tandem/core';
-import type { PermissionRule } from '@tandem/core';
+import { DEFAULT_READ_ONLY_COMMANDS, readOnlyCommand } from '@tandem/coding-tools';
+import { evaluatePermission } from '@tandem/coding-tools';
+import type { PermissionRule } from '@tandem/coding-tools';
 import { declared } from './declared-call.test-helper.js';
 
 const workspace = '/home/u/project';

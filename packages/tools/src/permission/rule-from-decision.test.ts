@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Danger } from '@tandem/shared';
-import { ruleFromDecision } from '@tandem/core';
+import { ruleFromDecision } from '@tandem/coding-tools';
 import { declared } from './declared-call.test-helper.js';
 
 const call = declared({ tool: 'run_command', args: { command: 'npm run build' }, danger: 'dangerous' as Danger });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluatePermission } from '@tandem/core';
-import { ruleFromDecision } from '@tandem/core';
-import type { PermissionRule, PolicyCall } from '@tandem/core';
+import { evaluatePermission } from '@tandem/coding-tools';
+import { ruleFromDecision } from '@tandem/coding-tools';
+import type { PermissionRule, PolicyCall } from '@tandem/coding-tools';
 import { declared } from './declared-call.test-helper.js';
 
 const fetchOf = (url: string): PolicyCall => declared({ tool: 'web_fetch', args: { url }, danger: 'medium' });

@@ -1,0 +1,17 @@
+export { codingTools } from './coding-tools.js';
+export { createFileBaselines, StaleFileError } from './file-baselines.js';
+export { readFileTool, READ_FILE_MAX_BYTES, formatBytes } from './read-file.js';
+export { pathWithLines } from './call-descriptions.js';
+export { writeFileTool } from './write-file.js';
+export { editFileTool } from './edit-file.js';
+export { insertLineTool, deleteLinesTool } from './line-tools.js';
+export { deleteFileTool } from './delete-file.js';
+export { listDirectoryTool, getFileInfoTool, LIST_DIRECTORY_MAX_ENTRIES } from './directory-tools.js';
+export { searchFilesTool } from './search-files.js';
+export { grepFilesTool, GREP_MAX_MATCHES } from './grep-files.js';
+export { runCommandTool } from './run-command.js';
+export { skillCommandTool } from './skill-command-tool.js';
+export { readJobOutputTool, stopJobTool } from './job-tools.js';
+export { readEnvTool } from './read-env.js';
+export { modelCopyOfOutput } from './command-output.js';
+export { DEFAULT_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEOUT_MS, type BuiltinToolServices } from './tool-services.js';
