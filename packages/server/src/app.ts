@@ -216,6 +216,10 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     () => clock.now(),
   );
   const routines = new RoutineStore(deps.dataDir);
+  // The user's zone, asked when a calendar tool or a routine first needs it: the server's own
+  // zone comes from ICU, whose first use costs ~25 ms that a start without either need not pay.
+  let zone: string | undefined;
+  const timeZone = () => (zone ??= userTimeZone(settings, env));
   let scheduler: RoutineScheduler | undefined;
   const shared: ToolServices = {
     ...(settings.commandTimeoutMs !== undefined ? { defaultCommandTimeoutMs: settings.commandTimeoutMs } : {}),
@@ -225,7 +229,13 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     webSearcher: webSearcherFromSettings(settings.webSearch, env, clock, logger),
     ...(settings.webFetch ? { webFetch: settings.webFetch } : {}),
     providers: providerConfigurator(deps.dataDir),
-    calendar: { calendars: settings.calendars ?? [], timezone: userTimeZone(settings, env), env },
+    calendar: {
+      calendars: settings.calendars ?? [],
+      get timezone() {
+        return timeZone();
+      },
+      env,
+    },
     // The scheduler needs the session manager, built below; the tools reach it through this.
     routines: {
       create: (input, sessionId, by) => scheduler!.create(input, sessionId, by),
@@ -301,7 +311,9 @@ export async function createApplication(deps: ApplicationDeps): Promise<Applicat
     clock,
     sessions: manager,
     graceMs: settings.routines?.missedRunGraceMs ?? 60 * 60_000,
-    defaultTimezone: userTimeZone(settings, env),
+    get defaultTimezone() {
+      return timeZone();
+    },
     logger,
   });
   const routineScheduler = scheduler;

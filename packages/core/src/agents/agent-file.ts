@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import { parseYamlDocument } from '../base/yaml-document.js';
 import { z } from 'zod';
 import { type ClaudeModelAlias, isClaudeModelAlias, mapToolNames } from './claude-agent-format.js';
 
@@ -113,7 +113,7 @@ export function parseAgentFile(text: string, file: string, scope: AgentScope, op
   const source = text.replace(/^\uFEFF/, '');
   const match = FENCE.exec(source);
   if (!match) return fail('has no frontmatter: start it with a --- line, `name:` and `description:`, then --- and the system prompt');
-  const doc = parseDocument(match[1] ?? '', { prettyErrors: false });
+  const doc = parseYamlDocument(match[1] ?? '');
   if (doc.errors.length > 0) return fail(`the frontmatter is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
   const data = doc.toJS() as unknown;
   if (!data || typeof data !== 'object' || Array.isArray(data)) return fail('the frontmatter must be YAML key: value pairs');

@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import { parseYamlDocument } from '../base/yaml-document.js';
 
 export const SKILL_FILE = 'SKILL.md';
 export const MAX_SKILL_NAME = 64;
@@ -30,7 +30,7 @@ export function parseSkillFile(text: string, folder: string): SkillParse {
   const source = text.replace(/^\uFEFF/, '');
   const match = FENCE.exec(source);
   if (!match) return { ok: false, reason: 'SKILL.md has no frontmatter: start it with a --- line, `name:` and `description:`, then ---' };
-  const doc = parseDocument(match[1] ?? '', { prettyErrors: false });
+  const doc = parseYamlDocument(match[1] ?? '');
   if (doc.errors.length > 0) return { ok: false, reason: `the frontmatter is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}` };
   const data = doc.toJS() as unknown;
   if (!data || typeof data !== 'object' || Array.isArray(data)) return { ok: false, reason: 'the frontmatter must be YAML key: value pairs' };

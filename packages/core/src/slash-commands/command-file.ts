@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import { parseYamlDocument } from '../base/yaml-document.js';
 
 /** A custom slash command as its markdown file says: `/NAME args` sends `body` with the arguments put in. */
 export interface CustomCommandFile {
@@ -24,7 +24,7 @@ export function parseCommandFile(text: string): CommandFileParse {
   let frontmatter: Record<string, unknown> = {};
   let body = source;
   if (match) {
-    const doc = parseDocument(match[1] ?? '', { prettyErrors: false });
+    const doc = parseYamlDocument(match[1] ?? '');
     if (doc.errors.length > 0) return { ok: false, reason: `the frontmatter is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}` };
     const data = doc.toJS() as unknown;
     if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)))

@@ -2,10 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
 import type { AnyTool, ExternalRunContext } from '@tandem/core';
-import { bridgeMcpServer } from './bridge-mcp-server.js';
 import { BridgeRun } from './bridge-run.js';
 
 /** The variable that tells an external agent (and `tandem bridge`) where its bridge is: `SOCKET#TOKEN`. */
@@ -103,10 +101,17 @@ export class BridgeHost {
   private async serve(socket: Socket, rest: Buffer, run: BridgeRun): Promise<void> {
     socket.write('{"ok":true}\n');
     if (rest.length > 0) socket.unshift(rest);
-    const server = bridgeMcpServer(run, this.options.version);
-    const transport = new StdioServerTransport(socket, socket);
-    socket.once('close', () => void server.close().catch(() => undefined));
     try {
+      // The MCP SDK's server side (and its schema validator) is loaded by the first bridge
+      // connection, not by every server's start: most servers never run an external agent.
+      const [{ bridgeMcpServer }, { StdioServerTransport }] = await Promise.all([
+        import('./bridge-mcp-server.js'),
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+      ]);
+      if (socket.destroyed) return; // it went away while the SDK loaded
+      const server = bridgeMcpServer(run, this.options.version);
+      const transport = new StdioServerTransport(socket, socket);
+      socket.once('close', () => void server.close().catch(() => undefined));
       await server.connect(transport);
       socket.resume();
     } catch (err) {

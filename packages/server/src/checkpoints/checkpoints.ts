@@ -36,15 +36,23 @@ export class Checkpoints {
   /** Work started here or by a session's checkpoints that may still be writing (awaited by `settled`). */
   private readonly pending = new Set<Promise<unknown>>();
   private readonly sessions = new Set<SessionCheckpoints>();
-  /** Why checkpoints are off, or undefined when they are on. */
-  readonly off: string | undefined;
+  private offAnswer: { why: string | undefined } | undefined;
 
-  constructor(private readonly options: { dataDir: string; settings?: CheckpointSettings | undefined; logger?: Logger }) {
-    if (options.settings?.enabled === false) this.off = 'turned off in config.json (checkpoints.enabled: false)';
-    else {
-      const probe = spawnSync('git', ['--version'], { encoding: 'utf8', timeout: 10_000 });
-      this.off = probe.status === 0 ? undefined : 'git is not installed (undo needs git: apt-get install git)';
-    }
+  constructor(private readonly options: { dataDir: string; settings?: CheckpointSettings | undefined; logger?: Logger }) {}
+
+  /**
+   * Why checkpoints are off, or undefined when they are on. Decided once, when a session first
+   * asks: running `git --version` (~25 ms) is the first session's, not every server's start.
+   */
+  get off(): string | undefined {
+    this.offAnswer ??= { why: this.whyOff() };
+    return this.offAnswer.why;
+  }
+
+  private whyOff(): string | undefined {
+    if (this.options.settings?.enabled === false) return 'turned off in config.json (checkpoints.enabled: false)';
+    const probe = spawnSync('git', ['--version'], { encoding: 'utf8', timeout: 10_000 });
+    return probe.status === 0 ? undefined : 'git is not installed (undo needs git: apt-get install git)';
   }
 
   /** The checkpoints of one session, or undefined when they are off. */
