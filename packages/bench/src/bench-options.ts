@@ -4,7 +4,7 @@ export interface BenchOptions {
   quick: boolean;
   /** Spawned Tandem processes run packages/*\/src through tsx instead of the built dist. */
   fromSource: boolean;
-  /** Interleaved runs of the serve-vs-SDK bench (default 5, 3 with --quick; 0 to only profile). */
+  /** Interleaved runs of the serve-vs-SDK and harness-overhead benches (serve vs sdk: default 5, harness overhead: 7; 3 with --quick; 0 to only profile). */
   runs: number | undefined;
   /** Write a CPU profile of one extra `tandem serve` run here and print its top entries. */
   cpuProfDir: string | undefined;

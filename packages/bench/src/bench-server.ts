@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
@@ -15,10 +15,14 @@ export interface BenchServer {
 /**
  * A real Tandem server on port 0 with a throwaway data dir; `env` for providers, the rest replaces
  * parts. `dataDir`: use this one instead (kept on close, for a server restarted on the same data).
+ * `config`: written as the data dir's config.json before the server starts.
  */
-export async function startBenchServer(options: ApplicationSeams & { env?: NodeJS.ProcessEnv; dataDir?: string }): Promise<BenchServer> {
-  const { env, dataDir: given, ...seams } = options;
+export async function startBenchServer(
+  options: ApplicationSeams & { env?: NodeJS.ProcessEnv; dataDir?: string; config?: Record<string, unknown> },
+): Promise<BenchServer> {
+  const { env, dataDir: given, config, ...seams } = options;
   const dataDir = given ?? (await mkdtemp(join(tmpdir(), 'tandem-bench-')));
+  if (config) await writeFile(join(dataDir, 'config.json'), JSON.stringify(config));
   const token = 'bench-control-token';
   const app = await createApplication({ dataDir, tokens: { control: token, view: 'bench-view-token' }, ...(env ? { env } : {}), seams });
   const { url } = await app.listen(0);

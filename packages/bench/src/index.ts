@@ -26,7 +26,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['1,000 viewers', benchThousandViewers],
   ['first screen', () => benchFirstScreen(options)],
   ['run vs pi', () => benchRunVsPi(options)],
-  ['harness overhead', benchHarnessOverhead],
+  ['harness overhead', () => benchHarnessOverhead(options)],
   ['fan-out', benchFanOut],
   ['attach long session', benchAttachLongSession],
   ['cluster fan-out', benchClusterFanOut],
